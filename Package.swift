@@ -1,0 +1,40 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependencies point one way:
+//   carousel (executable) -> CarouselSDL, CarouselMedia -> CarouselCore
+// CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock).
+// Only CarouselSDL and CarouselMedia import the C modules.
+let package = Package(
+    name: "KioskCarousel",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "carousel", targets: ["carousel"]),
+        .library(name: "CarouselCore", targets: ["CarouselCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2",
+                       providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2Image", pkgConfig: "SDL2_image",
+                       providers: [.apt(["libsdl2-image-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf",
+                       providers: [.apt(["libsdl2-ttf-dev"])]),
+
+        .target(name: "CarouselCore"),
+        .target(name: "CarouselMedia",
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image"]),
+        .target(name: "CarouselSDL",
+                dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2Image", "CSDL2TTF"]),
+        .executableTarget(name: "carousel",
+                          dependencies: [
+                              "CarouselCore", "CarouselSDL", "CarouselMedia",
+                              .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                          ]),
+
+        .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

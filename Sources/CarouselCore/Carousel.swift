@@ -1,0 +1,326 @@
+/// The carousel: one state machine fed inputs and times, giving the position, the visible
+/// items with their slots, and events. No clock and no I/O: `time` is always an argument.
+public struct Carousel: Sendable {
+    public private(set) var settings: CarouselSettings
+    public private(set) var layout: StripLayout
+    public private(set) var itemCount: Int
+    /// Fractional item index at the centre of the viewport (a virtual index when wrapping).
+    public private(set) var position: Double
+    /// The latest time seen, seconds.
+    public private(set) var time: Double
+
+    private enum Motion: Sendable {
+        case resting
+        /// A pointer is down. `anchor` maps finger travel to an unclamped position.
+        case tracking(anchor: Double, anchorTravel: Double, caught: Bool)
+        case settling(SettleAnimation)
+    }
+
+    private var motion: Motion = .resting
+    private var gestures: GestureTracker
+    private var pool: SlotPool
+    /// Where the strip was when the current pointer went down.
+    private var pressPosition: Double = 0
+    private var lastTravel: Double = 0
+    /// The strip moved since it last came to rest, so the next rest emits `settled`.
+    private var movedSinceRest = false
+    private var scrollAccumulator = 0.0
+    private var lastScrollTime = -Double.infinity
+    private var events: [CarouselEvent] = []
+    private var slotChanges: [SlotAssignment] = []
+
+    public init(itemCount: Int, viewport: Size, settings: CarouselSettings = CarouselSettings(),
+                startIndex: Int = 0, time: Double = 0) {
+        self.settings = settings
+        self.itemCount = max(0, itemCount)
+        self.layout = StripLayout(viewport: viewport, spec: settings.layout)
+        self.time = time
+        self.gestures = GestureTracker(settings: settings.gestures)
+        self.pool = SlotPool(slotCount: layout.slotCount)
+        self.position = Double(min(max(startIndex, 0), max(self.itemCount - 1, 0)))
+        rebuildPool()
+    }
+
+    // MARK: - State
+
+    /// True while the strip moves by itself; when false and no pointer is down the app may sleep.
+    public var isAnimating: Bool {
+        if case .settling = motion { return true }
+        return false
+    }
+
+    /// True while a pointer is down.
+    public var isInteracting: Bool { gestures.isActive }
+
+    /// The item nearest the centre; nil when there are no items.
+    public var currentIndex: Int? {
+        guard itemCount > 0 else { return nil }
+        return item(forVirtualIndex: clampedVirtual(Int(position.rounded())))
+    }
+
+    /// When the running animation ends, seconds; nil when nothing animates.
+    public var animationEndTime: Double? {
+        if case .settling(let a) = motion { return a.startTime + a.duration }
+        return nil
+    }
+
+    public var slotCount: Int { pool.slotCount }
+
+    /// Every item overlapping the viewport, left to right, with its slot and box.
+    public var visibleItems: [VisibleItem] {
+        guard itemCount > 0, let range = clampedVisibleRange else { return [] }
+        return range.compactMap { v in
+            guard let slot = pool.slot(forVirtualIndex: v) else { return nil }
+            return VisibleItem(item: item(forVirtualIndex: v), virtualIndex: v, slot: slot,
+                               frame: layout.frame(ofVirtualIndex: v, at: position))
+        }
+    }
+
+    /// Events since the last call, oldest first.
+    public mutating func takeEvents() -> [CarouselEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    /// Slots given a new item since the last call: the renderer reloads exactly these.
+    public mutating func takeSlotChanges() -> [SlotAssignment] {
+        defer { slotChanges.removeAll() }
+        return slotChanges
+    }
+
+    /// The item shown at a virtual index.
+    public func item(forVirtualIndex v: Int) -> Int {
+        itemCount > 0 ? SlotPool.wrap(v, itemCount) : 0
+    }
+
+    // MARK: - Inputs
+
+    /// Runs animations up to `time`, then applies the input.
+    public mutating func handle(_ input: CarouselInput) {
+        advance(to: input.time)
+        let t = time
+        switch input {
+        case .pointer(let e):
+            if let g = gestures.handle(e) { apply(g) }
+        case .step(let s, _):
+            step(s, time: t)
+        case .scroll(let delta, _):
+            scroll(delta, time: t)
+        case .resize(let size, _):
+            resize(to: size, time: t)
+        }
+    }
+
+    /// Moves animations forward to `time` (earlier times are ignored).
+    public mutating func advance(to newTime: Double) {
+        guard newTime > time else { return }
+        time = newTime
+        guard case .settling(let a) = motion else { return }
+        if a.isDone(at: newTime) {
+            motion = .resting
+            setPosition(a.target)
+            comeToRest(time: a.startTime + a.duration)
+        } else {
+            setPosition(a.position(at: newTime))
+        }
+    }
+
+    /// Replaces the item count (a catalog change), keeping the position in range.
+    public mutating func setItemCount(_ count: Int, time t: Double) {
+        advance(to: t)
+        itemCount = max(0, count)
+        if !settings.wrap || itemCount == 0 {
+            position = min(max(position, 0), Double(max(itemCount - 1, 0)))
+            if case .settling = motion { motion = .resting }
+        }
+        rebuildPool()
+    }
+
+    // MARK: - Gestures
+
+    private mutating func apply(_ g: GestureTracker.Gesture) {
+        switch g {
+        case .pressed:
+            var caught = false
+            if case .settling = motion { caught = true }
+            pressPosition = position
+            lastTravel = 0
+            motion = .tracking(anchor: position, anchorTravel: 0, caught: caught)
+        case .dragged(let travel, _):
+            guard case .tracking(let anchor, let anchorTravel, _) = motion else { return }
+            lastTravel = travel
+            setPosition(bounded(anchor - (travel - anchorTravel) / layout.stride))
+        case .released(let travel, let velocity, let t):
+            release(travel: travel, velocity: velocity, time: t)
+        case .tapped(let point, let t):
+            tap(at: point, time: t)
+        case .ended(let t):
+            settle(to: Int(position.rounded()), velocity: 0, time: t)
+        }
+    }
+
+    private mutating func release(travel: Double, velocity: Double, time t: Double) {
+        guard itemCount > 0 else { motion = .resting; return }
+        let (decision, rawTarget) = settings.release.decide(
+            position: position, startPosition: pressPosition, travel: travel,
+            velocity: velocity, stride: layout.stride)
+        let target = clampedVirtual(rawTarget)
+        let record = ReleaseRecord(
+            decision: decision,
+            from: item(forVirtualIndex: clampedVirtual(Int(pressPosition.rounded()))),
+            to: item(forVirtualIndex: target), velocity: velocity, travel: travel)
+        events.append(CarouselEvent(time: t, kind: .release(record)))
+        settle(to: target, velocity: -velocity / layout.stride, time: t)
+    }
+
+    private mutating func tap(at point: Point, time t: Double) {
+        guard case .tracking(_, _, let caught) = motion else { return }
+        guard itemCount > 0,
+              let v = layout.virtualIndex(at: point, position: position),
+              settings.wrap || (0..<itemCount).contains(v)
+        else {
+            settle(to: Int(position.rounded()), velocity: 0, time: t)
+            return
+        }
+        let item = item(forVirtualIndex: v)
+        events.append(CarouselEvent(time: t, kind: .tap(index: item)))
+        if !caught && Double(v) == position {
+            events.append(CarouselEvent(time: t, kind: .activate(index: item)))
+        }
+        settle(to: v, velocity: 0, time: t)
+    }
+
+    // MARK: - Steps and wheel
+
+    private mutating func step(_ s: Step, time t: Double) {
+        guard itemCount > 0, !gestures.isActive else { return }
+        let base: Int
+        if case .settling(let a) = motion { base = Int(a.target.rounded()) } else { base = Int(position.rounded()) }
+        let here = item(forVirtualIndex: base)
+        let target: Int
+        switch s {
+        case .next: target = base + 1
+        case .previous: target = base - 1
+        case .by(let n): target = base + n
+        case .first: target = base - here
+        case .last: target = base - here + itemCount - 1
+        }
+        let clamped = clampedVirtual(target)
+        guard Double(clamped) != position || isAnimating else { return }
+        settle(to: clamped, velocity: currentVelocity, time: t)
+    }
+
+    /// Items one page step moves.
+    public var pageSize: Int {
+        settings.pageSize ?? max(1, Int(((layout.viewport.width + layout.gap) / layout.stride).rounded(.down)))
+    }
+
+    private mutating func scroll(_ delta: Double, time t: Double) {
+        if t - lastScrollTime > settings.scrollResetInterval { scrollAccumulator = 0 }
+        lastScrollTime = t
+        scrollAccumulator += delta
+        let whole = Int(scrollAccumulator < 0 ? scrollAccumulator.rounded(.up) : scrollAccumulator.rounded(.down))
+        guard whole != 0 else { return }
+        scrollAccumulator -= Double(whole)
+        step(.by(whole), time: t)
+    }
+
+    // MARK: - Resize
+
+    private mutating func resize(to size: Size, time t: Double) {
+        layout = StripLayout(viewport: size, spec: settings.layout)
+        if case .tracking(_, _, let caught) = motion {
+            // Keep the strip where it is; later finger travel moves it at the new stride.
+            motion = .tracking(anchor: position, anchorTravel: lastTravel, caught: caught)
+        }
+        rebuildPool()
+    }
+
+    // MARK: - Motion
+
+    private var currentVelocity: Double {
+        if case .settling(let a) = motion { return a.velocity(at: time) }
+        return 0
+    }
+
+    private mutating func settle(to target: Int, velocity: Double, time t: Double) {
+        let target = clampedVirtual(target)
+        if Double(target) == position && velocity == 0 {
+            motion = .resting
+            comeToRest(time: t)
+            return
+        }
+        motion = .settling(SettleAnimation(from: position, to: Double(target), velocity: velocity, time: t))
+    }
+
+    private mutating func comeToRest(time t: Double) {
+        guard movedSinceRest, itemCount > 0 else { return }
+        movedSinceRest = false
+        events.append(CarouselEvent(time: t, kind: .settled(index: item(forVirtualIndex: Int(position.rounded())))))
+    }
+
+    private mutating func setPosition(_ p: Double) {
+        if p != position { movedSinceRest = true }
+        position = p
+        updatePool()
+    }
+
+    /// Applies rubber-band resistance past the ends of a strip that does not wrap.
+    private func bounded(_ raw: Double) -> Double {
+        guard !settings.wrap else { return raw }
+        let last = Double(max(itemCount - 1, 0))
+        let stride = layout.stride, width = layout.viewport.width
+        if raw < 0 { return -RubberBand.damped(-raw * stride, dimension: width) / stride }
+        if raw > last { return last + RubberBand.damped((raw - last) * stride, dimension: width) / stride }
+        return raw
+    }
+
+    private func clampedVirtual(_ v: Int) -> Int {
+        settings.wrap ? v : min(max(v, 0), max(itemCount - 1, 0))
+    }
+
+    // MARK: - Slot pool
+
+    private var bounds: ClosedRange<Int>? {
+        settings.wrap ? nil : 0...max(itemCount - 1, 0)
+    }
+
+    private var clampedVisibleRange: ClosedRange<Int>? {
+        guard let r = layout.visibleRange(at: position) else { return nil }
+        guard let b = bounds else { return r }
+        let lo = max(r.lowerBound, b.lowerBound), hi = min(r.upperBound, b.upperBound)
+        return lo <= hi ? lo...hi : nil
+    }
+
+    private mutating func rebuildPool() {
+        pool = SlotPool(slotCount: layout.slotCount)
+        events.append(CarouselEvent(time: time, kind: .pool(PoolInfo(
+            slots: pool.slotCount, itemSize: layout.itemSize, gap: layout.gap, viewport: layout.viewport))))
+        slotChanges.removeAll()
+        updatePool()
+    }
+
+    private mutating func updatePool() {
+        guard itemCount > 0 else { pool.clear(); return }
+        let centre = Int(position.rounded())
+        var lo = centre - 1, hi = centre + 1
+        if let r = layout.visibleRange(at: position) {
+            lo = min(lo, r.lowerBound)
+            hi = max(hi, r.upperBound)
+        }
+        if let b = bounds {
+            lo = max(lo, b.lowerBound)
+            hi = min(hi, b.upperBound)
+            if lo > hi { lo = hi }
+        }
+        let changes = pool.cover(lo...hi, within: bounds, itemCount: itemCount)
+        mergeSlotChanges(changes)
+    }
+
+    private mutating func mergeSlotChanges(_ changes: [SlotAssignment]) {
+        for c in changes {
+            slotChanges.removeAll { $0.slot == c.slot }
+            slotChanges.append(c)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+/// Something the carousel did that the outside world may act on; the app and
+/// `carousel render` write these to the event log.
+public struct CarouselEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// The slot pool was built or rebuilt (start, resize).
+        case pool(PoolInfo)
+        case release(ReleaseRecord)
+        /// Motion came to rest with this item centred (also when it did not change).
+        case settled(index: Int)
+        /// A tap landed on this item.
+        case tap(index: Int)
+        /// The centred item was tapped while at rest.
+        case activate(index: Int)
+    }
+
+    /// Seconds on the caller's clock when it happened.
+    public var time: Double
+    public var kind: Kind
+
+    public init(time: Double, kind: Kind) {
+        self.time = time
+        self.kind = kind
+    }
+}
+
+/// The geometry a slot pool was built for.
+public struct PoolInfo: Hashable, Sendable {
+    public var slots: Int
+    public var itemSize: Size
+    public var gap: Double
+    public var viewport: Size
+}
+
+/// An item on screen: which item, which slot holds its texture, and where its box is.
+public struct VisibleItem: Hashable, Sendable {
+    public var item: Int
+    public var virtualIndex: Int
+    public var slot: Int
+    public var frame: Rect
+}

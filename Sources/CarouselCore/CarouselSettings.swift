@@ -1,0 +1,15 @@
+/// Everything that tunes one carousel, with documented defaults.
+public struct CarouselSettings: Hashable, Sendable {
+    public var layout: LayoutSpec = .centered
+    /// An endless strip: after the last item comes the first again.
+    public var wrap = false
+    public var gestures = GestureSettings()
+    public var release = ReleasePolicy()
+    /// Items one page step moves; nil means as many whole items as the viewport shows (≥ 1).
+    public var pageSize: Int? = nil
+    /// A wheel pause longer than this (seconds) drops a partly accumulated notch, so a
+    /// leftover trackpad fraction never steps the strip by surprise later.
+    public var scrollResetInterval = 0.5
+
+    public init() {}
+}

@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+/// The engine must stay pure Swift: no SDL, no Foundation, no Glibc, so that it can be
+/// tested without a display and no behaviour can depend on a clock or the file system.
+@Suite struct CorePurityTests {
+    @Test func engineImportsNothing() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let dir = root.appendingPathComponent("Sources/CarouselCore")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 5)
+        for file in files {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            let imports = text.split(separator: "\n").filter {
+                $0.trimmingCharacters(in: .whitespaces).range(of: #"^(@\w+\s+)?import\s"#, options: .regularExpression) != nil
+            }
+            #expect(imports.isEmpty, "\(file) imports \(imports)")
+        }
+    }
+}

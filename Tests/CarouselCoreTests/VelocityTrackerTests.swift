@@ -1,0 +1,61 @@
+import Testing
+@testable import CarouselCore
+
+@Suite struct VelocityTrackerTests {
+    /// Samples of a pointer moving at `v` px/s, every `dt` seconds, for `count` samples.
+    func track(v: Double, dt: Double = 0.008, count: Int = 13, jitterAt: Int? = nil,
+               jitter: Double = 0) -> VelocityTracker {
+        var tracker = VelocityTracker()
+        for i in 0..<count {
+            let t = Double(i) * dt
+            tracker.add(time: t, position: 100 + v * t + (i == jitterAt ? jitter : 0))
+        }
+        return tracker
+    }
+
+    @Test(arguments: [-2500.0, -400, 0, 300, 1800])
+    func constantVelocityIsExact(v: Double) {
+        #expect(abs(track(v: v).velocity - v) < 1e-6)
+    }
+
+    @Test(arguments: [3, 6, 9, 12])
+    func oneJitterySampleMovesTheEstimateLittle(index: Int) {
+        // A 6 px glitch at 8 ms spacing would read as ±750 px/s from two samples alone.
+        let v = track(v: 1000, jitterAt: index, jitter: 6).velocity
+        #expect(abs(v - 1000) < 250, "sample \(index): \(v) px/s")
+        let naive = 6 / 0.008
+        #expect(abs(v - 1000) < naive / 2)
+    }
+
+    @Test func aRestBeforeLiftingMeansZero() {
+        var tracker = track(v: 1500)
+        // The finger stops for 60 ms, then lifts where it is.
+        tracker.add(time: 0.096 + 0.060, position: 100 + 1500 * 0.096)
+        #expect(tracker.velocity == 0)
+    }
+
+    @Test func samplesOlderThanTheHorizonDoNotCount() {
+        var tracker = VelocityTracker()
+        var x = 0.0, t = 0.0
+        for _ in 0..<10 { t += 0.008; x += 0.008 * 3000; tracker.add(time: t, position: x) }  // fast
+        for _ in 0..<15 { t += 0.008; x += 0.008 * 200; tracker.add(time: t, position: x) }   // then slow for 120 ms
+        #expect(abs(tracker.velocity - 200) < 1e-6)
+    }
+
+    @Test func tooFewSamplesGiveNoEstimate() {
+        var tracker = VelocityTracker()
+        tracker.add(time: 0, position: 0)
+        tracker.add(time: 0.01, position: 20)
+        #expect(tracker.velocity == 0, "never from the last two samples alone")
+    }
+
+    @Test func keepsAtMostTwentySamples() {
+        // 40 samples at 2 ms: the fit only sees the newest 20 (38 ms), which move at 500 px/s.
+        var tracker = VelocityTracker()
+        for i in 0..<40 {
+            let t = Double(i) * 0.002
+            tracker.add(time: t, position: i < 20 ? 0 : 500 * (t - 0.038))
+        }
+        #expect(abs(tracker.velocity - 500) < 1e-6)
+    }
+}
