@@ -28,13 +28,17 @@ let package = Package(
                 dependencies: ["CarouselCore", "CSDL2", "CSDL2Image"]),
         .target(name: "CarouselSDL",
                 dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2Image", "CSDL2TTF"]),
-        .executableTarget(name: "carousel",
-                          dependencies: [
-                              "CarouselCore", "CarouselSDL", "CarouselMedia",
-                              .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                          ]),
+        .target(name: "CarouselApp",
+                dependencies: [
+                    "CarouselCore", "CarouselSDL", "CarouselMedia",
+                    .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                ]),
+        .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
+        .testTarget(name: "CarouselAppTests",
+                    dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore"],
+                    exclude: ["Snapshots"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -202,6 +202,8 @@ public struct Carousel: Sendable {
         case .next: target = base + 1
         case .previous: target = base - 1
         case .by(let n): target = base + n
+        case .nextPage: target = base + pageSize
+        case .previousPage: target = base - pageSize
         case .first: target = base - here
         case .last: target = base - here + itemCount - 1
         }

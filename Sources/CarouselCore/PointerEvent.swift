@@ -26,6 +26,8 @@ public struct PointerEvent: Hashable, Sendable {
 /// A discrete navigation command from a key or an accumulated wheel.
 public enum Step: Hashable, Sendable {
     case next, previous, first, last
+    /// A page forward or back (`Carousel.pageSize` items).
+    case nextPage, previousPage
     /// Forward (positive) or back (negative) by this many items.
     case by(Int)
 }

@@ -145,8 +145,10 @@ import Testing
         c.handle(.step(.first, time: t)); t = c.settleFully(after: t)
         #expect(c.currentIndex == 0)
         #expect(c.pageSize == 2)
-        c.handle(.step(.by(c.pageSize), time: t)); t = c.settleFully(after: t)
+        c.handle(.step(.nextPage, time: t)); t = c.settleFully(after: t)
         #expect(c.currentIndex == 2)
+        c.handle(.step(.previousPage, time: t)); t = c.settleFully(after: t)
+        #expect(c.currentIndex == 0)
     }
 
     @Test func wheelNotchesAccumulate() {

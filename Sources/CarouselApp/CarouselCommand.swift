@@ -1,0 +1,28 @@
+import ArgumentParser
+import CarouselSDL
+
+/// The `carousel` command: subcommands and the error handling every one shares.
+public struct CarouselCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "carousel",
+        abstract: "An image carousel for touchscreen kiosks, preview windows and headless rendering.",
+        subcommands: [RenderCommand.self])
+
+    public init() {}
+
+    /// Runs the command line; errors become one line on stderr and a non-zero exit.
+    public static func runMain() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let f as Failure {
+            Log.warn(f.description)
+            Self.exit(withError: ExitCode.failure)
+        } catch let e as SDLError {
+            Log.warn(e.description)
+            Self.exit(withError: ExitCode.failure)
+        } catch {
+            Self.exit(withError: error)
+        }
+    }
+}

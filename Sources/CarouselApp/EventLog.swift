@@ -1,0 +1,78 @@
+import CarouselCore
+
+/// Writes the event log: one JSON object a line, each with `t_ms` and `type`.
+/// `carousel render` writes it to DIR/events.jsonl, `carousel --events` to a file or stdout.
+public final class EventLog {
+    private let write: (String) -> Void
+
+    /// - Parameter write: receives each line, newline included.
+    public init(write: @escaping (String) -> Void) {
+        self.write = write
+    }
+
+    /// A JSON value as the log writes it.
+    public enum Value {
+        case int(Int), double(Double), string(String)
+    }
+
+    public func record(timeMs: Int, type: String, _ fields: KeyValuePairs<String, Value> = [:]) {
+        var line = "{\"t_ms\":\(timeMs),\"type\":\(Self.quote(type))"
+        for (k, v) in fields {
+            line += ",\(Self.quote(k)):"
+            switch v {
+            case .int(let i): line += String(i)
+            case .double(let d): line += Self.number(d)
+            case .string(let s): line += Self.quote(s)
+            }
+        }
+        write(line + "}\n")
+    }
+
+    /// Logs an engine event; `source` names the file of an item, for `activate`.
+    public func record(_ e: CarouselEvent, timeMs: Int, source: (Int) -> String) {
+        switch e.kind {
+        case .pool(let p):
+            record(timeMs: timeMs, type: "pool", [
+                "slots": .int(p.slots), "item_width": .int(Int(p.itemSize.width)),
+                "item_height": .int(Int(p.itemSize.height)), "gap": .int(Int(p.gap)),
+                "viewport_width": .int(Int(p.viewport.width)), "viewport_height": .int(Int(p.viewport.height)),
+            ])
+        case .release(let r):
+            record(timeMs: timeMs, type: "release", [
+                "decision": .string(r.decision.rawValue), "from": .int(r.from), "to": .int(r.to),
+                "velocity_px_s": .double(r.velocity), "travel_px": .double(r.travel),
+            ])
+        case .settled(let i):
+            record(timeMs: timeMs, type: "settled", ["index": .int(i)])
+        case .tap(let i):
+            record(timeMs: timeMs, type: "tap", ["index": .int(i)])
+        case .activate(let i):
+            record(timeMs: timeMs, type: "activate", ["index": .int(i), "source": .string(source(i))])
+        }
+    }
+
+    /// Numbers with one decimal at most: enough for px and px/s, stable across machines.
+    static func number(_ d: Double) -> String {
+        guard d.isFinite else { return "0" }
+        let r = (d * 10).rounded() / 10
+        return r == r.rounded() ? String(Int(r)) : String(r)
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let h = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

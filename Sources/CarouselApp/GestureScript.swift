@@ -1,0 +1,144 @@
+import CarouselCore
+
+/// A parsed gesture script: plain text, one action a line, `#` starts a comment,
+/// coordinates in viewport pixels, durations in milliseconds.
+public struct GestureScript: Equatable, Sendable {
+    public enum Device: String, Equatable, Sendable { case mouse, touch }
+
+    public enum Key: String, CaseIterable, Equatable, Sendable {
+        case left, right, home, end, pageup, pagedown, space, escape
+    }
+
+    public enum Action: Equatable, Sendable {
+        case mouse(PointerEvent.Phase, x: Double, y: Double)
+        case touch(PointerEvent.Phase, id: Int64, x: Double, y: Double)
+        case drag(from: Point, to: Point, ms: Double, device: Device, holdMs: Double?)
+        case tap(x: Double, y: Double, device: Device)
+        case key(Key)
+        case wheel(dx: Double, dy: Double)
+        case wait(ms: Double)
+        case resize(width: Int, height: Int)
+        case snapshot(String)
+    }
+
+    /// A line that is not a valid action.
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var line: Int
+        public var message: String
+        public var description: String { "line \(line): \(message)" }
+    }
+
+    /// Actions with the line each came from.
+    public var actions: [(line: Int, action: Action)]
+
+    public static func == (a: GestureScript, b: GestureScript) -> Bool {
+        a.actions.map(\.line) == b.actions.map(\.line) && a.actions.map(\.action) == b.actions.map(\.action)
+    }
+
+    public init(parsing text: String) throws(ParseError) {
+        var out: [(Int, Action)] = []
+        for (i, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let content = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+            let words = content.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
+            guard let verb = words.first else { continue }
+            do {
+                out.append((i + 1, try Self.action(verb, Array(words.dropFirst()))))
+            } catch let e as Problem {
+                throw ParseError(line: i + 1, message: e.message)
+            } catch {
+                throw ParseError(line: i + 1, message: "\(error)")
+            }
+        }
+        actions = out
+    }
+
+    private struct Problem: Error { var message: String }
+
+    private static func action(_ verb: String, _ args: [String]) throws -> Action {
+        var a = Arguments(verb: verb, words: args)
+        let action: Action
+        switch verb {
+        case "mouse-down", "mouse-move", "mouse-up":
+            action = .mouse(phase(verb), x: try a.number("X"), y: try a.number("Y"))
+        case "touch-down", "touch-move", "touch-up":
+            let id = try a.number("ID")
+            guard id >= 0, id == id.rounded() else { throw Problem(message: "\(verb): ID must be a whole number ≥ 0") }
+            action = .touch(phase(verb), id: Int64(id), x: try a.number("X"), y: try a.number("Y"))
+        case "drag":
+            let from = Point(x: try a.number("X1"), y: try a.number("Y1"))
+            let to = Point(x: try a.number("X2"), y: try a.number("Y2"))
+            let ms = try a.duration("MS")
+            var device = Device.mouse
+            var hold: Double? = nil
+            while let word = a.next() {
+                if let d = Device(rawValue: word) { device = d }
+                else if word == "hold" { hold = try a.duration("MS2") }
+                else { throw Problem(message: "drag: unexpected '\(word)' (expected mouse, touch or hold MS2)") }
+            }
+            action = .drag(from: from, to: to, ms: ms, device: device, holdMs: hold)
+        case "tap":
+            let x = try a.number("X"), y = try a.number("Y")
+            var device = Device.mouse
+            if let word = a.next() {
+                guard let d = Device(rawValue: word) else { throw Problem(message: "tap: unknown device '\(word)' (mouse or touch)") }
+                device = d
+            }
+            action = .tap(x: x, y: y, device: device)
+        case "key":
+            guard let name = a.next() else { throw Problem(message: "key: missing NAME") }
+            guard let key = Key(rawValue: name.lowercased()) else {
+                throw Problem(message: "key: unknown key '\(name)' (one of \(Key.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            action = .key(key)
+        case "wheel":
+            action = .wheel(dx: try a.number("DX"), dy: try a.number("DY"))
+        case "wait":
+            action = .wait(ms: try a.duration("MS"))
+        case "resize":
+            let w = try a.number("W"), h = try a.number("H")
+            guard w >= 1, h >= 1, w == w.rounded(), h == h.rounded(), w <= 16384, h <= 16384 else {
+                throw Problem(message: "resize: W and H must be whole numbers from 1 to 16384")
+            }
+            action = .resize(width: Int(w), height: Int(h))
+        case "snapshot":
+            guard let name = a.next() else { throw Problem(message: "snapshot: missing NAME") }
+            let allowed = name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-_.".contains($0)) }
+            guard allowed, !name.hasPrefix(".") else {
+                throw Problem(message: "snapshot: NAME '\(name)' may hold only letters, digits, '-', '_' and '.'")
+            }
+            action = .snapshot(name)
+        default:
+            throw Problem(message: "unknown action '\(verb)'")
+        }
+        if let extra = a.next() { throw Problem(message: "\(verb): unexpected '\(extra)'") }
+        return action
+    }
+
+    private static func phase(_ verb: String) -> PointerEvent.Phase {
+        verb.hasSuffix("down") ? .down : verb.hasSuffix("up") ? .up : .move
+    }
+
+    private struct Arguments {
+        var verb: String
+        var words: [String]
+        var index = 0
+
+        mutating func next() -> String? {
+            guard index < words.count else { return nil }
+            defer { index += 1 }
+            return words[index]
+        }
+
+        mutating func number(_ name: String) throws -> Double {
+            guard let w = next() else { throw Problem(message: "\(verb): missing \(name)") }
+            guard let v = Double(w), v.isFinite else { throw Problem(message: "\(verb): \(name) '\(w)' is not a number") }
+            return v
+        }
+
+        mutating func duration(_ name: String) throws -> Double {
+            let v = try number(name)
+            guard v >= 0 else { throw Problem(message: "\(verb): \(name) must not be negative") }
+            return v
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import ArgumentParser
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+import Foundation
+
+/// `carousel render`: draws the carousel headless from a gesture script, writing PNG
+/// snapshots and an event log. Needs no display.
+public struct RenderCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "render",
+        abstract: "Render the carousel headless from a gesture script into PNG files and an event log.")
+
+    @Argument(help: "Image files and folders (default: the bundled demo images).")
+    var sources: [String] = []
+
+    @Option(help: ArgumentHelp("Viewport size.", valueName: "WxH"))
+    var size = PixelSize(width: 1280, height: 720)
+
+    @Option(help: ArgumentHelp("Gesture script to play.", valueName: "FILE"))
+    var script: String
+
+    @Option(help: ArgumentHelp("Folder for the PNG snapshots and events.jsonl (created if missing).", valueName: "DIR"))
+    var out: String
+
+    @OptionGroup var view: ViewOptions
+
+    public init() {}
+
+    public func run() throws {
+        let scriptText: String
+        do { scriptText = try String(contentsOfFile: script, encoding: .utf8) } catch {
+            throw Failure("\(script): cannot be read")
+        }
+        let parsed: GestureScript
+        do { parsed = try GestureScript(parsing: scriptText) } catch {
+            throw Failure("\(script): \(error)")
+        }
+        let found = try Sources.resolve(sources)
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw Failure("\(out): cannot create the output folder")
+        }
+        guard FileManager.default.createFile(atPath: out + "/events.jsonl", contents: nil),
+              let events = FileHandle(forWritingAtPath: out + "/events.jsonl") else {
+            throw Failure("\(out)/events.jsonl: cannot be written")
+        }
+        defer { try? events.close() }
+        let log = EventLog { events.write(Data($0.utf8)) }
+
+        // Software rendering on the dummy driver is exact and needs nothing; OpenGL needs
+        // the offscreen driver (EGL).
+        let accelerated = view.renderer == .opengl || view.renderer == .opengles2
+        let session = try SDLSession(videoDriver: accelerated ? "offscreen" : "dummy")
+        var options = SDLWindow.Options()
+        options.hidden = true
+        options.width = size.width
+        options.height = size.height
+        let window = try SDLWindow(options)
+        let renderer = try SDLRenderer(window: window, kind: view.renderer == .auto ? .software : view.renderer,
+                                       vsync: false)
+        let text = try? TextRenderer(pointSize: max(12, min(32, size.height / 30)))
+        var viewport = size
+        var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
+        let scene = try CarouselScene(
+            sources: found, viewport: viewport.size, settings: view.carouselSettings,
+            startIndex: view.startIndex, renderer: renderer,
+            painter: FramePainter(style: view.style, text: text), log: log, time: 0,
+            warn: { Log.warn($0) })
+
+        var player = ScriptPlayer()
+        try player.play(parsed, hooks: ScriptPlayer.Hooks(
+            input: { try scene.handle($0) },
+            advance: { try scene.advance(to: $0) },
+            resize: { w, h, t in
+                viewport = PixelSize(width: w, height: h)
+                target = try renderer.makeTarget(width: w, height: h)
+                try scene.handle(.resize(viewport.size, time: t))
+            },
+            snapshot: { name, t in
+                try scene.advance(to: t)
+                renderer.setTarget(target)
+                scene.draw(on: renderer)
+                let image = try renderer.readPixels(width: viewport.width, height: viewport.height)
+                renderer.setTarget(nil)
+                try SDLImageCodec.writePNG(image, to: out + "/" + name + ".png")
+            }))
+        withExtendedLifetime((session, window)) {}
+    }
+}

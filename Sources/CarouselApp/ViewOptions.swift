@@ -1,0 +1,94 @@
+import ArgumentParser
+import CarouselCore
+import CarouselSDL
+
+extension Length: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+extension Color: ExpressibleByArgument {
+    public init?(argument: String) { self.init(hex: argument) }
+}
+
+extension RendererKind: ExpressibleByArgument {}
+
+/// A layout preset's name on the command line.
+public enum LayoutName: String, CaseIterable, ExpressibleByArgument, Sendable {
+    case centered, paged, preview
+}
+
+/// A viewport or window size written `WxH`.
+public struct PixelSize: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    public init?(argument: String) {
+        let parts = argument.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
+              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+        self.init(width: w, height: h)
+    }
+
+    public var description: String { "\(width)x\(height)" }
+    public var size: Size { Size(width: Double(width), height: Double(height)) }
+}
+
+/// Layout and look options shared by `carousel render` and the interactive `carousel`.
+public struct ViewOptions: ParsableArguments, Sendable {
+    @Option(help: "Layout preset: centered, paged or preview.")
+    public var layout: LayoutName = .centered
+
+    @Option(help: ArgumentHelp("Item box width, in pixels or N% of the viewport width.", valueName: "px|N%"))
+    public var itemWidth: Length?
+
+    @Option(help: ArgumentHelp("Item box height, in pixels or N% of the viewport height.", valueName: "px|N%"))
+    public var itemHeight: Length?
+
+    @Option(help: ArgumentHelp("Gap between boxes, in pixels or N% of the viewport width.", valueName: "px|N%"))
+    public var gap: Length?
+
+    @Option(help: "Item centred at start, counted from 0.")
+    public var startIndex: Int = 0
+
+    @Flag(help: "Endless strip: the first item follows the last.")
+    public var wrap = false
+
+    @Option(help: ArgumentHelp("Background colour.", valueName: "#RRGGBB"))
+    public var background: Color = CarouselStyle().background
+
+    @Option(help: ArgumentHelp("Border width around each image in pixels (0 = none; default box width / 20).", valueName: "px"))
+    public var border: Double?
+
+    @Option(help: "Renderer: auto, opengl, opengles2 or software.")
+    public var renderer: RendererKind = .auto
+
+    public init() {}
+
+    public func validate() throws {
+        if startIndex < 0 { throw ValidationError("--start-index must be 0 or more, not \(startIndex)") }
+        if let b = border, !(b >= 0 && b.isFinite) { throw ValidationError("--border must be 0 or more pixels") }
+    }
+
+    public var carouselSettings: CarouselSettings {
+        var s = CarouselSettings()
+        var spec = LayoutSpec.preset(named: layout.rawValue) ?? .centered
+        if let w = itemWidth { spec.itemWidth = w }
+        if let h = itemHeight { spec.itemHeight = h }
+        if let g = gap { spec.gap = g }
+        s.layout = spec
+        s.wrap = wrap
+        return s
+    }
+
+    public var style: CarouselStyle {
+        var s = CarouselStyle()
+        s.background = background
+        s.border = border
+        return s
+    }
+}

@@ -1,0 +1,37 @@
+import CarouselCore
+
+/// A decoded image in memory: 8-bit RGBA, rows top to bottom, no padding.
+/// This is what the decoders give and what the renderer uploads into a slot texture.
+public struct PixelImage: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// width × height × 4 bytes, R G B A.
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// An image of one colour.
+    public init(width: Int, height: Int, fill: (r: UInt8, g: UInt8, b: UInt8, a: UInt8)) {
+        var p = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: p.count, by: 4) {
+            p[i] = fill.r; p[i + 1] = fill.g; p[i + 2] = fill.b; p[i + 3] = fill.a
+        }
+        self.init(width: width, height: height, pixels: p)
+    }
+
+    public var size: Size { Size(width: Double(width), height: Double(height)) }
+
+    /// Bytes held: what this image costs in memory.
+    public var byteCount: Int { pixels.count }
+
+    /// The pixel at (x, y) as R, G, B, A.
+    public subscript(x: Int, y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
+        let i = (y * width + x) * 4
+        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
+    }
+}

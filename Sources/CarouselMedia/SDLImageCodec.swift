@@ -1,0 +1,60 @@
+import CSDL2
+import CSDL2Image
+
+/// The only file of this module that calls SDL and SDL_image: decoding any format
+/// SDL_image knows into RGBA, and writing PNGs. Needs no SDL_Init.
+public enum SDLImageCodec {
+    /// Decodes the file at `path` into RGBA.
+    public static func decode(path: String) throws(ImageError) -> PixelImage {
+        guard let loaded = IMG_Load(path) else {
+            throw ImageError(path: path, reason: lastError(or: "cannot be decoded"))
+        }
+        defer { SDL_FreeSurface(loaded) }
+        guard let rgba = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_RGBA32.rawValue, 0) else {
+            throw ImageError(path: path, reason: lastError(or: "cannot be converted to RGBA"))
+        }
+        defer { SDL_FreeSurface(rgba) }
+        return copy(rgba)
+    }
+
+    /// Writes `image` as a PNG file.
+    public static func writePNG(_ image: PixelImage, to path: String) throws(ImageError) {
+        var pixels = image.pixels
+        let ok: Bool = pixels.withUnsafeMutableBytes { buf in
+            guard let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+                buf.baseAddress, Int32(image.width), Int32(image.height), 32,
+                Int32(image.width * 4), SDL_PIXELFORMAT_RGBA32.rawValue) else { return false }
+            defer { SDL_FreeSurface(surface) }
+            return IMG_SavePNG(surface, path) == 0
+        }
+        if !ok { throw ImageError(path: path, reason: lastError(or: "cannot be written")) }
+    }
+
+    /// Copies a 32-bit RGBA surface into a `PixelImage`, dropping row padding.
+    static func copy(_ surface: UnsafeMutablePointer<SDL_Surface>) -> PixelImage {
+        let s = surface.pointee
+        let w = Int(s.w), h = Int(s.h), pitch = Int(s.pitch)
+        var out = [UInt8](repeating: 0, count: w * h * 4)
+        if SDL_MUSTLOCK(surface) { SDL_LockSurface(surface) }
+        defer { if SDL_MUSTLOCK(surface) { SDL_UnlockSurface(surface) } }
+        if let base = s.pixels?.assumingMemoryBound(to: UInt8.self) {
+            out.withUnsafeMutableBufferPointer { o in
+                for y in 0..<h {
+                    (o.baseAddress! + y * w * 4).update(from: base + y * pitch, count: w * 4)
+                }
+            }
+        }
+        return PixelImage(width: w, height: h, pixels: out)
+    }
+
+    static func lastError(or fallback: String) -> String {
+        let message = String(cString: SDL_GetError())
+        return message.isEmpty ? fallback : message
+    }
+}
+
+/// SDL_MUSTLOCK is a C macro, which Swift cannot import.
+@inline(__always)
+func SDL_MUSTLOCK(_ s: UnsafeMutablePointer<SDL_Surface>) -> Bool {
+    (s.pointee.flags & UInt32(SDL_RLEACCEL)) != 0
+}

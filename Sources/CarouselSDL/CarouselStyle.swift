@@ -1,0 +1,30 @@
+import CarouselCore
+
+/// How items look: background, the white border of seed 000, placeholder colours.
+public struct CarouselStyle: Hashable, Sendable {
+    public var background = Color(r: 0x14, g: 0x14, b: 0x14)
+    /// Border width in pixels; nil means seed 000's box width / 20; 0 draws none.
+    public var border: Double? = nil
+    public var borderColor = Color.white
+    /// The tile shown while an image loads.
+    public var placeholder = Color(r: 0x3a, g: 0x3a, b: 0x3a)
+    /// The tile shown for an image that cannot be shown.
+    public var failedPlaceholder = Color(r: 0x4a, g: 0x30, b: 0x30)
+    public var label = Color(r: 0xd8, g: 0xd8, b: 0xd8)
+
+    public init() {}
+
+    /// The border width for an item box, whole pixels, never more than a quarter of the box.
+    public func borderWidth(for box: Size) -> Double {
+        let b = border ?? (box.width / 20).rounded()
+        return max(0, min(b.rounded(), (min(box.width, box.height) / 4).rounded(.down)))
+    }
+
+    /// The area an image is fitted into: the box less the border on every side, so the
+    /// framed picture never leaves its box.
+    public func imageBox(for box: Rect) -> Rect {
+        let b = borderWidth(for: box.size)
+        return Rect(x: box.minX + b, y: box.minY + b,
+                    width: max(1, box.size.width - 2 * b), height: max(1, box.size.height - 2 * b))
+    }
+}

@@ -1,0 +1,24 @@
+/// An opaque or translucent sRGB colour.
+public struct Color: Hashable, Sendable {
+    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
+
+    public init(r: UInt8, g: UInt8, b: UInt8, a: UInt8 = 255) {
+        self.r = r; self.g = g; self.b = b; self.a = a
+    }
+
+    public static let white = Color(r: 255, g: 255, b: 255)
+    public static let black = Color(r: 0, g: 0, b: 0)
+
+    /// Parses `#RRGGBB` or `RRGGBB`; nil otherwise.
+    public init?(hex: String) {
+        let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
+        self.init(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
+    }
+
+    public var hex: String {
+        let v = Int(r) << 16 | Int(g) << 8 | Int(b)
+        let s = String(v, radix: 16)
+        return "#" + String(repeating: "0", count: 6 - s.count) + s
+    }
+}

@@ -1,0 +1,43 @@
+import CSDL2
+import CarouselMedia
+
+/// A GPU (or software) texture in RGBA; destroyed with this object.
+public final class SDLTexture {
+    let handle: OpaquePointer
+    public let width: Int
+    public let height: Int
+
+    /// A texture the program fills with `update` (slot textures, frame targets).
+    init(renderer: OpaquePointer, width: Int, height: Int, target: Bool = false) throws(SDLError) {
+        let access = target ? SDL_TEXTUREACCESS_TARGET : SDL_TEXTUREACCESS_STATIC
+        guard let t = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGBA32.rawValue, Int32(access.rawValue),
+                                        Int32(max(1, width)), Int32(max(1, height))) else {
+            throw SDLError("SDL_CreateTexture")
+        }
+        handle = t
+        self.width = width
+        self.height = height
+        SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
+    }
+
+    /// Wraps a texture SDL created (e.g. from a surface).
+    init(adopting handle: OpaquePointer) {
+        self.handle = handle
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_QueryTexture(handle, nil, nil, &w, &h)
+        width = Int(w)
+        height = Int(h)
+    }
+
+    /// Copies `image` into the texture's top-left corner; it must fit.
+    func update(with image: PixelImage) throws(SDLError) {
+        precondition(image.width <= width && image.height <= height, "image larger than its texture")
+        var rect = SDL_Rect(x: 0, y: 0, w: Int32(image.width), h: Int32(image.height))
+        let rc = image.pixels.withUnsafeBytes { buf in
+            SDL_UpdateTexture(handle, &rect, buf.baseAddress, Int32(image.width * 4))
+        }
+        if rc != 0 { throw SDLError("SDL_UpdateTexture") }
+    }
+
+    deinit { SDL_DestroyTexture(handle) }
+}

@@ -1,0 +1,87 @@
+import CarouselCore
+import CarouselMedia
+
+/// One texture per slot of the engine's pool, created for the pool's size and reused as
+/// slots are recycled; re-created only when the slot size changes.
+public final class SlotTextures {
+    /// What a slot shows.
+    public enum Content: Equatable {
+        case empty
+        case loading(ImageSource)
+        /// The image's fitted size in the slot texture's top-left corner.
+        case loaded(ImageSource, width: Int, height: Int)
+        case failed(ImageSource)
+    }
+
+    private let renderer: SDLRenderer
+    private var textures: [SDLTexture] = []
+    public private(set) var contents: [Content] = []
+    private var labels: [SDLTexture?] = []
+    public private(set) var slotSize = (width: 0, height: 0)
+    /// Textures created so far: stays at the slot count unless the slot size changes.
+    public private(set) var texturesCreated = 0
+    /// Image uploads so far.
+    public private(set) var uploads = 0
+
+    public init(renderer: SDLRenderer) {
+        self.renderer = renderer
+    }
+
+    /// Makes `count` slots of `width` × `height`; keeps existing textures when nothing changed.
+    public func configure(count: Int, width: Int, height: Int) throws(SDLError) {
+        let sameSize = width == slotSize.width && height == slotSize.height
+        if sameSize && count == textures.count { return }
+        if !sameSize { textures.removeAll() }
+        while textures.count > count { textures.removeLast() }
+        while textures.count < count {
+            textures.append(try renderer.makeTexture(width: width, height: height))
+            texturesCreated += 1
+        }
+        slotSize = (width, height)
+        contents = Array(repeating: .empty, count: count)
+        labels = Array(repeating: nil, count: count)
+    }
+
+    /// The slot now shows `source`, not yet decoded.
+    public func assign(_ slot: Int, _ source: ImageSource) {
+        contents[slot] = .loading(source)
+        labels[slot] = nil
+    }
+
+    public func fill(_ slot: Int, with image: PixelImage) throws(SDLError) {
+        guard case .loading(let source) = contents[slot] else { return }
+        try textures[slot].update(with: image)
+        uploads += 1
+        contents[slot] = .loaded(source, width: image.width, height: image.height)
+    }
+
+    public func fail(_ slot: Int) {
+        guard case .loading(let source) = contents[slot] else { return }
+        contents[slot] = .failed(source)
+        labels[slot] = nil
+    }
+
+    /// Drops every texture, for a lost rendering device; `configure` makes them again.
+    public func reset() {
+        textures.removeAll()
+        contents.removeAll()
+        labels.removeAll()
+        slotSize = (0, 0)
+    }
+
+    func texture(_ slot: Int) -> SDLTexture { textures[slot] }
+
+    /// The slot's placeholder label, made once per assignment.
+    func label(_ slot: Int, text: TextRenderer?, color: Color, maxWidth: Int) -> SDLTexture? {
+        if let l = labels[slot] { return l }
+        let title: String
+        switch contents[slot] {
+        case .loading(let s): title = s.title
+        case .failed(let s): title = "⚠ " + s.title
+        case .empty, .loaded: return nil
+        }
+        let made = text?.texture(title, color: color, maxWidth: maxWidth, renderer: renderer)
+        labels[slot] = made
+        return made
+    }
+}

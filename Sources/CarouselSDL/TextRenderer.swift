@@ -1,0 +1,47 @@
+import CSDL2
+import CSDL2TTF
+
+/// Draws short text lines (placeholder labels, later captions) with SDL_ttf.
+public final class TextRenderer {
+    private let font: OpaquePointer
+    public let pointSize: Int
+
+    /// The font used when none is given: DejaVu Sans, from fonts-dejavu-core.
+    public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    public init(fontPath: String = TextRenderer.defaultFontPath, pointSize: Int) throws(SDLError) {
+        guard let f = TTF_OpenFont(fontPath, Int32(pointSize)) else { throw SDLError("TTF_OpenFont(\(fontPath))") }
+        font = f
+        self.pointSize = pointSize
+    }
+
+    deinit { TTF_CloseFont(font) }
+
+    /// `text` as a texture, cut with an ellipsis to fit `maxWidth` pixels; nil for empty text.
+    func texture(_ text: String, color: Color, maxWidth: Int, renderer: SDLRenderer) -> SDLTexture? {
+        let fitted = fit(text, maxWidth: maxWidth)
+        guard !fitted.isEmpty else { return nil }
+        let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)
+        guard let surface = TTF_RenderUTF8_Blended(font, fitted, c) else { return nil }
+        defer { SDL_FreeSurface(surface) }
+        return renderer.texture(from: surface)
+    }
+
+    private func width(of text: String) -> Int {
+        var w: Int32 = 0, h: Int32 = 0
+        TTF_SizeUTF8(font, text, &w, &h)
+        return Int(w)
+    }
+
+    private func fit(_ text: String, maxWidth: Int) -> String {
+        guard maxWidth > 0 else { return "" }
+        if width(of: text) <= maxWidth { return text }
+        var chars = Array(text)
+        while !chars.isEmpty {
+            chars.removeLast()
+            let candidate = String(chars) + "…"
+            if width(of: candidate) <= maxWidth { return candidate }
+        }
+        return ""
+    }
+}

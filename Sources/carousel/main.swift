@@ -1,0 +1,3 @@
+import CarouselApp
+
+CarouselCommand.runMain()
