@@ -61,7 +61,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Background colour.", valueName: "#RRGGBB"))
     public var background: Color = CarouselStyle().background
 
-    @Option(help: ArgumentHelp("Border width around each image in pixels (0 = none; default box width / 20).", valueName: "px"))
+    @Option(help: ArgumentHelp("Border width around each image in pixels (0 = none; default box width / 20, none for paged).", valueName: "px"))
     public var border: Double?
 
     @Option(help: "Renderer: auto, opengl, opengles2 or software.")
@@ -88,7 +88,10 @@ public struct ViewOptions: ParsableArguments, Sendable {
     public var style: CarouselStyle {
         var s = CarouselStyle()
         s.background = background
-        s.border = border
+        // A full-screen pager shows photos edge to edge, as seed 002 does; the others
+        // frame them as seed 000 does.
+        s.border = border ?? (layout == .paged ? 0 : nil)
+        if layout == .preview { s.card = background.lightened(0.12) }
         return s
     }
 }

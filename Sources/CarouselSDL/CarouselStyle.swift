@@ -11,6 +11,9 @@ public struct CarouselStyle: Hashable, Sendable {
     /// The tile shown for an image that cannot be shown.
     public var failedPlaceholder = Color(r: 0x4a, g: 0x30, b: 0x30)
     public var label = Color(r: 0xd8, g: 0xd8, b: 0xd8)
+    /// When set, each whole item box is filled with this colour under its image: the page
+    /// of the `preview` layout, so the slim previews show whatever the image's shape.
+    public var card: Color? = nil
 
     public init() {}
 

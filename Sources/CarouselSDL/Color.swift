@@ -16,6 +16,12 @@ public struct Color: Hashable, Sendable {
         self.init(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
     }
 
+    /// This colour moved `amount` (0–1) of the way towards white.
+    public func lightened(_ amount: Double) -> Color {
+        func mix(_ c: UInt8) -> UInt8 { UInt8((Double(c) + (255 - Double(c)) * amount).rounded()) }
+        return Color(r: mix(r), g: mix(g), b: mix(b), a: a)
+    }
+
     public var hex: String {
         let v = Int(r) << 16 | Int(g) << 8 | Int(b)
         let s = String(v, radix: 16)

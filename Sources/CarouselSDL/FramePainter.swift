@@ -16,6 +16,7 @@ public struct FramePainter {
         for item in items {
             let box = style.imageBox(for: item.frame)
             let border = style.borderWidth(for: item.frame.size)
+            if let card = style.card { renderer.fill(item.frame, card) }
             switch slots.contents[item.slot] {
             case .loaded(_, let w, let h):
                 let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)

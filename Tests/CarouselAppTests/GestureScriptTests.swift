@@ -22,14 +22,14 @@ import CarouselCore
             resize 720 1280
             snapshot after-swipe_1
             """)
-        #expect(s.actions.count == 15)
+        #expect(s.actions.count == 14)
         #expect(s.actions[0].line == 2)
         #expect(s.actions[6].action == .drag(from: Point(x: 900, y: 360), to: Point(x: 300, y: 360),
                                              ms: 150, device: .touch, holdMs: 200))
         #expect(s.actions[7].action == .drag(from: Point(x: 1, y: 2), to: Point(x: 3, y: 4),
                                              ms: 100, device: .mouse, holdMs: nil))
         #expect(s.actions[9].action == .key(.pagedown))
-        #expect(s.actions[14].action == .snapshot("after-swipe_1"))
+        #expect(s.actions[13].action == .snapshot("after-swipe_1"))
     }
 
     @Test(arguments: [

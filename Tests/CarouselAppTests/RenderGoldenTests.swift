@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// `carousel render` end to end: the built binary renders scripts over fixture images and
+/// the frames are compared with committed references; the event logs are checked too.
+@Suite(.serialized) struct RenderGoldenTests {
+    /// At 640×360 with the default `centered` layout: box 384×288, gap 19, stride 403, border 19.
+    static let tour = """
+        snapshot rest-first
+        # a drag held still before lifting: realign back to item 0
+        mouse-down 450 180
+        wait 16
+        mouse-move 420 180
+        wait 16
+        mouse-move 380 180
+        wait 16
+        mouse-move 300 180
+        snapshot mid-drag
+        wait 200
+        mouse-up 300 180
+        wait 600
+        # short and quick: a swipe to item 1
+        drag 450 180 380 180 100
+        wait 600
+        snapshot after-swipe
+        # 250 px slowly, held: realign to the nearest, item 2
+        drag 450 180 200 180 400 hold 200
+        wait 600
+        snapshot after-realign
+        key end
+        wait 600
+        snapshot rest-last
+        # past the last item: rubber band, then back
+        mouse-down 500 180
+        wait 16
+        mouse-move 400 180
+        wait 16
+        mouse-move 300 180
+        wait 16
+        mouse-move 150 180
+        snapshot rubber-band
+        wait 200
+        mouse-up 150 180
+        wait 600
+        """
+
+    @Test func tourFramesMatchTheReferences() throws {
+        let images = try Fixtures.imageFolder()
+        let (out, r) = try CarouselBinary.render([images], script: Self.tour)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        for name in ["rest-first", "mid-drag", "after-swipe", "after-realign", "rest-last", "rubber-band"] {
+            if let problem = Golden.compare(out + "/\(name).png", to: name) {
+                Issue.record("\(name): \(problem)")
+            }
+        }
+    }
+
+    @Test func tourEventsHoldTheDecisions() throws {
+        let images = try Fixtures.imageFolder()
+        let (out, r) = try CarouselBinary.render([images], script: Self.tour)
+        #expect(r.status == 0)
+        let events = try EventLines(path: out + "/events.jsonl")
+        #expect(events.ofType("pool").count == 1)
+        #expect(events.ofType("pool").first?["slots"] as? Int == 4)
+        let releases = events.ofType("release")
+        #expect(releases.map { $0["decision"] as? String } == ["realign", "swipe", "realign", "realign"])
+        #expect(releases.map { $0["from"] as? Int } == [0, 0, 1, 4])
+        #expect(releases.map { $0["to"] as? Int } == [0, 1, 2, 4])
+        #expect(releases.map { $0["travel_px"] as? Int } == [-150, -70, -250, -350])
+        #expect(events.ofType("settled").map { $0["index"] as? Int } == [0, 1, 2, 4, 4])
+        let failed = events.ofType("load_failed")
+        #expect(failed.count == 1, "one load_failed for the broken file, however often it is shown")
+        #expect((failed.first?["source"] as? String)?.hasSuffix("e-broken.jpg") == true)
+        #expect(r.stderr.components(separatedBy: "\n").filter { $0.contains("e-broken.jpg") }.count == 1)
+        let times = events.lines.compactMap { $0["t_ms"] as? Int }
+        #expect(times == times.sorted(), "virtual time only moves forward")
+    }
+
+    @Test(arguments: [
+        ("rest-middle", ["--start-index", "2"], "640x360"),
+        ("paged", ["--layout", "paged", "--start-index", "1"], "640x360"),
+        ("preview", ["--layout", "preview", "--start-index", "1"], "640x360"),
+        ("portrait-viewport", ["--start-index", "1"], "360x640"),
+        ("wide-no-border", ["--border", "0", "--start-index", "3", "--background", "#203040"], "800x300"),
+        ("border-12", ["--border", "12", "--item-width", "50%", "--gap", "10", "--start-index", "0"], "640x360"),
+    ])
+    func layoutsMatchTheReferences(name: String, options: [String], size: String) throws {
+        let images = try Fixtures.imageFolder()
+        let (out, r) = try CarouselBinary.render([images], script: "snapshot \(name)\n", options: options, size: size)
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        if let problem = Golden.compare(out + "/\(name).png", to: name) { Issue.record("\(name): \(problem)") }
+    }
+
+    @Test func twoRunsGiveIdenticalPixels() throws {
+        let images = try Fixtures.imageFolder()
+        let a = try CarouselBinary.render([images], script: Self.tour)
+        let b = try CarouselBinary.render([images], script: Self.tour)
+        for name in ["mid-drag", "after-swipe", "rubber-band"] {
+            let x = try Data(contentsOf: URL(fileURLWithPath: a.out + "/\(name).png"))
+            let y = try Data(contentsOf: URL(fileURLWithPath: b.out + "/\(name).png"))
+            #expect(x == y, "\(name) differs between two runs")
+        }
+        let ea = try String(contentsOfFile: a.out + "/events.jsonl", encoding: .utf8)
+        let eb = try String(contentsOfFile: b.out + "/events.jsonl", encoding: .utf8)
+        #expect(ea.replacingOccurrences(of: a.out, with: "") == eb.replacingOccurrences(of: b.out, with: ""))
+    }
+
+    @Test func malformedScriptNamesTheLine() throws {
+        let images = try Fixtures.imageFolder()
+        let (_, r) = try CarouselBinary.render([images], script: "snapshot a\nwait 100\nswipe left\n")
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("line 3: unknown action 'swipe'"), "stderr: \(r.stderr)")
+        #expect(r.stderr.split(separator: "\n").count == 1, "one line: \(r.stderr)")
+    }
+
+    @Test(arguments: [
+        (["--layout", "grid"], "--layout"),
+        (["--item-width", "wide"], "--item-width"),
+        (["--background", "pink"], "--background"),
+        (["--renderer", "vulkan"], "--renderer"),
+    ])
+    func badOptionValuesExitNonZeroNamingTheOption(options: [String], option: String) throws {
+        let images = try Fixtures.imageFolder()
+        let (_, r) = try CarouselBinary.render([images], script: "snapshot a\n", options: options)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(option), "stderr: \(r.stderr)")
+    }
+
+    @Test func missingSourceIsOneClearLine() throws {
+        let (_, r) = try CarouselBinary.render(["/nonexistent/photos"], script: "snapshot a\n")
+        #expect(r.status != 0)
+        #expect(r.stderr == "carousel: /nonexistent/photos: no such file or folder\n")
+    }
+}
+
+/// The JSON lines of an event log.
+struct EventLines {
+    var lines: [[String: Any]]
+
+    init(path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        lines = try text.split(separator: "\n").map {
+            try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:]
+        }
+    }
+
+    func ofType(_ type: String) -> [[String: Any]] { lines.filter { $0["type"] as? String == type } }
+}
