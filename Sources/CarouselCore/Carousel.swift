@@ -212,9 +212,10 @@ public struct Carousel: Sendable {
         settle(to: clamped, velocity: currentVelocity, time: t)
     }
 
-    /// Items one page step moves.
+    /// Items one page step moves: as set, else the whole items the viewport shows but at
+    /// least 5, so that PageDown does more than the arrow key in a one-up layout.
     public var pageSize: Int {
-        settings.pageSize ?? max(1, Int(((layout.viewport.width + layout.gap) / layout.stride).rounded(.down)))
+        settings.pageSize ?? max(5, Int(((layout.viewport.width + layout.gap) / layout.stride).rounded(.down)))
     }
 
     private mutating func scroll(_ delta: Double, time t: Double) {

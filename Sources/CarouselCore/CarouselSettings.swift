@@ -5,7 +5,7 @@ public struct CarouselSettings: Hashable, Sendable {
     public var wrap = false
     public var gestures = GestureSettings()
     public var release = ReleasePolicy()
-    /// Items one page step moves; nil means as many whole items as the viewport shows (≥ 1).
+    /// Items one page step moves; nil means as many whole items as the viewport shows, at least 5.
     public var pageSize: Int? = nil
     /// A wheel pause longer than this (seconds) drops a partly accumulated notch, so a
     /// leftover trackpad fraction never steps the strip by surprise later.
