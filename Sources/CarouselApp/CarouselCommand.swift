@@ -6,7 +6,8 @@ public struct CarouselCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "An image carousel for touchscreen kiosks, preview windows and headless rendering.",
-        subcommands: [RenderCommand.self])
+        subcommands: [RunCommand.self, RenderCommand.self],
+        defaultSubcommand: RunCommand.self)
 
     public init() {}
 

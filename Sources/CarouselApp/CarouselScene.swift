@@ -15,10 +15,15 @@ public final class CarouselScene {
     private var failures: [String: String] = [:]
     /// Called with one line for each image that cannot be shown.
     public var warn: (String) -> Void
+    /// The clock reading that is t_ms 0 in the event log.
+    private let timeOrigin: Double
+    /// Shown instead of the strip when there are no images.
+    public var emptyMessage = "No images found"
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, log: EventLog?, time: Double,
                 warn: @escaping (String) -> Void) throws(SDLError) {
+        self.timeOrigin = time
         self.sources = sources
         self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
@@ -32,7 +37,7 @@ public final class CarouselScene {
 
     public func handle(_ input: CarouselInput) throws(SDLError) {
         if case .resize(let size, let t) = input {
-            log?.record(timeMs: Self.ms(t), type: "resize",
+            log?.record(timeMs: ms(t), type: "resize",
                         ["width": .int(Int(size.width)), "height": .int(Int(size.height))])
         }
         carousel.handle(input)
@@ -46,7 +51,17 @@ public final class CarouselScene {
 
     /// Draws the current frame into the renderer's current target.
     public func draw(on renderer: SDLRenderer) {
-        painter.draw(carousel.visibleItems, slots: slots, on: renderer)
+        if carousel.itemCount == 0 {
+            painter.drawMessage(emptyMessage, viewport: carousel.layout.viewport, on: renderer)
+        } else {
+            painter.draw(carousel.visibleItems, slots: slots, on: renderer)
+        }
+    }
+
+    /// Makes every slot texture again and refills it, after the renderer lost them.
+    public func rebuildTextures(time: Double) throws(SDLError) {
+        slots.reset()
+        try handle(.resize(carousel.layout.viewport, time: time))
     }
 
     /// The size, in pixels, that images are fitted to: the item box less its border.
@@ -60,7 +75,7 @@ public final class CarouselScene {
         var rebuilt = false
         for e in carousel.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
-            log?.record(e, timeMs: Self.ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
+            log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
         }
         if rebuilt {
             let box = imageBoxSize
@@ -80,7 +95,7 @@ public final class CarouselScene {
             try slots.fill(slot, with: image)
         } catch let e as ImageError {
             failures[source.path] = e.reason
-            log?.record(timeMs: Self.ms(carousel.time), type: "load_failed",
+            log?.record(timeMs: ms(carousel.time), type: "load_failed",
                         ["source": .string(source.path), "reason": .string(e.reason)])
             warn("\(source.path): \(e.reason)")
             slots.fail(slot)
@@ -91,5 +106,5 @@ public final class CarouselScene {
         }
     }
 
-    static func ms(_ seconds: Double) -> Int { Int((seconds * 1000).rounded()) }
+    private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
 }

@@ -92,9 +92,8 @@ public struct GestureTracker: Sendable {
                 velocity.add(time: e.time, position: e.location.x)
                 return .dragged(travel: dx, time: e.time)
             case .up:
-                velocity.add(time: e.time, position: e.location.x)
                 state = .idle
-                return .released(travel: dx, velocity: velocity.velocity, time: e.time)
+                return .released(travel: dx, velocity: velocity.velocity(at: e.time), time: e.time)
             case .cancel:
                 state = .idle
                 return .released(travel: dx, velocity: 0, time: e.time)

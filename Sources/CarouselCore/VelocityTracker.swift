@@ -30,6 +30,15 @@ public struct VelocityTracker: Sendable {
         positions.append(position)
     }
 
+    /// Velocity in units per second when the pointer lifts at `time`: 0 when it rested
+    /// there longer than `stopGap` since the last sample. The lift's own position is not a
+    /// sample (Flutter and Android do the same): it repeats the last move's position a few
+    /// ms later, and a fit through it bends the end of the curve back.
+    public func velocity(at time: Double) -> Double {
+        guard let newest = times.last, time - newest <= Self.stopGap else { return 0 }
+        return velocity
+    }
+
     /// Velocity in units per second at the newest sample; 0 when the pointer stopped
     /// (a gap over `stopGap`) or when too few recent samples exist.
     public var velocity: Double {

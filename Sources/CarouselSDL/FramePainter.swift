@@ -41,4 +41,15 @@ public struct FramePainter {
             }
         }
     }
+
+    /// A message centred on the background, for the empty state (seed 003).
+    public func drawMessage(_ message: String, viewport: Size, on renderer: SDLRenderer) {
+        renderer.clear(style.background)
+        guard let t = text?.texture(message, color: style.label, maxWidth: Int(viewport.width * 0.9),
+                                    renderer: renderer) else { return }
+        let r = Rect(x: ((viewport.width - Double(t.width)) / 2).rounded(.down),
+                     y: ((viewport.height - Double(t.height)) / 2).rounded(.down),
+                     width: Double(t.width), height: Double(t.height))
+        renderer.draw(t, source: (t.width, t.height), in: r)
+    }
 }

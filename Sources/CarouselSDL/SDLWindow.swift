@@ -1,4 +1,5 @@
 import CSDL2
+import CarouselCore
 
 /// An SDL window; destroyed with this object.
 public final class SDLWindow {
@@ -28,4 +29,26 @@ public final class SDLWindow {
     }
 
     deinit { SDL_DestroyWindow(handle) }
+
+    /// Size in window coordinates (points on HiDPI screens).
+    public var size: Size {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetWindowSize(handle, &w, &h)
+        return Size(width: Double(w), height: Double(h))
+    }
+
+    public var origin: Point {
+        var x: Int32 = 0, y: Int32 = 0
+        SDL_GetWindowPosition(handle, &x, &y)
+        return Point(x: Double(x), y: Double(y))
+    }
+
+    public var isFullscreen: Bool {
+        SDL_GetWindowFlags(handle) & SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue != 0
+    }
+
+    /// Full screen at the desktop's resolution, or back to a window.
+    public func setFullscreen(_ on: Bool) {
+        SDL_SetWindowFullscreen(handle, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
 }

@@ -28,10 +28,28 @@ import Testing
     }
 
     @Test func aRestBeforeLiftingMeansZero() {
+        let tracker = track(v: 1500)
+        // The last sample is at 96 ms; lifting 60 ms later means the finger had stopped.
+        #expect(tracker.velocity(at: 0.096 + 0.060) == 0)
+        #expect(abs(tracker.velocity(at: 0.096 + 0.020) - 1500) < 1e-6, "a lift right after moving keeps it")
+    }
+
+    @Test func aRestInsideTheSamplesMeansZero() {
         var tracker = track(v: 1500)
-        // The finger stops for 60 ms, then lifts where it is.
-        tracker.add(time: 0.096 + 0.060, position: 100 + 1500 * 0.096)
+        // A 50 ms pause, then one small move: the samples before the pause no longer count.
+        tracker.add(time: 0.146, position: 100 + 1500 * 0.096 + 1)
         #expect(tracker.velocity == 0)
+    }
+
+    /// A trace recorded under Xvfb from xdotool: SDL delivered two moves with one timestamp
+    /// and the lift 21 ms after the last move, at the same place.
+    @Test func recordedXdotoolTraceIsLeftwards() {
+        var tracker = VelocityTracker()
+        for (t, x) in [(1.983, 800.0), (2.022, 780), (2.022, 760), (2.029, 740), (2.053, 720), (2.075, 700)] {
+            tracker.add(time: t, position: x)
+        }
+        let v = tracker.velocity(at: 2.096)
+        #expect(v < -300, "a quick leftward drag: \(v) px/s")
     }
 
     @Test func samplesOlderThanTheHorizonDoNotCount() {

@@ -1,0 +1,73 @@
+import Foundation
+import CarouselCore
+import CarouselSDL
+
+/// The interactive run loop. Event-driven: while nothing moves it blocks in SDL's event
+/// wait and draws nothing; while the strip animates it draws every refresh (vsync paces
+/// it), feeding the engine a monotonic clock.
+struct InteractiveLoop {
+    let scene: CarouselScene
+    let window: SDLWindow
+    let renderer: SDLRenderer
+    private var translator = SDLInputTranslator { Log.info($0) }
+    private var needsDraw = true
+    private var running = true
+    private let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
+    /// Frames drawn so far.
+    private(set) var framesDrawn = 0
+
+    init(scene: CarouselScene, window: SDLWindow, renderer: SDLRenderer) {
+        self.scene = scene
+        self.window = window
+        self.renderer = renderer
+    }
+
+    mutating func run() throws {
+        while running {
+            let moving = scene.carousel.isAnimating || needsDraw
+            // Idle: sleep until something happens. Moving: take what is queued and draw.
+            if let first = moving ? EventQueue.poll() : EventQueue.wait() {
+                try handle(first)
+                while running, let e = EventQueue.poll() { try handle(e) }
+            }
+            guard running else { break }
+            if scene.carousel.isAnimating || needsDraw {
+                try scene.advance(to: EventQueue.now)
+                scene.draw(on: renderer)
+                renderer.present()
+                framesDrawn += 1
+                needsDraw = false
+            }
+        }
+    }
+
+    private var geometry: InputGeometry {
+        InputGeometry(window: window.size, drawable: renderer.outputSize, origin: window.origin)
+    }
+
+    private mutating func handle(_ e: SDLEvent) throws {
+        for input in translator.translate(e, geometry: geometry) {
+            switch input {
+            case .carousel(let c):
+                if debugInput { Log.info("input \(c)") }
+                try scene.handle(c)
+                needsDraw = true
+            case .quit:
+                running = false
+            case .toggleFullscreen:
+                window.setFullscreen(!window.isFullscreen)
+            case .resized:
+                let size = renderer.outputSize
+                if size != scene.carousel.layout.viewport {
+                    try scene.handle(.resize(size, time: EventQueue.now))
+                }
+                needsDraw = true
+            case .renderReset:
+                try scene.rebuildTextures(time: EventQueue.now)
+                needsDraw = true
+            case .redraw:
+                needsDraw = true
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import CSDL2
+
+/// An SDL event, opaque outside this module so that only the platform layer touches C types.
+public struct SDLEvent {
+    let raw: SDL_Event
+}
+
+/// The run loop's access to SDL's event queue and clock.
+public enum EventQueue {
+    /// Blocks until an event arrives: where an idle carousel spends its time, using no CPU.
+    public static func wait() -> SDLEvent? {
+        var e = SDL_Event()
+        return SDL_WaitEvent(&e) == 1 ? SDLEvent(raw: e) : nil
+    }
+
+    /// The next queued event, without blocking.
+    public static func poll() -> SDLEvent? {
+        var e = SDL_Event()
+        return SDL_PollEvent(&e) == 1 ? SDLEvent(raw: e) : nil
+    }
+
+    /// Seconds since SDL started, on the same clock as event timestamps.
+    public static var now: Double { Double(SDL_GetTicks64()) / 1000 }
+}

@@ -1,0 +1,133 @@
+import CSDL2
+import CarouselCore
+
+/// Turns SDL events into `AppInput`, counting each gesture once:
+/// - mouse events SDL synthesises from touches (`which == SDL_TOUCH_MOUSEID`) and touch
+///   events it synthesises from the mouse (`touchId == SDL_MOUSE_TOUCHID`) are dropped;
+/// - finger coordinates, normalised 0–1, become viewport pixels; a driver that reports them
+///   outside 0–1 (seen on KMS/DRM and Wayland) is taken to give display pixels, logged once;
+/// - a touch shorter than `noiseDuration` that never moved is noise: it is cancelled, not a tap.
+/// One finger owning the gesture is the engine's rule (`GestureTracker`).
+public struct SDLInputTranslator {
+    /// Touches shorter than this without motion are electrical noise, not taps (seconds).
+    public static let noiseDuration = 0.020
+
+    /// Told once when finger coordinates arrive outside 0–1.
+    public var log: (String) -> Void
+    private var warnedOutOfRange = false
+    private var fingerDown: [Int64: (time: Double, moved: Bool)] = [:]
+
+    public init(log: @escaping (String) -> Void = { _ in }) {
+        self.log = log
+    }
+
+    public mutating func translate(_ event: SDLEvent, geometry g: InputGeometry) -> [AppInput] {
+        translate(event.raw, geometry: g)
+    }
+
+    mutating func translate(_ e: SDL_Event, geometry g: InputGeometry) -> [AppInput] {
+        let time = Double(e.common.timestamp) / 1000
+        switch SDL_EventType(e.type) {
+        case SDL_QUIT:
+            return [.quit]
+
+        case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
+            guard e.button.which != SDL_TOUCH_MOUSEID_VALUE, e.button.button == UInt8(SDL_BUTTON_LEFT) else { return [] }
+            let p = scaleWindowPoint(Double(e.button.x), Double(e.button.y), g)
+            let phase: PointerEvent.Phase = e.type == SDL_MOUSEBUTTONDOWN.rawValue ? .down : .up
+            return [.carousel(.pointer(PointerEvent(phase, .mouse, x: p.x, y: p.y, time: time)))]
+
+        case SDL_MOUSEMOTION:
+            guard e.motion.which != SDL_TOUCH_MOUSEID_VALUE, e.motion.state & SDL_BUTTON_LMASK_VALUE != 0 else { return [] }
+            let p = scaleWindowPoint(Double(e.motion.x), Double(e.motion.y), g)
+            return [.carousel(.pointer(PointerEvent(.move, .mouse, x: p.x, y: p.y, time: time)))]
+
+        case SDL_MOUSEWHEEL:
+            guard e.wheel.which != SDL_TOUCH_MOUSEID_VALUE else { return [] }
+            let flip: Double = e.wheel.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue) ? -1 : 1
+            // SDL: y > 0 scrolls up (back), x > 0 scrolls right (forward).
+            let delta = (Double(e.wheel.preciseX) - Double(e.wheel.preciseY)) * flip
+            return delta == 0 ? [] : [.carousel(.scroll(delta, time: time))]
+
+        case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
+            guard e.tfinger.touchId != SDL_MOUSE_TOUCHID_VALUE else { return [] }
+            let id = e.tfinger.fingerId
+            let p = fingerPoint(Double(e.tfinger.x), Double(e.tfinger.y), g)
+            var phase: PointerEvent.Phase
+            switch SDL_EventType(e.type) {
+            case SDL_FINGERDOWN:
+                phase = .down
+                fingerDown[id] = (time, false)
+            case SDL_FINGERMOTION:
+                phase = .move
+                fingerDown[id]?.moved = true
+            default:
+                phase = .up
+                if let d = fingerDown.removeValue(forKey: id), !d.moved, time - d.time < Self.noiseDuration {
+                    phase = .cancel
+                }
+            }
+            return [.carousel(.pointer(PointerEvent(phase, .finger(id), x: p.x, y: p.y, time: time)))]
+
+        case SDL_KEYDOWN:
+            return key(e.key.keysym.sym, time: time)
+
+        case SDL_WINDOWEVENT:
+            switch SDL_WindowEventID(UInt32(e.window.event)) {
+            case SDL_WINDOWEVENT_SIZE_CHANGED: return [.resized]
+            case SDL_WINDOWEVENT_EXPOSED, SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_SHOWN: return [.redraw]
+            default: return []
+            }
+
+        case SDL_DISPLAYEVENT:
+            return [.resized]  // orientation or mode change: re-read the drawable size
+
+        case SDL_RENDER_TARGETS_RESET, SDL_RENDER_DEVICE_RESET:
+            return [.renderReset]
+
+        default:
+            return []
+        }
+    }
+
+    private func key(_ sym: SDL_Keycode, time: Double) -> [AppInput] {
+        let step: Step?
+        switch Int(sym) {
+        case Int(SDLK_LEFT.rawValue): step = .previous
+        case Int(SDLK_RIGHT.rawValue), Int(SDLK_SPACE.rawValue): step = .next
+        case Int(SDLK_HOME.rawValue): step = .first
+        case Int(SDLK_END.rawValue): step = .last
+        case Int(SDLK_PAGEUP.rawValue): step = .previousPage
+        case Int(SDLK_PAGEDOWN.rawValue): step = .nextPage
+        case Int(SDLK_F11.rawValue), Int(SDLK_f.rawValue): return [.toggleFullscreen]
+        case Int(SDLK_ESCAPE.rawValue), Int(SDLK_q.rawValue): return [.quit]
+        default: step = nil
+        }
+        return step.map { [.carousel(.step($0, time: time))] } ?? []
+    }
+
+    /// Window coordinates to drawable pixels (they differ on HiDPI screens).
+    private func scaleWindowPoint(_ x: Double, _ y: Double, _ g: InputGeometry) -> Point {
+        let sx = g.window.width > 0 ? g.drawable.width / g.window.width : 1
+        let sy = g.window.height > 0 ? g.drawable.height / g.window.height : 1
+        return Point(x: x * sx, y: y * sy)
+    }
+
+    private mutating func fingerPoint(_ x: Double, _ y: Double, _ g: InputGeometry) -> Point {
+        if (0...1).contains(x) && (0...1).contains(y) {
+            return Point(x: x * g.drawable.width, y: y * g.drawable.height)
+        }
+        if !warnedOutOfRange {
+            warnedOutOfRange = true
+            log("touch coordinates arrive outside 0–1 (\(x), \(y)); treating them as display pixels")
+        }
+        return scaleWindowPoint(x - g.origin.x, y - g.origin.y, g)
+    }
+}
+
+/// SDL's id of the mouse events it makes from touches (a C macro Swift cannot import).
+let SDL_TOUCH_MOUSEID_VALUE = UInt32.max
+/// SDL's id of the touch events it makes from the mouse.
+let SDL_MOUSE_TOUCHID_VALUE: Int64 = -1
+/// SDL_BUTTON_LMASK, a C macro.
+let SDL_BUTTON_LMASK_VALUE = UInt32(1) << (UInt32(SDL_BUTTON_LEFT) - 1)
