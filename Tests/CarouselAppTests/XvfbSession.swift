@@ -1,0 +1,108 @@
+import Foundation
+
+/// A private X server (Xvfb) for end-to-end tests of the real window, driven with xdotool.
+final class XvfbSession {
+    let display: String
+    private let server: Process
+
+    /// Why Xvfb cannot be used here, or nil when it can.
+    static var unavailableReason: String? {
+        for tool in ["/usr/bin/Xvfb", "/usr/bin/xdotool"] where !FileManager.default.isExecutableFile(atPath: tool) {
+            return "\(tool) is not installed (kiosk/setup installs it)"
+        }
+        return nil
+    }
+
+    init() throws {
+        // A display number unlikely to be taken, and free of a lock file.
+        var n = 70 + Int(ProcessInfo.processInfo.processIdentifier % 20)
+        while FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { n += 1 }
+        display = ":\(n)"
+        server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.arguments = [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(n)") {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    deinit {
+        // SIGKILL: processes spawned from the test runner's threads inherit a signal mask
+        // that blocks SIGTERM, so terminate() would leave Xvfb running.
+        kill(server.processIdentifier, SIGKILL)
+        server.waitUntilExit()
+    }
+
+    /// Runs xdotool with these arguments on this display; returns its standard output.
+    @discardableResult
+    func xdotool(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        p.arguments = args
+        p.environment = ["DISPLAY": display]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The interactive `carousel` running in the background, its event log read from stdout.
+final class RunningCarousel: @unchecked Sendable {
+    let process = Process()
+    private let lock = NSLock()
+    private var buffer = ""
+
+    init(args: [String], display: String) throws {
+        process.executableURL = CarouselBinary.url
+        process.arguments = args + ["--events", "-"]
+        var env = ProcessInfo.processInfo.environment
+        env["DISPLAY"] = display
+        env.removeValue(forKey: "WAYLAND_DISPLAY")
+        env.removeValue(forKey: "SDL_VIDEODRIVER")
+        process.environment = env
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        out.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let text = String(decoding: h.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.lock.lock(); self.buffer += text; self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    var lines: [[String: Any]] {
+        lock.lock(); defer { lock.unlock() }
+        return buffer.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    func ofType(_ type: String) -> [[String: Any]] { lines.filter { $0["type"] as? String == type } }
+
+    /// Waits up to `timeout` seconds until `count` events of `type` have arrived.
+    @discardableResult
+    func waitFor(_ type: String, count: Int, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if ofType(type).count >= count { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
+    /// CPU time used so far (user + system), in clock ticks, from /proc.
+    var cpuTicks: Int {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return -1 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+    }
+}

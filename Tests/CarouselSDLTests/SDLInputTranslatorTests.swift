@@ -1,0 +1,157 @@
+import CSDL2
+import Testing
+@testable import CarouselCore
+@testable import CarouselSDL
+
+/// SDL events built by hand (no SDL_Init needed) and translated into engine input.
+@Suite struct SDLInputTranslatorTests {
+    /// A 640×360-point window drawn at 1280×720 pixels (a HiDPI screen), at (100, 50).
+    let hidpi = InputGeometry(window: Size(width: 640, height: 360), drawable: Size(width: 1280, height: 720),
+                              origin: Point(x: 100, y: 50))
+
+    func finger(_ type: SDL_EventType, id: Int64 = 7, x: Float, y: Float, ms: UInt32,
+                touch: Int64 = 1) -> SDL_Event {
+        var e = SDL_Event()
+        e.type = type.rawValue
+        e.tfinger.timestamp = ms
+        e.tfinger.touchId = touch
+        e.tfinger.fingerId = id
+        e.tfinger.x = x
+        e.tfinger.y = y
+        return e
+    }
+
+    func mouse(_ type: SDL_EventType, x: Int32, y: Int32, ms: UInt32, which: UInt32 = 0) -> SDL_Event {
+        var e = SDL_Event()
+        e.type = type.rawValue
+        if type == SDL_MOUSEMOTION {
+            e.motion.timestamp = ms
+            e.motion.which = which
+            e.motion.x = x
+            e.motion.y = y
+            e.motion.state = SDL_BUTTON_LMASK_VALUE
+        } else {
+            e.button.timestamp = ms
+            e.button.which = which
+            e.button.button = UInt8(SDL_BUTTON_LEFT)
+            e.button.x = x
+            e.button.y = y
+        }
+        return e
+    }
+
+    func pointer(_ inputs: [AppInput]) -> PointerEvent? {
+        guard inputs.count == 1, case .carousel(.pointer(let p)) = inputs[0] else { return nil }
+        return p
+    }
+
+    @Test func fingerCoordinatesAreNormalisedToTheDrawable() {
+        var t = SDLInputTranslator()
+        let p = pointer(t.translate(finger(SDL_FINGERDOWN, x: 0.25, y: 0.5, ms: 1000), geometry: hidpi))
+        #expect(p == PointerEvent(.down, .finger(7), x: 320, y: 360, time: 1.0))
+    }
+
+    @Test func outOfRangeFingersAreDisplayPixelsLoggedOnce() {
+        var logged: [String] = []
+        var t = SDLInputTranslator { logged.append($0) }
+        let p = pointer(t.translate(finger(SDL_FINGERDOWN, x: 420, y: 230, ms: 0), geometry: hidpi))
+        // Display pixel (420, 230) is window point (320, 180), drawable pixel (640, 360).
+        #expect(p?.location == Point(x: 640, y: 360))
+        _ = t.translate(finger(SDL_FINGERMOTION, x: 500, y: 230, ms: 10), geometry: hidpi)
+        #expect(logged.count == 1)
+    }
+
+    @Test func mouseIsScaledForHiDPI() {
+        var t = SDLInputTranslator()
+        let p = pointer(t.translate(mouse(SDL_MOUSEBUTTONDOWN, x: 320, y: 180, ms: 5), geometry: hidpi))
+        #expect(p == PointerEvent(.down, .mouse, x: 640, y: 360, time: 0.005))
+    }
+
+    @Test func synthesisedEventsAreDropped() {
+        var t = SDLInputTranslator()
+        // Mouse events SDL made from a touch…
+        #expect(t.translate(mouse(SDL_MOUSEBUTTONDOWN, x: 1, y: 1, ms: 0, which: SDL_TOUCH_MOUSEID_VALUE), geometry: hidpi).isEmpty)
+        #expect(t.translate(mouse(SDL_MOUSEMOTION, x: 2, y: 1, ms: 1, which: SDL_TOUCH_MOUSEID_VALUE), geometry: hidpi).isEmpty)
+        // …and touch events SDL made from the mouse.
+        #expect(t.translate(finger(SDL_FINGERDOWN, x: 0.5, y: 0.5, ms: 0, touch: SDL_MOUSE_TOUCHID_VALUE), geometry: hidpi).isEmpty)
+        // Motion without the button held is not a drag.
+        var hover = mouse(SDL_MOUSEMOTION, x: 5, y: 5, ms: 2)
+        hover.motion.state = 0
+        #expect(t.translate(hover, geometry: hidpi).isEmpty)
+    }
+
+    @Test func aVeryShortStillTouchIsNoise() {
+        var t = SDLInputTranslator()
+        _ = t.translate(finger(SDL_FINGERDOWN, x: 0.5, y: 0.5, ms: 100), geometry: hidpi)
+        #expect(pointer(t.translate(finger(SDL_FINGERUP, x: 0.5, y: 0.5, ms: 110), geometry: hidpi))?.phase == .cancel)
+        // 60 ms is a real tap.
+        _ = t.translate(finger(SDL_FINGERDOWN, x: 0.5, y: 0.5, ms: 200), geometry: hidpi)
+        #expect(pointer(t.translate(finger(SDL_FINGERUP, x: 0.5, y: 0.5, ms: 260), geometry: hidpi))?.phase == .up)
+        // A quick touch that moved is a real (if fast) gesture.
+        _ = t.translate(finger(SDL_FINGERDOWN, x: 0.5, y: 0.5, ms: 300), geometry: hidpi)
+        _ = t.translate(finger(SDL_FINGERMOTION, x: 0.45, y: 0.5, ms: 305), geometry: hidpi)
+        #expect(pointer(t.translate(finger(SDL_FINGERUP, x: 0.4, y: 0.5, ms: 310), geometry: hidpi))?.phase == .up)
+    }
+
+    @Test func noiseIsNotATapForTheEngine() {
+        var t = SDLInputTranslator()
+        var c = Carousel(itemCount: 5, viewport: Size(width: 1280, height: 720), startIndex: 2)
+        _ = c.takeEvents()
+        for e in [finger(SDL_FINGERDOWN, x: 0.5, y: 0.5, ms: 100), finger(SDL_FINGERUP, x: 0.5, y: 0.5, ms: 105)] {
+            for case .carousel(let input) in t.translate(e, geometry: hidpi) { c.handle(input) }
+        }
+        #expect(c.takeEvents().isEmpty, "no tap, no activate")
+    }
+
+    @Test func secondFingerIsIgnoredByTheEngine() {
+        var t = SDLInputTranslator()
+        var c = Carousel(itemCount: 5, viewport: Size(width: 1280, height: 720), startIndex: 2)
+        let events = [
+            finger(SDL_FINGERDOWN, id: 1, x: 0.6, y: 0.5, ms: 0),
+            finger(SDL_FINGERDOWN, id: 2, x: 0.2, y: 0.5, ms: 10),
+            finger(SDL_FINGERMOTION, id: 2, x: 0.9, y: 0.5, ms: 20),
+            finger(SDL_FINGERMOTION, id: 1, x: 0.55, y: 0.5, ms: 30),
+        ]
+        for e in events { for case .carousel(let input) in t.translate(e, geometry: hidpi) { c.handle(input) } }
+        // Only finger 1's 64 px count: 0.05 of 1280.
+        #expect(abs(c.position - (2 + 64.0 / c.layout.stride)) < 1e-6)  // SDL gives floats
+    }
+
+    @Test func keysAndWheel() {
+        var t = SDLInputTranslator()
+        func key(_ k: SDL_KeyCode) -> [AppInput] {
+            var e = SDL_Event()
+            e.type = SDL_KEYDOWN.rawValue
+            e.key.timestamp = 1000
+            e.key.keysym.sym = SDL_Keycode(k.rawValue)
+            return t.translate(e, geometry: hidpi)
+        }
+        #expect(key(SDLK_RIGHT) == [.carousel(.step(.next, time: 1))])
+        #expect(key(SDLK_LEFT) == [.carousel(.step(.previous, time: 1))])
+        #expect(key(SDLK_HOME) == [.carousel(.step(.first, time: 1))])
+        #expect(key(SDLK_END) == [.carousel(.step(.last, time: 1))])
+        #expect(key(SDLK_PAGEDOWN) == [.carousel(.step(.nextPage, time: 1))])
+        #expect(key(SDLK_F11) == [.toggleFullscreen])
+        #expect(key(SDLK_q) == [.quit])
+        #expect(key(SDLK_ESCAPE) == [.quit])
+        #expect(key(SDLK_a).isEmpty)
+
+        var w = SDL_Event()
+        w.type = SDL_MOUSEWHEEL.rawValue
+        w.wheel.timestamp = 2000
+        w.wheel.preciseY = -1  // scrolled down: forward
+        #expect(t.translate(w, geometry: hidpi) == [.carousel(.scroll(1, time: 2))])
+        w.wheel.direction = UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue)
+        #expect(t.translate(w, geometry: hidpi) == [.carousel(.scroll(-1, time: 2))])
+    }
+
+    @Test func deviceResetAndResize() {
+        var t = SDLInputTranslator()
+        var e = SDL_Event()
+        e.type = SDL_RENDER_DEVICE_RESET.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [.renderReset])
+        e.type = SDL_WINDOWEVENT.rawValue
+        e.window.event = UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue)
+        #expect(t.translate(e, geometry: hidpi) == [.resized])
+    }
+}
