@@ -42,12 +42,7 @@ public struct RenderCommand: ParsableCommand {
         } catch {
             throw Failure("\(out): cannot create the output folder")
         }
-        guard FileManager.default.createFile(atPath: out + "/events.jsonl", contents: nil),
-              let events = FileHandle(forWritingAtPath: out + "/events.jsonl") else {
-            throw Failure("\(out)/events.jsonl: cannot be written")
-        }
-        defer { try? events.close() }
-        let log = EventLog { events.write(Data($0.utf8)) }
+        let log = try EventLog.open(out + "/events.jsonl")
 
         // Software rendering on the dummy driver is exact and needs nothing; OpenGL needs
         // the offscreen driver (EGL).

@@ -38,7 +38,7 @@ public struct RunCommand: ParsableCommand {
 
     public func run() throws {
         let found = try Sources.resolve(sources)
-        let log = try events.map(Self.openLog)
+        let log = try events.map(EventLog.open)
 
         let session: SDLSession
         do { session = try SDLSession() } catch { throw Failure(DisplayAdvice.message(for: error)) }
@@ -64,17 +64,5 @@ public struct RunCommand: ParsableCommand {
         var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer)
         try loop.run()
         withExtendedLifetime(session) {}
-    }
-
-    /// The event log's writer: standard output for `-`, else a new file.
-    static func openLog(_ target: String) throws -> EventLog {
-        if target == "-" {
-            return EventLog { FileHandle.standardOutput.write(Data($0.utf8)) }
-        }
-        guard FileManager.default.createFile(atPath: target, contents: nil),
-              let handle = FileHandle(forWritingAtPath: target) else {
-            throw Failure("\(target): cannot write the event log there")
-        }
-        return EventLog { handle.write(Data($0.utf8)) }
     }
 }
