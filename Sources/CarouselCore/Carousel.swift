@@ -58,12 +58,6 @@ public struct Carousel: Sendable {
         return item(forVirtualIndex: clampedVirtual(Int(position.rounded())))
     }
 
-    /// When the running animation ends, seconds; nil when nothing animates.
-    public var animationEndTime: Double? {
-        if case .settling(let a) = motion { return a.startTime + a.duration }
-        return nil
-    }
-
     public var slotCount: Int { pool.slotCount }
 
     /// Every item overlapping the viewport, left to right, with its slot and box.

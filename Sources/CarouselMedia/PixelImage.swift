@@ -25,13 +25,4 @@ public struct PixelImage: Sendable, Equatable {
     }
 
     public var size: Size { Size(width: Double(width), height: Double(height)) }
-
-    /// Bytes held: what this image costs in memory.
-    public var byteCount: Int { pixels.count }
-
-    /// The pixel at (x, y) as R, G, B, A.
-    public subscript(x: Int, y: Int) -> (UInt8, UInt8, UInt8, UInt8) {
-        let i = (y * width + x) * 4
-        return (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3])
-    }
 }

@@ -46,7 +46,6 @@ extension Carousel {
         return end
     }
 
-    var releases: [ReleaseRecord] { mutating get { takeEvents().compactMap { if case .release(let r) = $0.kind { r } else { nil } } } }
 }
 
 extension [CarouselEvent] {
