@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2",
@@ -22,10 +23,13 @@ let package = Package(
                        providers: [.apt(["libsdl2-image-dev"])]),
         .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf",
                        providers: [.apt(["libsdl2-ttf-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"])]),
 
         .target(name: "CarouselCore"),
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image"]),
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG",
+                               .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "CarouselSDL",
                 dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2Image", "CSDL2TTF"]),
         .target(name: "CarouselApp",

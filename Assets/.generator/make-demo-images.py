@@ -211,7 +211,16 @@ SCENES = [  # file name, title, generator
     ("flower", "Flower", rose),
 ]
 
+MANIFEST_HEADER = """\
+# The demo images' order and titles. Made by .generator/make-demo-images.py.
+# A manifest lists [[item]] tables: path (relative to this file), optional title and caption.
+"""
+
 if __name__ == "__main__":
+    manifest = [MANIFEST_HEADER]
     for i, (name, title, make) in enumerate(SCENES, 1):
         save("%02d-%s" % (i, name), make())
         print("%02d-%s.jpg  %s" % (i, name, title))
+        manifest.append('[[item]]\npath = "%02d-%s.jpg"\ntitle = "%s"\n' % (i, name, title))
+    with open(os.path.join(OUT, "manifest.toml"), "w") as f:
+        f.write("\n".join(manifest))

@@ -9,10 +9,12 @@ public final class CarouselScene {
     public let sources: [ImageSource]
     public let slots: SlotTextures
     public var painter: FramePainter
-    private let loader: ImageLoader
+    public let feed: ImageFeed
+    /// Items prefetched beyond each end of the slot pool.
+    public let prefetch: Int
     private let log: EventLog?
-    /// Files that failed, with the reason: each is reported once and not decoded again.
-    private var failures: [String: String] = [:]
+    /// Files whose failure was reported: each once.
+    private var reported: Set<String> = []
     /// Called with one line for each image that cannot be shown.
     public var warn: (String) -> Void
     /// The clock reading that is t_ms 0 in the event log.
@@ -21,15 +23,16 @@ public final class CarouselScene {
     public var emptyMessage = "No images found"
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
-                renderer: SDLRenderer, painter: FramePainter, log: EventLog?, time: Double,
-                warn: @escaping (String) -> Void) throws(SDLError) {
+                renderer: SDLRenderer, painter: FramePainter, workers: DecodeWorkers, prefetch: Int,
+                log: EventLog?, time: Double, warn: @escaping (String) -> Void) throws(SDLError) {
         self.timeOrigin = time
         self.sources = sources
         self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
         self.slots = SlotTextures(renderer: renderer)
         self.painter = painter
-        self.loader = ImageLoader()
+        self.feed = ImageFeed(sources: sources, workers: workers)
+        self.prefetch = prefetch
         self.log = log
         self.warn = warn
         try update()
@@ -70,7 +73,34 @@ public final class CarouselScene {
                                          height: carousel.layout.itemSize.height)).size
     }
 
-    /// Logs the engine's events and fills the slots it reassigned.
+    /// Uploads the images the workers finished into the slots showing them, without
+    /// waiting. Returns whether any slot changed, so the frame needs drawing.
+    @discardableResult
+    public func pump() throws(SDLError) -> Bool {
+        let ready = Set(feed.collect())
+        guard !ready.isEmpty else { return false }
+        for v in carousel.coveredRange ?? 0...(-1) where ready.contains(carousel.item(forVirtualIndex: v)) {
+            if let slot = carousel.slot(forVirtualIndex: v) { try fill(slot, item: carousel.item(forVirtualIndex: v)) }
+        }
+        return true
+    }
+
+    /// Waits until every slot of the pool has its image or its failure: `carousel render`
+    /// calls this before each frame so that its frames and events do not depend on timing.
+    public func waitForSlots() throws(SDLError) {
+        try pump()
+        while slots.contents.contains(where: { if case .loading = $0 { true } else { false } }) {
+            guard feed.isLoading else { break }
+            feed.waitForWorkers()
+            try pump()
+        }
+    }
+
+    /// Whether images are still being decoded (the loop keeps polling).
+    public var isLoading: Bool { feed.isLoading }
+
+    /// Logs the engine's events, fills the slots it reassigned from what is ready, and
+    /// tells the workers what to decode next.
     private func update() throws(SDLError) {
         var rebuilt = false
         for e in carousel.takeEvents() {
@@ -82,27 +112,27 @@ public final class CarouselScene {
             try slots.configure(count: carousel.slotCount, width: Int(box.width), height: Int(box.height))
         }
         for change in carousel.takeSlotChanges() where sources.indices.contains(change.item) {
-            let source = sources[change.item]
-            slots.assign(change.slot, source)
-            try load(source, into: change.slot)
+            slots.assign(change.slot, sources[change.item])
+            try fill(change.slot, item: change.item)
         }
+        feed.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
     }
 
-    private func load(_ source: ImageSource, into slot: Int) throws(SDLError) {
-        if failures[source.path] != nil { slots.fail(slot); return }
-        do {
-            let image = try loader.load(source, fittingIn: imageBoxSize)
+    /// Puts the item's image or failure into the slot, if the workers have it yet.
+    private func fill(_ slot: Int, item: Int) throws(SDLError) {
+        switch feed.outcome(for: item) {
+        case .image(let image):
             try slots.fill(slot, with: image)
-        } catch let e as ImageError {
-            failures[source.path] = e.reason
-            log?.record(timeMs: ms(carousel.time), type: "load_failed",
-                        ["source": .string(source.path), "reason": .string(e.reason)])
-            warn("\(source.path): \(e.reason)")
+        case .failed(let reason):
+            let source = sources[item]
             slots.fail(slot)
-        } catch let e as SDLError {
-            throw e
-        } catch {
-            slots.fail(slot)
+            if reported.insert(source.path).inserted {
+                log?.record(timeMs: ms(carousel.time), type: "load_failed",
+                            ["source": .string(source.path), "reason": .string(reason)])
+                warn("\(source.path): \(reason)")
+            }
+        case nil:
+            break
         }
     }
 

@@ -31,6 +31,8 @@ struct InteractiveLoop {
                 while running, let e = EventQueue.poll() { try handle(e) }
             }
             guard running else { break }
+            // Images the workers finished since: upload only, never wait for them.
+            if try scene.pump() { needsDraw = true }
             if scene.carousel.isAnimating || needsDraw {
                 try scene.advance(to: EventQueue.now)
                 scene.draw(on: renderer)

@@ -11,9 +11,6 @@ public struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render the carousel headless from a gesture script into PNG files and an event log.")
 
-    @Argument(help: "Image files and folders (default: the bundled demo images).")
-    var sources: [String] = []
-
     @Option(help: ArgumentHelp("Viewport size.", valueName: "WxH"))
     var size = PixelSize(width: 1280, height: 720)
 
@@ -22,6 +19,8 @@ public struct RenderCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Folder for the PNG snapshots and events.jsonl (created if missing).", valueName: "DIR"))
     var out: String
+
+    @OptionGroup var source: SourceOptions
 
     @OptionGroup var view: ViewOptions
 
@@ -36,7 +35,7 @@ public struct RenderCommand: ParsableCommand {
         do { parsed = try GestureScript(parsing: scriptText) } catch {
             throw Failure("\(script): \(error)")
         }
-        let found = try Sources.resolve(sources)
+        let found = try source.resolve()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -61,20 +60,26 @@ public struct RenderCommand: ParsableCommand {
         let scene = try CarouselScene(
             sources: found, viewport: viewport.size, settings: view.carouselSettings,
             startIndex: view.startIndex, renderer: renderer,
-            painter: FramePainter(style: view.style, text: text), log: log, time: 0,
-            warn: { Log.warn($0) })
+            painter: FramePainter(style: view.style, text: text),
+            workers: DecodeWorkers(decoder: source.decoder), prefetch: source.prefetch,
+            log: log, time: 0, warn: { Log.warn($0) })
+        // Every frame waits for the pool's images, so frames and events never depend on
+        // how fast the workers were.
+        try scene.waitForSlots()
 
         var player = ScriptPlayer()
         try player.play(parsed, hooks: ScriptPlayer.Hooks(
-            input: { try scene.handle($0) },
-            advance: { try scene.advance(to: $0) },
+            input: { try scene.handle($0); try scene.waitForSlots() },
+            advance: { try scene.advance(to: $0); try scene.waitForSlots() },
             resize: { w, h, t in
                 viewport = PixelSize(width: w, height: h)
                 target = try renderer.makeTarget(width: w, height: h)
                 try scene.handle(.resize(viewport.size, time: t))
+                try scene.waitForSlots()
             },
             snapshot: { name, t in
                 try scene.advance(to: t)
+                try scene.waitForSlots()
                 renderer.setTarget(target)
                 scene.draw(on: renderer)
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)

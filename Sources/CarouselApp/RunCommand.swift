@@ -10,9 +10,6 @@ public struct RunCommand: ParsableCommand {
         commandName: "run",
         abstract: "Show the carousel in a window or full screen (the default command).")
 
-    @Argument(help: "Image files and folders (default: the bundled demo images).")
-    var sources: [String] = []
-
     @Option(help: ArgumentHelp("Window size.", valueName: "WxH"))
     var size = PixelSize(width: 1280, height: 720)
 
@@ -28,6 +25,8 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the event log (JSON lines) to FILE, or to standard output with -.", valueName: "FILE|-"))
     var events: String?
 
+    @OptionGroup var source: SourceOptions
+
     @OptionGroup var view: ViewOptions
 
     public init() {}
@@ -37,7 +36,7 @@ public struct RunCommand: ParsableCommand {
     }
 
     public func run() throws {
-        let found = try Sources.resolve(sources)
+        let found = try source.resolve()
         let log = try events.map(EventLog.open)
 
         let session: SDLSession
@@ -57,9 +56,10 @@ public struct RunCommand: ParsableCommand {
         let scene = try CarouselScene(
             sources: found, viewport: drawable, settings: view.carouselSettings,
             startIndex: view.startIndex, renderer: renderer,
-            painter: FramePainter(style: view.style, text: text), log: log,
-            time: EventQueue.now, warn: { Log.warn($0) })
-        scene.emptyMessage = "No images found in " + (sources.isEmpty ? "the bundled Assets/ folder" : sources.joined(separator: ", "))
+            painter: FramePainter(style: view.style, text: text),
+            workers: DecodeWorkers(decoder: source.decoder, wake: EventQueue.wakeUp),
+            prefetch: source.prefetch, log: log, time: EventQueue.now, warn: { Log.warn($0) })
+        scene.emptyMessage = "No images found in " + (source.paths.isEmpty ? "the bundled Assets/ folder" : source.paths.joined(separator: ", "))
 
         var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer)
         try loop.run()

@@ -8,6 +8,8 @@ public struct Carousel: Sendable {
     public private(set) var position: Double
     /// The latest time seen, seconds.
     public private(set) var time: Double
+    /// Which way the strip last moved: +1 towards higher indices, -1 towards lower, 0 not yet.
+    public private(set) var direction = 0
 
     private enum Motion: Sendable {
         case resting
@@ -59,6 +61,17 @@ public struct Carousel: Sendable {
     }
 
     public var slotCount: Int { pool.slotCount }
+
+    /// The slot holding a virtual index, if the pool covers it.
+    public func slot(forVirtualIndex v: Int) -> Int? { pool.slot(forVirtualIndex: v) }
+
+    /// The virtual indices the slot pool holds; nil when there are no items.
+    public var coveredRange: ClosedRange<Int>? { pool.window }
+
+    /// The range of virtual indices that exist: nil when the strip wraps.
+    public var bounds: ClosedRange<Int>? {
+        settings.wrap ? nil : 0...max(itemCount - 1, 0)
+    }
 
     /// Every item overlapping the viewport, left to right, with its slot and box.
     public var visibleItems: [VisibleItem] {
@@ -257,7 +270,10 @@ public struct Carousel: Sendable {
     }
 
     private mutating func setPosition(_ p: Double) {
-        if p != position { movedSinceRest = true }
+        if p != position {
+            movedSinceRest = true
+            direction = p > position ? 1 : -1
+        }
         position = p
         updatePool()
     }
@@ -277,10 +293,6 @@ public struct Carousel: Sendable {
     }
 
     // MARK: - Slot pool
-
-    private var bounds: ClosedRange<Int>? {
-        settings.wrap ? nil : 0...max(itemCount - 1, 0)
-    }
 
     private var clampedVisibleRange: ClosedRange<Int>? {
         guard let r = layout.visibleRange(at: position) else { return nil }

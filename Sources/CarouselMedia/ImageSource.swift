@@ -4,10 +4,13 @@ public struct ImageSource: Hashable, Sendable {
     public var path: String
     /// A human name: the manifest's title, else the file name without its extension.
     public var title: String
+    /// A longer line from the manifest, if any.
+    public var caption: String?
 
-    public init(path: String, title: String? = nil) {
+    public init(path: String, title: String? = nil, caption: String? = nil) {
         self.path = path
         self.title = title ?? ImageSource.defaultTitle(for: path)
+        self.caption = caption
     }
 
     /// The file name without folder and extension: `/a/b/Sunset.jpg` → `Sunset`.

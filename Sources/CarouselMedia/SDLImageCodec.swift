@@ -6,8 +6,18 @@ import CSDL2Image
 public enum SDLImageCodec {
     /// Decodes the file at `path` into RGBA.
     public static func decode(path: String) throws(ImageError) -> PixelImage {
-        guard let loaded = IMG_Load(path) else {
-            throw ImageError(path: path, reason: lastError(or: "cannot be decoded"))
+        try decode(ImageFile.read(path), path: path)
+    }
+
+    /// Decodes an encoded image already in memory into RGBA; `path` names it in errors.
+    /// SDL_image detects the format from the bytes, so a PNG named .jpg still works.
+    public static func decode(_ bytes: [UInt8], path: String) throws(ImageError) -> PixelImage {
+        let loaded = bytes.withUnsafeBytes { buf -> UnsafeMutablePointer<SDL_Surface>? in
+            guard let rw = SDL_RWFromConstMem(buf.baseAddress, Int32(buf.count)) else { return nil }
+            return IMG_Load_RW(rw, 1)
+        }
+        guard let loaded else {
+            throw ImageError(path: path, reason: "cannot be decoded (\(lastError(or: "unknown format")))")
         }
         defer { SDL_FreeSurface(loaded) }
         guard let rgba = SDL_ConvertSurfaceFormat(loaded, SDL_PIXELFORMAT_RGBA32.rawValue, 0) else {

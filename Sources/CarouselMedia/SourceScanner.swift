@@ -1,38 +1,44 @@
 import Foundation
+import Glibc
 
-/// Finds the images to show in the files and folders given on the command line.
-/// Reads names only: scanning decodes nothing.
+/// Finds the images to show in the files, folders and manifests given on the command line.
+/// Reads names (and, for `mtime` order, modification times) only: scanning decodes nothing.
 public struct SourceScanner: Sendable {
     /// Extensions SDL_image decodes, lower case.
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "gif", "bmp", "tga", "tif", "tiff", "pnm", "ppm", "pgm", "qoi",
+        "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "tga", "tif", "tiff", "pnm", "ppm", "pgm",
+        "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl",
     ]
 
-    /// A source path that does not exist or cannot be read.
-    public struct MissingSource: Error, CustomStringConvertible {
-        public var path: String
-        public var description: String { "\(path): no such file or folder" }
+    public enum Order: Sendable { case name, modificationTime }
+
+    /// A source the carousel cannot start from: a path that does not exist, a bad manifest.
+    public struct Problem: Error, CustomStringConvertible {
+        public var description: String
     }
+
+    /// Descend into sub-folders, following symbolic links; a folder met twice is a loop.
+    public var recursive = false
+    /// Order inside each folder (manifests keep their own order).
+    public var order: Order = .name
 
     public init() {}
 
-    /// Every image in `paths`: files as given, folders' images in natural name order.
-    /// Hidden files and files of other types are skipped; `skipped` hears about the latter.
-    public func scan(_ paths: [String], skipped: (String) -> Void = { _ in }) throws -> [ImageSource] {
-        let fm = FileManager.default
+    /// Every image in `paths`, in order: files as given, folders' images sorted, manifests'
+    /// items as listed. `note` hears one line for each file skipped and why.
+    public func scan(_ paths: [String], note: (String) -> Void = { _ in }) throws(Problem) -> [ImageSource] {
         var found: [ImageSource] = []
         for path in paths {
-            var isDir: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDir) else { throw MissingSource(path: path) }
-            if isDir.boolValue {
-                let names = (try? fm.contentsOfDirectory(atPath: path)) ?? []
-                let base = path.hasSuffix("/") ? String(path.dropLast()) : path
-                for name in names.sorted(by: NaturalOrder.less) where !name.hasPrefix(".") {
-                    let full = base + "/" + name
-                    var sub: ObjCBool = false
-                    guard fm.fileExists(atPath: full, isDirectory: &sub), !sub.boolValue else { continue }
-                    if Self.isImage(name) { found.append(ImageSource(path: full)) } else { skipped(full) }
-                }
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                throw Problem(description: errno == ELOOP ? "\(path): is a symbolic link loop"
+                                                          : "\(path): no such file or folder")
+            }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                var visited = Set<FileID>()
+                scanFolder(trimmed(path), id: FileID(info), visited: &visited, into: &found, note: note)
+            } else if path.lowercased().hasSuffix(".toml") {
+                found += try readManifest(path)
             } else {
                 found.append(ImageSource(path: path))
             }
@@ -40,8 +46,72 @@ public struct SourceScanner: Sendable {
         return found
     }
 
+    private func scanFolder(_ folder: String, id: FileID, visited: inout Set<FileID>,
+                            into found: inout [ImageSource], note: (String) -> Void) {
+        guard visited.insert(id).inserted else {
+            note("\(folder): skipped, a folder loop (reached again through a symbolic link)")
+            return
+        }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else {
+            note("\(folder): cannot be read, skipped")
+            return
+        }
+        var files: [(name: String, mtime: Double)] = [], folders: [(String, FileID)] = []
+        for name in names where !name.hasPrefix(".") {
+            let full = folder + "/" + name
+            var info = stat()
+            if stat(full, &info) != 0 {
+                // A dangling link or a link loop: shown as a placeholder if it looks like an image.
+                if Self.isImage(name) { files.append((name, 0)) } else { note("\(full): broken link, skipped") }
+                continue
+            }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR:
+                if recursive { folders.append((name, FileID(info))) }
+            case S_IFREG:
+                if Self.isImage(name) {
+                    files.append((name, Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+                } else {
+                    note("\(full): not an image type carousel shows, skipped")
+                }
+            default:
+                note("\(full): not a regular file, skipped")
+            }
+        }
+        switch order {
+        case .name: files.sort { NaturalOrder.less($0.name, $1.name) }
+        case .modificationTime: files.sort { ($0.mtime, $0.name) < ($1.mtime, $1.name) }
+        }
+        found += files.map { ImageSource(path: folder + "/" + $0.name) }
+        for (name, sub) in folders.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
+            scanFolder(folder + "/" + name, id: sub, visited: &visited, into: &found, note: note)
+        }
+    }
+
+    private func readManifest(_ path: String) throws(Problem) -> [ImageSource] {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw Problem(description: "\(path): cannot be read as UTF-8 text")
+        }
+        do { return try Manifest.parse(text, file: path) } catch { throw Problem(description: error.description) }
+    }
+
+    private func trimmed(_ path: String) -> String {
+        path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    }
+
     public static func isImage(_ name: String) -> Bool {
         guard let dot = name.lastIndex(of: ".") else { return false }
         return imageExtensions.contains(name[name.index(after: dot)...].lowercased())
+    }
+}
+
+/// A file's identity whatever the path it was reached by.
+struct FileID: Hashable {
+    var device: UInt64
+    var inode: UInt64
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
     }
 }

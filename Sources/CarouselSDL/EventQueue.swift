@@ -19,6 +19,14 @@ public enum EventQueue {
         return SDL_PollEvent(&e) == 1 ? SDLEvent(raw: e) : nil
     }
 
+    /// Wakes a thread blocked in `wait()`. Any thread may call it (SDL_PushEvent is
+    /// thread-safe): the decode workers do, when an image is ready.
+    @Sendable public static func wakeUp() {
+        var e = SDL_Event()
+        e.type = SDL_USEREVENT.rawValue
+        SDL_PushEvent(&e)
+    }
+
     /// Seconds since SDL started, on the same clock as event timestamps.
     public static var now: Double { Double(SDL_GetTicks64()) / 1000 }
 }

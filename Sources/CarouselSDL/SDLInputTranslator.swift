@@ -82,6 +82,8 @@ public struct SDLInputTranslator {
         case SDL_DISPLAYEVENT:
             return [.resized]  // orientation or mode change: re-read the drawable size
 
+        case SDL_USEREVENT:
+            return [.redraw]
         case SDL_RENDER_TARGETS_RESET, SDL_RENDER_DEVICE_RESET:
             return [.renderReset]
 

@@ -1,0 +1,58 @@
+import ArgumentParser
+import CarouselMedia
+
+/// Order of the images when no manifest gives one.
+public enum SourceOrder: String, ExpressibleByArgument, CaseIterable, Sendable {
+    case name, mtime, random
+}
+
+/// Where the images come from and how they are loaded: shared by every command that shows them.
+public struct SourceOptions: ParsableArguments, Sendable {
+    @Argument(help: "Image files, folders and .toml manifests (default: the bundled demo images).")
+    public var paths: [String] = []
+
+    @Flag(help: "Descend into sub-folders (symbolic links followed, loops detected).")
+    public var recursive = false
+
+    @Option(help: "Order without a manifest: name (natural order), mtime (oldest first) or random (reshuffled each pass).")
+    public var order: SourceOrder = .name
+
+    @Option(help: ArgumentHelp("Refuse images larger than this, judged from the file's header.", valueName: "MP"))
+    public var maxMegapixels: Double = 100
+
+    @Option(help: ArgumentHelp("Images decoded ahead beyond each end of the slot pool.", valueName: "N"))
+    public var prefetch: Int = 2
+
+    public init() {}
+
+    public func validate() throws {
+        if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
+        if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
+    }
+
+    /// The images to show, in order; the bundled demo when no paths are given.
+    public func resolve() throws -> [ImageSource] {
+        var given = paths
+        if given.isEmpty {
+            guard let assets = BundledAssets.folder() else {
+                throw Failure("no images given and the bundled Assets/ folder was not found; pass image files or folders")
+            }
+            given = [assets + "/manifest.toml"]
+        }
+        var scanner = SourceScanner()
+        scanner.recursive = recursive
+        scanner.order = order == .mtime ? .modificationTime : .name
+        do {
+            var found = try scanner.scan(given) { Log.info($0) }
+            if order == .random { found.shuffle() }
+            return found
+        } catch let e as SourceScanner.Problem {
+            throw Failure(e.description)
+        }
+    }
+
+    /// The decoder these options ask for.
+    public var decoder: FittingDecoder {
+        FittingDecoder(maxPixels: Int(maxMegapixels * 1_000_000))
+    }
+}

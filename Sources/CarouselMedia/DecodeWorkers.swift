@@ -1,0 +1,120 @@
+import CarouselCore
+import Foundation
+
+/// A bounded pool of background threads that decode images, most urgent request first.
+/// The render thread only posts requests and collects results; it never waits on a worker.
+/// Requests no longer wanted are dropped before they start.
+public final class DecodeWorkers: @unchecked Sendable {
+    public struct Request: Hashable, Sendable {
+        public var item: Int
+        public var source: ImageSource
+        /// The box the image is fitted to: a result for an old box is stale after a resize.
+        public var box: Size
+
+        public init(item: Int, source: ImageSource, box: Size) {
+            self.item = item
+            self.source = source
+            self.box = box
+        }
+    }
+
+    public struct Completed: Sendable {
+        public var request: Request
+        public var result: Result<PixelImage, ImageError>
+    }
+
+    /// Guards every stored property below it.
+    private let condition = NSCondition()
+    private var queue: [Request] = []
+    private var running: Set<Request> = []
+    private var completed: [Completed] = []
+    private var stopping = false
+    private var started = 0
+    private var dropped = 0
+    private let decoder: any ImageDecoding
+    private let wake: @Sendable () -> Void
+
+    /// `wake` is called on a worker thread after each result, to wake the main loop.
+    public init(decoder: any ImageDecoding, threads: Int = DecodeWorkers.defaultThreadCount,
+                wake: @escaping @Sendable () -> Void = {}) {
+        self.decoder = decoder
+        self.wake = wake
+        for n in 0..<max(1, threads) {
+            let thread = Thread { [self] in work() }
+            thread.name = "decode-\(n)"
+            thread.start()
+        }
+    }
+
+    /// Cores less one for the render thread, at least one.
+    public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
+
+    deinit { stop() }
+
+    /// Replaces the queue with `requests`, most urgent first. Queued requests that are not
+    /// among them are dropped; those already running finish and are delivered.
+    public func want(_ requests: [Request]) {
+        condition.lock()
+        let keep = Set(requests)
+        dropped += queue.count(where: { !keep.contains($0) })
+        queue = requests.filter { !running.contains($0) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Results delivered since the last call, without waiting.
+    public func take() -> [Completed] {
+        condition.lock()
+        defer { completed.removeAll(); condition.unlock() }
+        return completed
+    }
+
+    /// Blocks until a result is ready or nothing is queued or running. For `carousel
+    /// render` only, whose snapshots wait for their images.
+    public func waitForResult() {
+        condition.lock()
+        while completed.isEmpty && !(queue.isEmpty && running.isEmpty) { condition.wait() }
+        condition.unlock()
+    }
+
+    /// Decodes started since creation: how much work scrolling really caused.
+    public var decodesStarted: Int { locked { started } }
+    /// Requests dropped from the queue before they started.
+    public var requestsDropped: Int { locked { dropped } }
+    /// Requests queued or running.
+    public var busy: Bool { locked { !queue.isEmpty || !running.isEmpty } }
+
+    /// Lets the workers finish their current decode and exit.
+    public func stop() {
+        locked { stopping = true; queue.removeAll(); condition.broadcast() }
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !stopping { condition.wait() }
+            if stopping { condition.unlock(); return }
+            let request = queue.removeFirst()
+            running.insert(request)
+            started += 1
+            condition.unlock()
+
+            let result: Result<PixelImage, ImageError>
+            do { result = .success(try decoder.decode(request.source, fittingIn: request.box)) }
+            catch { result = .failure(error) }
+
+            condition.lock()
+            running.remove(request)
+            completed.append(Completed(request: request, result: result))
+            condition.broadcast()
+            condition.unlock()
+            wake()
+        }
+    }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        condition.lock()
+        defer { condition.unlock() }
+        return body()
+    }
+}

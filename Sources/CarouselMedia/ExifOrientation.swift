@@ -1,0 +1,93 @@
+/// EXIF orientation (tag 0x0112): how a camera's stored pixels must be turned to stand
+/// upright. Cameras write the sensor's rows as they are and record the turn here.
+public enum ExifOrientation: Int, Sendable, CaseIterable {
+    case up = 1, mirrored = 2, upsideDown = 3, upsideDownMirrored = 4
+    /// Mirrored across the main diagonal.
+    case transposed = 5
+    /// Displayed turned 90° clockwise.
+    case rotatedClockwise = 6
+    /// Mirrored across the other diagonal.
+    case transversed = 7
+    /// Displayed turned 90° counter-clockwise.
+    case rotatedCounterClockwise = 8
+
+    /// Whether showing upright swaps width and height.
+    public var swapsAxes: Bool { rawValue >= 5 }
+
+    /// The orientation that undoes this one.
+    public var inverse: ExifOrientation {
+        switch self {
+        case .rotatedClockwise: .rotatedCounterClockwise
+        case .rotatedCounterClockwise: .rotatedClockwise
+        default: self
+        }
+    }
+
+    /// The orientation recorded in a JPEG's Exif APP1 segment; `.up` when there is none
+    /// or it cannot be read.
+    public static func read(jpeg bytes: [UInt8]) -> ExifOrientation {
+        let b = ByteReader(bytes)
+        guard b.matches([0xFF, 0xD8], at: 0) else { return .up }
+        var at = 2
+        // Exif lives in an APPn segment before the first frame; stop at SOF/SOS.
+        while b.u8(at) == 0xFF, let marker = b.u8(at + 1), (0xE0...0xEF).contains(marker) || marker == 0xFE
+                || marker == 0xDB || marker == 0xC4 || marker == 0xDD {
+            guard let length = b.u16be(at + 2), length >= 2 else { return .up }
+            if marker == 0xE1, b.matches(Array("Exif\0\0".utf8), at: at + 4) {
+                return tiff(b, start: at + 10, end: at + 2 + length) ?? .up
+            }
+            at += 2 + length
+        }
+        return .up
+    }
+
+    /// Looks up tag 0x0112 in IFD0 of the TIFF structure at `start`.
+    private static func tiff(_ b: ByteReader, start: Int, end: Int) -> ExifOrientation? {
+        let big: Bool
+        if b.matches(Array("MM".utf8), at: start) { big = true }
+        else if b.matches(Array("II".utf8), at: start) { big = false }
+        else { return nil }
+        let u16 = { (i: Int) -> Int? in i + 2 <= end ? (big ? b.u16be(i) : b.u16le(i)) : nil }
+        let u32 = { (i: Int) -> Int? in i + 4 <= end ? (big ? b.u32be(i) : b.u32le(i)) : nil }
+        guard let ifd = u32(start + 4), let count = u16(start + ifd) else { return nil }
+        for k in 0..<min(count, 512) {
+            let entry = start + ifd + 2 + 12 * k
+            guard let tag = u16(entry) else { return nil }
+            if tag == 0x0112 { return u16(entry + 8).flatMap(ExifOrientation.init(rawValue:)) }
+        }
+        return nil
+    }
+}
+
+extension PixelImage {
+    /// This image as it should be displayed when stored with `orientation`.
+    public func oriented(_ orientation: ExifOrientation) -> PixelImage {
+        if orientation == .up { return self }
+        let sw = width, sh = height
+        let (ow, oh) = orientation.swapsAxes ? (sh, sw) : (sw, sh)
+        var out = [UInt8](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBytes { raw in
+            out.withUnsafeMutableBytes { outRaw in
+                let src = raw.bindMemory(to: UInt32.self)
+                let dst = outRaw.bindMemory(to: UInt32.self)
+                for y in 0..<oh {
+                    for x in 0..<ow {
+                        let (sx, sy): (Int, Int)
+                        switch orientation {
+                        case .up: (sx, sy) = (x, y)
+                        case .mirrored: (sx, sy) = (sw - 1 - x, y)
+                        case .upsideDown: (sx, sy) = (sw - 1 - x, sh - 1 - y)
+                        case .upsideDownMirrored: (sx, sy) = (x, sh - 1 - y)
+                        case .transposed: (sx, sy) = (y, x)
+                        case .rotatedClockwise: (sx, sy) = (y, sh - 1 - x)
+                        case .transversed: (sx, sy) = (sw - 1 - y, sh - 1 - x)
+                        case .rotatedCounterClockwise: (sx, sy) = (sw - 1 - y, x)
+                        }
+                        dst[y * ow + x] = src[sy * sw + sx]
+                    }
+                }
+            }
+        }
+        return PixelImage(width: ow, height: oh, pixels: out)
+    }
+}

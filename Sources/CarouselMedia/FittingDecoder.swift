@@ -1,0 +1,67 @@
+import CarouselCore
+
+/// Turns a file into what a slot shows. Workers call it off the render thread, and tests
+/// inject slow or counting decoders through it.
+public protocol ImageDecoding: Sendable {
+    /// The image at `source`, upright and aspect-fitted to `box`, in device pixels.
+    func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage
+}
+
+/// The real decoder: reads the file, refuses oversized headers before allocating, decodes
+/// JPEGs at the smallest DCT scale that still covers the box (seed 002: a 24 MP photo is
+/// 96 MB decoded), turns them upright by EXIF, then area-averages down to the fitted size.
+public struct FittingDecoder: ImageDecoding {
+    /// Largest image accepted, in pixels: a guard against files that would exhaust memory.
+    public var maxPixels: Int
+    /// Off only to measure what DCT scaling saves.
+    public var dctScaling: Bool
+
+    public init(maxPixels: Int = 100_000_000, dctScaling: Bool = true) {
+        self.maxPixels = maxPixels
+        self.dctScaling = dctScaling
+    }
+
+    public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        let path = source.path
+        let bytes = try ImageFile.read(path)
+        let header = ImageHeader.read(bytes)
+        if let w = header.width, let h = header.height {
+            try checkSize(width: w, height: h, path: path)
+        }
+        let upright: PixelImage
+        if header.format == .jpeg {
+            upright = try decodeJPEG(bytes, box: box, path: path)
+        } else {
+            upright = try SDLImageCodec.decode(bytes, path: path)
+            try checkSize(width: upright.width, height: upright.height, path: path)
+        }
+        let fitted = AspectFit.size(of: upright.size, in: box)
+        return ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height))
+    }
+
+    private func decodeJPEG(_ bytes: [UInt8], box: Size, path: String) throws(ImageError) -> PixelImage {
+        guard let stored = TurboJPEGCodec.dimensions(of: bytes) else {
+            return try TurboJPEGCodec.decode(bytes, scale: .full, path: path)  // throws its reason
+        }
+        let orientation = ExifOrientation.read(jpeg: bytes)
+        // Fit the upright picture, then ask the decoder for that size in stored axes.
+        let upright = orientation.swapsAxes ? Size(width: Double(stored.height), height: Double(stored.width))
+                                            : Size(width: Double(stored.width), height: Double(stored.height))
+        let fitted = AspectFit.size(of: upright, in: box)
+        let target = orientation.swapsAxes ? (Int(fitted.height), Int(fitted.width)) : (Int(fitted.width), Int(fitted.height))
+        let scale = dctScaling ? DCTScale.choose(source: stored, target: target) : .full
+        return try TurboJPEGCodec.decode(bytes, scale: scale, path: path).oriented(orientation)
+    }
+
+    private func checkSize(width: Int, height: Int, path: String) throws(ImageError) {
+        guard width > 0, height > 0 else { throw ImageError(path: path, reason: "has no pixels (\(width)x\(height))") }
+        let pixels = width.multipliedReportingOverflow(by: height)
+        if pixels.overflow || pixels.partialValue > maxPixels {
+            throw ImageError(path: path, reason: "claims \(width)x\(height) pixels, over the \(Self.megapixels(maxPixels)) megapixel limit")
+        }
+    }
+
+    static func megapixels(_ n: Int) -> String {
+        n % 1_000_000 == 0 ? "\(n / 1_000_000)" : String(Double(n) / 1e6)
+    }
+}

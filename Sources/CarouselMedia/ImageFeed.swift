@@ -1,0 +1,76 @@
+import CarouselCore
+
+/// The render thread's side of background decoding: tells the workers what to decode from
+/// the engine's load order, keeps the fitted images of the covered and prefetched items
+/// (and nothing else, so memory does not grow with the collection), and hands them out
+/// for upload. Main thread only.
+public final class ImageFeed {
+    public enum Outcome: Equatable {
+        case image(PixelImage)
+        case failed(reason: String)
+    }
+
+    public private(set) var sources: [ImageSource]
+    private let workers: DecodeWorkers
+    private var images: [Int: PixelImage] = [:]
+    /// Files that failed, by path, with the reason: reported once and not decoded again.
+    private var failures: [String: String] = [:]
+    private var box = Size(width: 0, height: 0)
+    private var wanted: Set<Int> = []
+
+    public init(sources: [ImageSource], workers: DecodeWorkers) {
+        self.sources = sources
+        self.workers = workers
+    }
+
+    /// Decodes started and requests dropped so far, from the workers.
+    public var decodesStarted: Int { workers.decodesStarted }
+    public var requestsDropped: Int { workers.requestsDropped }
+    /// Whether the workers still have something to do.
+    public var isLoading: Bool { workers.busy }
+    /// Fitted images held in memory now.
+    public var cachedCount: Int { images.count }
+
+    /// Makes `order` (most urgent first) the items to have ready at `box` size: forgets
+    /// images outside it and queues the missing ones.
+    public func plan(_ order: [Int], box newBox: Size) {
+        if newBox != box {
+            images.removeAll()
+            box = newBox
+        }
+        wanted = Set(order)
+        images = images.filter { wanted.contains($0.key) }
+        let missing = order.filter { item in
+            sources.indices.contains(item) && images[item] == nil && failures[sources[item].path] == nil
+        }
+        workers.want(missing.map { DecodeWorkers.Request(item: $0, source: sources[$0], box: box) })
+    }
+
+    /// Takes what the workers finished; returns the items that now have an outcome.
+    public func collect() -> [Int] {
+        var ready: [Int] = []
+        for done in workers.take() {
+            let r = done.request
+            guard r.box == box, sources.indices.contains(r.item), sources[r.item] == r.source else { continue }
+            switch done.result {
+            case .success(let image):
+                guard wanted.contains(r.item) else { continue }
+                images[r.item] = image
+            case .failure(let error):
+                failures[r.source.path] = error.reason
+            }
+            ready.append(r.item)
+        }
+        return ready
+    }
+
+    /// The item's image or failure when known; nil while it is still to come.
+    public func outcome(for item: Int) -> Outcome? {
+        guard sources.indices.contains(item) else { return nil }
+        if let reason = failures[sources[item].path] { return .failed(reason: reason) }
+        return images[item].map(Outcome.image)
+    }
+
+    /// Blocks until the workers deliver something or run out of work (render only).
+    public func waitForWorkers() { workers.waitForResult() }
+}

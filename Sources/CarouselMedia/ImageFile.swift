@@ -1,0 +1,41 @@
+import Glibc
+
+/// Reads an image file's bytes with a reason for every way it can fail: gone since the
+/// scan, no permission, a folder or a pipe under an image's name, empty, absurdly large.
+/// Opens read-only and non-blocking, so a FIFO named .jpg cannot hang a worker.
+public enum ImageFile {
+    /// Files larger than this are refused before reading (no camera writes 512 MB JPEGs).
+    public static let maxBytes = 512 << 20
+
+    public static func read(_ path: String) throws(ImageError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason: String
+            switch errno {
+            case ENOENT: reason = "no longer exists (deleted or moved after the scan)"
+            case EACCES, EPERM: reason = "cannot be read (permission denied)"
+            case ELOOP: reason = "is a symbolic link loop"
+            default: reason = "cannot be opened (\(String(cString: strerror(errno))))"
+            }
+            throw ImageError(path: path, reason: reason)
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ImageError(path: path, reason: "cannot be examined") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImageError(path: path, reason: "is not a regular file") }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw ImageError(path: path, reason: "is empty (0 bytes)") }
+        guard size <= maxBytes else { throw ImageError(path: path, reason: "is \(size >> 20) MB, too large to be an image") }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }  // shrank while reading: decode what is there
+            done += n
+        }
+        if done < size { bytes.removeLast(size - done) }
+        guard !bytes.isEmpty else { throw ImageError(path: path, reason: "is empty (0 bytes)") }
+        return bytes
+    }
+}
