@@ -40,6 +40,7 @@ let package = Package(
         .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore"],

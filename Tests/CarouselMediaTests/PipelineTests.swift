@@ -1,0 +1,153 @@
+import CarouselCore
+import CarouselMedia
+import Foundation
+import Testing
+
+/// A decoder that decodes nothing until the test lets it: each permit lets one decode
+/// finish. Counts what was started and finished, and which items.
+final class GatedDecoder: ImageDecoding, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var permits = 0
+    private(set) var started: [String] = []
+    private(set) var finished = 0
+
+    func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        condition.lock()
+        started.append(source.title)
+        while permits == 0 { condition.wait() }
+        permits -= 1
+        finished += 1
+        condition.broadcast()
+        condition.unlock()
+        return PixelImage(width: 4, height: 3, fill: (9, 9, 9, 255))
+    }
+
+    /// Lets `n` decodes finish and waits (at most 5 s) until they have.
+    func allow(_ n: Int, wait: Bool = true) {
+        condition.lock()
+        let goal = finished + n
+        permits += n
+        condition.broadcast()
+        let deadline = Date().addingTimeInterval(5)
+        while wait && finished < goal && condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    /// Waits (at most 5 s) until some decode has started beyond `count`.
+    func waitForStart(beyond count: Int) {
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            condition.lock(); let n = started.count; condition.unlock()
+            if n > count { return }
+            usleep(1000)
+        }
+    }
+
+    var counts: (started: Int, finished: Int) {
+        condition.lock(); defer { condition.unlock() }
+        return (started.count, finished)
+    }
+
+    /// Lets every decode through from now on, so worker threads can end.
+    func openForever() { allow(1_000_000, wait: false) }
+}
+
+@Suite struct PipelineTests {
+    static func sources(_ n: Int) -> [ImageSource] { (0..<n).map { ImageSource(path: "/nowhere/\($0).jpg") } }
+
+    /// Small boxes so 200 items are quick to cross: stride 100 px in a 1280 px viewport.
+    static let settings: CarouselSettings = {
+        var s = CarouselSettings()
+        s.layout = LayoutSpec(itemWidth: .pixels(90), itemHeight: .pixels(90), gap: .pixels(10))
+        return s
+    }()
+
+    @Test func aFastFlingAcross200ItemsStartsFarFewerDecodes() throws {
+        let decoder = GatedDecoder()
+        defer { decoder.openForever() }
+        let feed = ImageFeed(sources: Self.sources(200), workers: DecodeWorkers(decoder: decoder, threads: 1))
+        var carousel = Carousel(itemCount: 200, viewport: Size(width: 1280, height: 400), settings: Self.settings)
+        let box = Size(width: 90, height: 90)
+        feed.plan(carousel.loadOrder(prefetch: 2), box: box)
+
+        // A flick to the left: 900 px in 24 ms, far enough to travel the whole strip.
+        var t = 1.0
+        carousel.handle(.pointer(PointerEvent(.down, .mouse, x: 1100, y: 200, time: t)))
+        for _ in 0..<4 {
+            t += 0.006
+            carousel.handle(.pointer(PointerEvent(.move, .mouse, x: 1100 - (t - 1) / 0.024 * 900, y: 200, time: t)))
+        }
+        carousel.handle(.pointer(PointerEvent(.up, .mouse, x: 200, y: 200, time: t)))
+        let release = carousel.takeEvents().compactMap { e -> Int? in
+            if case .release(let r) = e.kind { return r.to } else { return nil }
+        }
+        #expect(release.count == 1 && release[0] > 150, "the flick should carry most of the way: \(release)")
+
+        // 60 frames a second; the decoder finishes one image per frame, as a busy worker would.
+        var frames = 0
+        while carousel.isAnimating || frames < 3 {
+            t += 1.0 / 60
+            frames += 1
+            carousel.advance(to: t)
+            feed.plan(carousel.loadOrder(prefetch: 2), box: box)
+            _ = feed.collect()
+            decoder.allow(1)
+            #expect(frames < 200, "the fling never ended")
+            if frames >= 200 { break }
+        }
+        let (started, _) = decoder.counts
+        #expect(started < 60, "a fling across 200 items started \(started) decodes")
+        #expect(feed.requestsDropped > 50, "only \(feed.requestsDropped) requests were dropped")
+
+        // At rest the items around the last one are all decoded.
+        for _ in 0..<100 where feed.isLoading { decoder.allow(1); _ = feed.collect() }
+        _ = feed.collect()
+        for item in carousel.loadOrder(prefetch: 2) {
+            #expect(feed.outcome(for: item) != nil, "item \(item) is not ready at rest")
+        }
+    }
+
+    @Test func theRenderThreadNeverWaitsForAStuckDecoder() throws {
+        let decoder = GatedDecoder()  // closed: no decode finishes during the frames
+        defer { decoder.openForever() }
+        let feed = ImageFeed(sources: Self.sources(30), workers: DecodeWorkers(decoder: decoder, threads: 1))
+        var carousel = Carousel(itemCount: 30, viewport: Size(width: 1280, height: 400), settings: Self.settings)
+        feed.plan(carousel.loadOrder(prefetch: 2), box: Size(width: 90, height: 90))
+        decoder.waitForStart(beyond: 0)
+
+        carousel.handle(.step(.by(5), time: 0.1))
+        var frames = 0, t = 0.1
+        while carousel.isAnimating {
+            t += 1.0 / 60
+            carousel.advance(to: t)
+            feed.plan(carousel.loadOrder(prefetch: 2), box: Size(width: 90, height: 90))
+            #expect(feed.collect().isEmpty)
+            frames += 1
+        }
+        // Every frame of the animation came while the worker was stuck on its first image.
+        #expect(frames >= 20)
+        #expect(carousel.currentIndex == 5)
+        #expect(decoder.counts == (1, 0))
+        #expect(feed.isLoading)
+
+        decoder.allow(1)
+        feed.waitForWorkers()
+        #expect(feed.collect().count == 1)
+    }
+
+    @Test func imagesOutsideThePlanAreForgotten() throws {
+        let decoder = GatedDecoder()
+        decoder.openForever()
+        let feed = ImageFeed(sources: Self.sources(50), workers: DecodeWorkers(decoder: decoder, threads: 1))
+        let box = Size(width: 90, height: 90)
+        feed.plan([0, 1, 2], box: box)
+        while feed.isLoading { feed.waitForWorkers() }
+        _ = feed.collect()
+        #expect(feed.cachedCount == 3)
+        feed.plan([2, 3], box: box)
+        #expect(feed.cachedCount == 1 && feed.outcome(for: 2) != nil && feed.outcome(for: 0) == nil)
+        // A new box size makes every held image stale.
+        feed.plan([2, 3], box: Size(width: 80, height: 80))
+        #expect(feed.cachedCount == 0)
+    }
+}

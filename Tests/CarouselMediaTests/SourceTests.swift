@@ -1,0 +1,116 @@
+import CarouselMedia
+import Foundation
+import Testing
+
+@Suite struct NaturalOrderTests {
+    @Test func numbersCompareByValueAndCaseIsIgnored() {
+        let names = ["img10.jpg", "IMG2.jpg", "img1.jpg", "Img1b.jpg", "a.jpg", "img003.jpg"]
+        #expect(names.sorted(by: NaturalOrder.less) == ["a.jpg", "img1.jpg", "Img1b.jpg", "IMG2.jpg", "img003.jpg", "img10.jpg"])
+    }
+}
+
+@Suite struct ManifestTests {
+    @Test func itemsInOrderWithTitlesAndCaptions() throws {
+        let text = """
+        # the lobby screen
+        [[item]]
+        path = "b.jpg"
+        title = "Harbour at dawn"
+        caption = "From the north pier"
+
+        [[item]]
+        path = "/photos/a.jpg"
+        """
+        let items = try Manifest.parse(text, file: "/shows/lobby.toml")
+        #expect(items == [
+            ImageSource(path: "/shows/b.jpg", title: "Harbour at dawn", caption: "From the north pier"),
+            ImageSource(path: "/photos/a.jpg", title: "a"),
+        ])
+    }
+
+    @Test(arguments: [
+        ("[[item]]\npath = \"a.jpg\"\ntitle = = \"x\"\n", 3, "title"),
+        ("[[item]]\npath = \"a.jpg\"\n\n[[item]]\npath = \"b.jpg\"\ntilte = \"B\"\n", 6, "unknown key 'tilte' in item 2"),
+        ("[[item]]\npath = \"a.jpg\"\ntitle = 3\n", 3, "'title' in item 1 must be a string"),
+        ("[[item]]\ntitle = \"no path\"\n", 1, "item 1 has no path"),
+        ("shuffle = true\n[[item]]\npath = \"a.jpg\"\n", 1, "unknown key 'shuffle'"),
+        ("item = \"a.jpg\"\n", 1, "'item' must be an array of tables"),
+    ])
+    func errorsNameTheLine(_ c: (String, Int, String)) {
+        do {
+            _ = try Manifest.parse(c.0, file: "m.toml")
+            Issue.record("accepted a bad manifest: \(c.0)")
+        } catch {
+            #expect(error.line == c.1, "\(error)")
+            #expect(error.description.hasPrefix("m.toml:\(c.1): "), "\(error)")
+            if c.2 != "title" { #expect(error.message.contains(c.2), "\(error)") }
+        }
+    }
+}
+
+@Suite struct SourceScannerTests {
+    func touch(_ path: String, mtime: Double? = nil) throws {
+        try Data([1]).write(to: URL(fileURLWithPath: path))
+        if let mtime { try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: mtime)], ofItemAtPath: path) }
+    }
+
+    @Test func foldersInNaturalOrderSkippingHiddenAndOtherFiles() throws {
+        let dir = try MediaFixtures.folder("scan")
+        for n in ["img10.jpg", "img2.PNG", ".hidden.jpg", "notes.txt", "img1.jpeg"] { try touch(dir + "/" + n) }
+        var notes: [String] = []
+        let found = try SourceScanner().scan([dir]) { notes.append($0) }
+        #expect(found.map(\.path) == ["img1.jpeg", "img2.PNG", "img10.jpg"].map { dir + "/" + $0 })
+        #expect(notes == ["\(dir)/notes.txt: not an image type carousel shows, skipped"])
+    }
+
+    @Test func modificationTimeOrder() throws {
+        let dir = try MediaFixtures.folder("mtime")
+        try touch(dir + "/a.jpg", mtime: 3000)
+        try touch(dir + "/b.jpg", mtime: 1000)
+        try touch(dir + "/c.jpg", mtime: 2000)
+        var scanner = SourceScanner()
+        scanner.order = .modificationTime
+        #expect(try scanner.scan([dir]).map(\.title) == ["b", "c", "a"])
+    }
+
+    @Test func recursiveFollowsLinksButNotLoops() throws {
+        let dir = try MediaFixtures.folder("tree")
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/2019/summer", withIntermediateDirectories: true)
+        try touch(dir + "/top.jpg")
+        try touch(dir + "/2019/x.jpg")
+        try touch(dir + "/2019/summer/y.jpg")
+        try fm.createSymbolicLink(atPath: dir + "/2019/summer/back-up", withDestinationPath: dir)  // a loop
+        var notes: [String] = []
+        var scanner = SourceScanner()
+        #expect(try scanner.scan([dir]).map(\.title) == ["top"])
+        scanner.recursive = true
+        let found = try scanner.scan([dir]) { notes.append($0) }
+        #expect(found.map(\.title) == ["top", "x", "y"])
+        #expect(notes.contains { $0.contains("back-up: skipped, a folder loop") }, "\(notes)")
+    }
+
+    @Test func aManifestIsASource() throws {
+        let dir = try MediaFixtures.folder("manifest")
+        try "[[item]]\npath = \"z.jpg\"\ntitle = \"Zed\"\n".write(toFile: dir + "/show.toml", atomically: true, encoding: .utf8)
+        #expect(try SourceScanner().scan([dir + "/show.toml"]) == [ImageSource(path: dir + "/z.jpg", title: "Zed")])
+    }
+
+    @Test func missingSourceAndBadManifestAreProblems() throws {
+        let dir = try MediaFixtures.folder("problems")
+        #expect(throws: SourceScanner.Problem.self) { try SourceScanner().scan([dir + "/nope"]) }
+        try "[[item]]\npath = 7\n".write(toFile: dir + "/bad.toml", atomically: true, encoding: .utf8)
+        do { _ = try SourceScanner().scan([dir + "/bad.toml"]); Issue.record("accepted") } catch {
+            #expect(error.description == "\(dir)/bad.toml:2: 'path' in item 1 must be a string")
+        }
+    }
+
+    @Test func scanningTenThousandFilesDecodesNone() throws {
+        let dir = try MediaFixtures.folder("many")
+        // Names only: every file holds one byte, which no decoder would accept.
+        for i in 0..<10_000 { FileManager.default.createFile(atPath: "\(dir)/p\(i).jpg", contents: Data([0])) }
+        let found = try SourceScanner().scan([dir])
+        #expect(found.count == 10_000)
+        #expect(found[9].title == "p9" && found[10].title == "p10")
+    }
+}
