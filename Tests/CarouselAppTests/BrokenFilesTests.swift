@@ -1,0 +1,53 @@
+import CarouselMedia
+import Foundation
+import Testing
+
+/// Kiosks are fed straight from cameras and USB sticks: every kind of broken file must give
+/// a placeholder, one event and one log line, and the show goes on.
+@Suite struct BrokenFilesTests {
+    @Test func aFolderOfBrokenFilesRendersPlaceholdersAndGoesOn() throws {
+        let dir = try Fixtures.temporaryFolder("broken")
+        let fm = FileManager.default
+        let good = TurboJPEGCodec.encode(PixelImage(width: 400, height: 300, fill: (40, 120, 200, 255)))
+        try Data(good).write(to: URL(fileURLWithPath: dir + "/01-good.jpg"))
+        try Data().write(to: URL(fileURLWithPath: dir + "/02-empty.jpg"))
+        try Data(good.prefix(good.count / 3)).write(to: URL(fileURLWithPath: dir + "/03-truncated.jpg"))
+        try Data([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x03, 0x00] + [UInt8](repeating: 0xAB, count: 200))
+            .write(to: URL(fileURLWithPath: dir + "/04-corrupt.jpg"))
+        try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: dir + "/05-text.jpg"))
+        var huge: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0xEA, 0x60, 0xEA, 0x60, 0x03]
+        huge += [UInt8](repeating: 0x11, count: 100)
+        try Data(huge).write(to: URL(fileURLWithPath: dir + "/06-huge.jpg"))
+        try fm.createSymbolicLink(atPath: dir + "/07-loop.jpg", withDestinationPath: dir + "/07-loop.jpg")
+        try Fixtures.bmp(300, 400) { _, _ in (60, 190, 90) }.write(to: URL(fileURLWithPath: dir + "/08-good.bmp"))
+        // Deleted after the scan: a manifest still lists it.
+        let elsewhere = try Fixtures.temporaryFolder("manifest")
+        try "[[item]]\npath = \"gone.jpg\"\n".write(toFile: elsewhere + "/show.toml", atomically: true, encoding: .utf8)
+        let before = try fm.contentsOfDirectory(atPath: dir).sorted()
+
+        let script = "snapshot first\n" + String(repeating: "key right\nwait 500\n", count: 9) + "snapshot last\n"
+        let (out, r) = try CarouselBinary.render([dir, elsewhere + "/show.toml"], script: script, size: "1280x400")
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+
+        let events = try EventLines(path: out + "/events.jsonl")
+        let failed = Dictionary(uniqueKeysWithValues: events.ofType("load_failed").map {
+            (($0["source"] as? String ?? "").split(separator: "/").last.map(String.init) ?? "", $0["reason"] as? String ?? "")
+        })
+        #expect(failed == [
+            "02-empty.jpg": "is empty (0 bytes)",
+            "03-truncated.jpg": "is truncated (the JPEG data ends early)",
+            "04-corrupt.jpg": failed["04-corrupt.jpg"].flatMap { $0.hasPrefix("is not a readable JPEG") ? $0 : nil } ?? "?",
+            "05-text.jpg": failed["05-text.jpg"].flatMap { $0.hasPrefix("cannot be decoded") ? $0 : nil } ?? "?",
+            "06-huge.jpg": "claims 60000x60000 pixels, over the 100 megapixel limit",
+            "07-loop.jpg": "is a symbolic link loop",
+            "gone.jpg": "no longer exists (deleted or moved after the scan)",
+        ])
+        #expect(events.ofType("load_failed").count == 7, "one event per broken file")
+        for name in failed.keys {
+            #expect(r.stderr.split(separator: "\n").filter { $0.contains(name) }.count == 1, "one log line for \(name)")
+        }
+        #expect(events.ofType("settled").last?["index"] as? Int == 8, "the carousel went on to the last item")
+        #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == before, "nothing written into the image folder")
+        #expect(fm.fileExists(atPath: out + "/first.png") && fm.fileExists(atPath: out + "/last.png"))
+    }
+}
