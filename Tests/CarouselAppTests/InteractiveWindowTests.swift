@@ -35,9 +35,8 @@ struct InteractiveWindowTests {
         let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
         #expect(!wid.isEmpty)
-        // Mapped is not yet listening: the first frame's images load synchronously (until the
-        // image pipeline moves that off the main thread). Tap the centred item until the tap
-        // comes back; it leaves the position alone.
+        // A mapped window is not always reading input yet. Tap the centred item until the
+        // tap comes back; it leaves the position alone.
         for _ in 0..<30 where app.ofType("tap").isEmpty {
             try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "1"])
             Thread.sleep(forTimeInterval: 0.5)
