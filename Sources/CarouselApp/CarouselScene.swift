@@ -6,7 +6,10 @@ import CarouselSDL
 /// `carousel render` and the interactive app draw. Lives on the main thread.
 public final class CarouselScene {
     public private(set) var carousel: Carousel
-    public let sources: [ImageSource]
+    public private(set) var sources: [ImageSource]
+    /// Set for `--order random`: reshuffle the images off screen at each new pass.
+    public var reshufflesEachPass = false
+    private var passes = PassShuffle.Tracker()
     public let slots: SlotTextures
     public var painter: FramePainter
     public let feed: ImageFeed
@@ -105,6 +108,10 @@ public final class CarouselScene {
         var rebuilt = false
         for e in carousel.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
+            if case .settled(let index) = e.kind, reshufflesEachPass,
+               passes.settled(at: index, count: sources.count) {
+                reshuffle()
+            }
             log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
         }
         if rebuilt {
@@ -116,6 +123,14 @@ public final class CarouselScene {
             try fill(change.slot, item: change.item)
         }
         feed.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
+    }
+
+    /// A new random order for every item not in the slot pool, so none on screen moves.
+    private func reshuffle() {
+        let kept = Set((carousel.coveredRange ?? 0...(-1)).map { carousel.item(forVirtualIndex: $0) })
+        var rng = SystemRandomNumberGenerator()
+        sources = PassShuffle.reshuffle(sources, keeping: kept, using: &rng)
+        feed.replaceSources(sources)
     }
 
     /// Puts the item's image or failure into the slot, if the workers have it yet.

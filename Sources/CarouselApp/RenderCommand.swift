@@ -63,6 +63,7 @@ public struct RenderCommand: ParsableCommand {
             painter: FramePainter(style: view.style, text: text),
             workers: DecodeWorkers(decoder: source.decoder), prefetch: source.prefetch,
             log: log, time: 0, warn: { Log.warn($0) })
+        scene.reshufflesEachPass = source.order == .random
         // Every frame waits for the pool's images, so frames and events never depend on
         // how fast the workers were.
         try scene.waitForSlots()

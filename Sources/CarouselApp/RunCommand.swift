@@ -59,6 +59,7 @@ public struct RunCommand: ParsableCommand {
             painter: FramePainter(style: view.style, text: text),
             workers: DecodeWorkers(decoder: source.decoder, wake: EventQueue.wakeUp),
             prefetch: source.prefetch, log: log, time: EventQueue.now, warn: { Log.warn($0) })
+        scene.reshufflesEachPass = source.order == .random
         scene.emptyMessage = "No images found in " + (source.paths.isEmpty ? "the bundled Assets/ folder" : source.paths.joined(separator: ", "))
 
         var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer)

@@ -23,6 +23,13 @@ public final class ImageFeed {
         self.workers = workers
     }
 
+    /// Takes a new list of sources (same count): images of indices whose source changed
+    /// are forgotten.
+    public func replaceSources(_ new: [ImageSource]) {
+        images = images.filter { new.indices.contains($0.key) && sources.indices.contains($0.key) && new[$0.key] == sources[$0.key] }
+        sources = new
+    }
+
     /// Decodes started and requests dropped so far, from the workers.
     public var decodesStarted: Int { workers.decodesStarted }
     public var requestsDropped: Int { workers.requestsDropped }

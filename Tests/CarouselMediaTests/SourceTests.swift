@@ -114,3 +114,32 @@ import Testing
         #expect(found[9].title == "p9" && found[10].title == "p10")
     }
 }
+
+@Suite struct PassShuffleTests {
+    struct Counter: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+    }
+
+    @Test func itemsOnScreenKeepTheirPlacesAndTheRestMove() {
+        let sources = (0..<40).map { ImageSource(path: "/p/\($0).jpg") }
+        var rng = Counter(state: 42)
+        let kept: Set<Int> = [39, 0, 1, 2]
+        let next = PassShuffle.reshuffle(sources, keeping: kept, using: &rng)
+        for i in kept { #expect(next[i] == sources[i]) }
+        #expect(Set(next) == Set(sources) && next.count == sources.count)
+        #expect(next != sources, "a new pass brings a new order")
+        let again = PassShuffle.reshuffle(next, keeping: kept, using: &rng)
+        #expect(again != next)
+    }
+
+    @Test func aPassEndsWhenTheFirstItemReturnsAfterTheLast() {
+        var t = PassShuffle.Tracker()
+        let answers = [0, 3, 0, 4, 0, 0].map { t.settled(at: $0, count: 5) }
+        // Back to the start without reaching the end is no pass; once per pass.
+        #expect(answers == [false, false, false, false, true, false])
+    }
+}
