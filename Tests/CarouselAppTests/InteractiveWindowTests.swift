@@ -106,6 +106,21 @@ struct InteractiveWindowTests {
         #expect(app.process.terminationStatus == 0)
     }
 
+    @Test func closingTheWindowQuitsWithStatusZero() throws {
+        let x = try XvfbSession()
+        let app = try RunningCarousel(args: [try Self.images()], display: x.display)
+        #expect(app.waitFor("pool", count: 1))
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.flatMap { UInt($0) } ?? 0
+        #expect(WindowCloser.close(window: wid, display: x.display), "could not send WM_DELETE_WINDOW")
+        let deadline = Date().addingTimeInterval(5)
+        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        let stillRunning = app.process.isRunning
+        if stillRunning { kill(app.process.processIdentifier, SIGKILL) }
+        #expect(!stillRunning, "the window close was ignored")
+        #expect(app.process.terminationStatus == 0)
+    }
+
     @Test func noDisplayIsOneLineSayingWhatToDo() throws {
         let r = try CarouselBinary.run([try Self.images()],
                                        environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": "x11"])

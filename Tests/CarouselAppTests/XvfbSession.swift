@@ -106,3 +106,37 @@ final class RunningCarousel: @unchecked Sendable {
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
 }
+
+/// Asks a window to close the way a window manager's close button does: a WM_DELETE_WINDOW
+/// client message. Xvfb runs no window manager and this xdotool has no `windowclose`, so
+/// the message is sent through libX11 directly, loaded at run time.
+enum WindowCloser {
+    typealias OpenDisplay = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias InternAtom = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> UInt
+    typealias SendEvent = @convention(c) (OpaquePointer?, UInt, Int32, Int, UnsafeMutableRawPointer?) -> Int32
+    typealias WithDisplay = @convention(c) (OpaquePointer?) -> Int32
+
+    static func close(window: UInt, display: String) -> Bool {
+        guard let lib = dlopen("libX11.so.6", RTLD_NOW) else { return false }
+        defer { dlclose(lib) }
+        func fn<T>(_ name: String, _: T.Type) -> T? { dlsym(lib, name).map { unsafeBitCast($0, to: T.self) } }
+        guard let open = fn("XOpenDisplay", OpenDisplay.self), let intern = fn("XInternAtom", InternAtom.self),
+              let send = fn("XSendEvent", SendEvent.self), let flush = fn("XFlush", WithDisplay.self),
+              let closeDisplay = fn("XCloseDisplay", WithDisplay.self),
+              let dpy = open(display) else { return false }
+        defer { _ = closeDisplay(dpy) }
+        // XClientMessageEvent inside the 24-long XEvent union (LP64): type, serial, send_event,
+        // display, window, message_type, format, then data.l[0] = WM_DELETE_WINDOW.
+        var event = [Int](repeating: 0, count: 24)
+        event[0] = 33  // ClientMessage
+        event[2] = 1
+        event[3] = Int(bitPattern: UnsafeRawPointer(dpy))
+        event[4] = Int(window)
+        event[5] = Int(intern(dpy, "WM_PROTOCOLS", 0))
+        event[6] = 32
+        event[7] = Int(intern(dpy, "WM_DELETE_WINDOW", 0))
+        let ok = event.withUnsafeMutableBytes { send(dpy, window, 0, 0, $0.baseAddress) }
+        _ = flush(dpy)
+        return ok != 0
+    }
+}
