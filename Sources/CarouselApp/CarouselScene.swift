@@ -6,15 +6,24 @@ import CarouselSDL
 /// `carousel render` and the interactive app draw. Lives on the main thread.
 public final class CarouselScene {
     public private(set) var carousel: Carousel
+    /// How images are loaded: workers, prefetch, reshuffling, waiting.
+    public struct Loading {
+        public var workers: DecodeWorkers
+        /// Items prefetched beyond each end of the slot pool.
+        public var prefetch: Int
+        /// `--order random`: reshuffle the images off screen at each new pass.
+        public var reshufflesEachPass = false
+        /// `carousel render`: every update waits until each slot of the pool has its image
+        /// or its failure, so frames and events never depend on how fast the workers were.
+        public var waitsForImages = false
+    }
+
     public private(set) var sources: [ImageSource]
-    /// Set for `--order random`: reshuffle the images off screen at each new pass.
-    public var reshufflesEachPass = false
+    private let loading: Loading
     private var passes = PassShuffle.Tracker()
     public let slots: SlotTextures
     public var painter: FramePainter
     public let feed: ImageFeed
-    /// Items prefetched beyond each end of the slot pool.
-    public let prefetch: Int
     private let log: EventLog?
     /// Files whose failure was reported: each once.
     private var reported: Set<String> = []
@@ -26,16 +35,15 @@ public final class CarouselScene {
     public var emptyMessage = "No images found"
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
-                renderer: SDLRenderer, painter: FramePainter, workers: DecodeWorkers, prefetch: Int,
-                log: EventLog?, time: Double, warn: @escaping (String) -> Void) throws(SDLError) {
+                renderer: SDLRenderer, painter: FramePainter, loading: Loading, log: EventLog?, time: Double, warn: @escaping (String) -> Void) throws(SDLError) {
         self.timeOrigin = time
         self.sources = sources
         self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
         self.slots = SlotTextures(renderer: renderer)
         self.painter = painter
-        self.feed = ImageFeed(sources: sources, workers: workers)
-        self.prefetch = prefetch
+        self.feed = ImageFeed(sources: sources, workers: loading.workers)
+        self.loading = loading
         self.log = log
         self.warn = warn
         try update()
@@ -88,9 +96,8 @@ public final class CarouselScene {
         return true
     }
 
-    /// Waits until every slot of the pool has its image or its failure: `carousel render`
-    /// calls this before each frame so that its frames and events do not depend on timing.
-    public func waitForSlots() throws(SDLError) {
+    /// Waits until every slot of the pool has its image or its failure.
+    private func waitForSlots() throws(SDLError) {
         try pump()
         while slots.contents.contains(where: { if case .loading = $0 { true } else { false } }) {
             guard feed.isLoading else { break }
@@ -108,7 +115,7 @@ public final class CarouselScene {
         var rebuilt = false
         for e in carousel.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
-            if case .settled(let index) = e.kind, reshufflesEachPass,
+            if case .settled(let index) = e.kind, loading.reshufflesEachPass,
                passes.settled(at: index, count: sources.count) {
                 reshuffle()
             }
@@ -122,7 +129,8 @@ public final class CarouselScene {
             slots.assign(change.slot, sources[change.item])
             try fill(change.slot, item: change.item)
         }
-        feed.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
+        feed.plan(carousel.loadOrder(prefetch: loading.prefetch), box: imageBoxSize)
+        if loading.waitsForImages { try waitForSlots() }
     }
 
     /// A new random order for every item not in the slot pool, so none on screen moves.

@@ -61,26 +61,19 @@ public struct RenderCommand: ParsableCommand {
             sources: found, viewport: viewport.size, settings: view.carouselSettings,
             startIndex: view.startIndex, renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
-            workers: DecodeWorkers(decoder: source.decoder), prefetch: source.prefetch,
-            log: log, time: 0, warn: { Log.warn($0) })
-        scene.reshufflesEachPass = source.order == .random
-        // Every frame waits for the pool's images, so frames and events never depend on
-        // how fast the workers were.
-        try scene.waitForSlots()
+            loading: source.loading(waitsForImages: true), log: log, time: 0, warn: { Log.warn($0) })
 
         var player = ScriptPlayer()
         try player.play(parsed, hooks: ScriptPlayer.Hooks(
-            input: { try scene.handle($0); try scene.waitForSlots() },
-            advance: { try scene.advance(to: $0); try scene.waitForSlots() },
+            input: { try scene.handle($0) },
+            advance: { try scene.advance(to: $0) },
             resize: { w, h, t in
                 viewport = PixelSize(width: w, height: h)
                 target = try renderer.makeTarget(width: w, height: h)
                 try scene.handle(.resize(viewport.size, time: t))
-                try scene.waitForSlots()
             },
             snapshot: { name, t in
                 try scene.advance(to: t)
-                try scene.waitForSlots()
                 renderer.setTarget(target)
                 scene.draw(on: renderer)
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)

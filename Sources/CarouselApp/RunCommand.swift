@@ -57,9 +57,8 @@ public struct RunCommand: ParsableCommand {
             sources: found, viewport: drawable, settings: view.carouselSettings,
             startIndex: view.startIndex, renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
-            workers: DecodeWorkers(decoder: source.decoder, wake: EventQueue.wakeUp),
-            prefetch: source.prefetch, log: log, time: EventQueue.now, warn: { Log.warn($0) })
-        scene.reshufflesEachPass = source.order == .random
+            loading: source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
+            warn: { Log.warn($0) })
         scene.emptyMessage = "No images found in " + (source.paths.isEmpty ? "the bundled Assets/ folder" : source.paths.joined(separator: ", "))
 
         var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer)

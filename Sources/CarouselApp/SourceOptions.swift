@@ -51,8 +51,11 @@ public struct SourceOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// The decoder these options ask for.
-    public var decoder: FittingDecoder {
-        FittingDecoder(maxPixels: Int(maxMegapixels * 1_000_000))
+    /// Background loading as these options ask: `wake` is called from a worker when an
+    /// image is ready; `waitsForImages` makes every frame wait for its images (render).
+    func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false) -> CarouselScene.Loading {
+        CarouselScene.Loading(
+            workers: DecodeWorkers(decoder: FittingDecoder(maxPixels: Int(maxMegapixels * 1_000_000)), wake: wake),
+            prefetch: prefetch, reshufflesEachPass: order == .random, waitsForImages: waitsForImages)
     }
 }

@@ -28,17 +28,12 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
     public static func read(jpeg bytes: [UInt8]) -> ExifOrientation {
         let b = ByteReader(bytes)
         guard b.matches([0xFF, 0xD8], at: 0) else { return .up }
-        var at = 2
-        // Exif lives in an APPn segment before the first frame; stop at SOF/SOS.
-        while b.u8(at) == 0xFF, let marker = b.u8(at + 1), (0xE0...0xEF).contains(marker) || marker == 0xFE
-                || marker == 0xDB || marker == 0xC4 || marker == 0xDD {
-            guard let length = b.u16be(at + 2), length >= 2 else { return .up }
-            if marker == 0xE1, b.matches(Array("Exif\0\0".utf8), at: at + 4) {
-                return tiff(b, start: at + 10, end: at + 2 + length) ?? .up
-            }
-            at += 2 + length
-        }
-        return .up
+        // Exif lives in an APP1 segment before the first frame.
+        return b.firstJPEGSegment { marker, at, length -> ExifOrientation? in
+            if ByteReader.isJPEGFrame(marker) { return .up }
+            guard marker == 0xE1, b.matches(Array("Exif\0\0".utf8), at: at + 4) else { return nil }
+            return tiff(b, start: at + 10, end: at + 2 + length) ?? .up
+        } ?? .up
     }
 
     /// Looks up tag 0x0112 in IFD0 of the TIFF structure at `start`.

@@ -29,8 +29,11 @@ public struct FittingDecoder: ImageDecoding {
             try checkSize(width: w, height: h, path: path)
         }
         let upright: PixelImage
-        if header.format == .jpeg {
-            upright = try decodeJPEG(bytes, box: box, path: path)
+        if header.format == .jpeg, let w = header.width, let h = header.height {
+            upright = try decodeJPEG(bytes, stored: (w, h), box: box, path: path)
+        } else if header.format == .jpeg {
+            // No frame header: libturbojpeg says what is wrong.
+            upright = try TurboJPEGCodec.decode(bytes, scale: .full, path: path)
         } else {
             upright = try SDLImageCodec.decode(bytes, path: path)
             try checkSize(width: upright.width, height: upright.height, path: path)
@@ -39,10 +42,8 @@ public struct FittingDecoder: ImageDecoding {
         return ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height))
     }
 
-    private func decodeJPEG(_ bytes: [UInt8], box: Size, path: String) throws(ImageError) -> PixelImage {
-        guard let stored = TurboJPEGCodec.dimensions(of: bytes) else {
-            return try TurboJPEGCodec.decode(bytes, scale: .full, path: path)  // throws its reason
-        }
+    private func decodeJPEG(_ bytes: [UInt8], stored: (width: Int, height: Int), box: Size,
+                            path: String) throws(ImageError) -> PixelImage {
         let orientation = ExifOrientation.read(jpeg: bytes)
         // Fit the upright picture, then ask the decoder for that size in stored axes.
         let upright = orientation.swapsAxes ? Size(width: Double(stored.height), height: Double(stored.width))

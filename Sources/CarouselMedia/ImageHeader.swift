@@ -44,21 +44,11 @@ public struct ImageHeader: Equatable, Sendable {
         return ImageHeader(format: .unknown)
     }
 
-    /// Walks the marker segments to the first start-of-frame, which holds the size.
+    /// The first start-of-frame segment holds the size.
     private static func jpeg(_ b: ByteReader) -> ImageHeader {
-        var at = 2
-        while let marker = b.u8(at + 1), b.u8(at) == 0xFF {
-            if marker == 0xFF { at += 1; continue }  // fill byte
-            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { at += 2; continue }
-            guard let length = b.u16be(at + 2), length >= 2 else { break }
-            let isFrame = (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
-            if isFrame {
-                return ImageHeader(format: .jpeg, width: b.u16be(at + 7), height: b.u16be(at + 5))
-            }
-            if marker == 0xDA || marker == 0xD9 { break }  // scan data before any frame: corrupt
-            at += 2 + length
-        }
-        return ImageHeader(format: .jpeg)
+        b.firstJPEGSegment { marker, at, _ in
+            ByteReader.isJPEGFrame(marker) ? ImageHeader(format: .jpeg, width: b.u16be(at + 7), height: b.u16be(at + 5)) : nil
+        } ?? ImageHeader(format: .jpeg)
     }
 
     private static func bmp(_ b: ByteReader) -> ImageHeader {
@@ -93,6 +83,26 @@ struct ByteReader {
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
     func u8(_ i: Int) -> UInt8? { i >= 0 && i < bytes.count ? bytes[i] : nil }
+
+    /// Walks a JPEG's marker segments from after SOI up to the first scan, giving `visit`
+    /// each marker, its offset and the segment length; the first non-nil answer is returned.
+    func firstJPEGSegment<T>(_ visit: (_ marker: UInt8, _ at: Int, _ length: Int) -> T?) -> T? {
+        var at = 2
+        while let marker = u8(at + 1), u8(at) == 0xFF {
+            if marker == 0xFF { at += 1; continue }  // fill byte
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { at += 2; continue }
+            if marker == 0xDA || marker == 0xD9 { return nil }  // scan data: no more headers
+            guard let length = u16be(at + 2), length >= 2 else { return nil }
+            if let found = visit(marker, at, length) { return found }
+            at += 2 + length
+        }
+        return nil
+    }
+
+    /// Start-of-frame markers (SOF0–SOF15 less DHT, JPG and DAC).
+    static func isJPEGFrame(_ marker: UInt8) -> Bool {
+        (0xC0...0xCF).contains(marker) && ![0xC4, 0xC8, 0xCC].contains(marker)
+    }
     func matches(_ pattern: [UInt8], at i: Int) -> Bool {
         i >= 0 && i + pattern.count <= bytes.count && bytes[i..<(i + pattern.count)].elementsEqual(pattern)
     }

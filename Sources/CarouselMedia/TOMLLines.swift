@@ -1,3 +1,5 @@
+import Foundation
+
 /// Finds the line a TOML key sits on. TOMLKit reports lines only for syntax errors; an
 /// unknown key or a bad value must name its line too, so this reads the text once more.
 public struct TOMLLines: Sendable {
@@ -33,15 +35,6 @@ public struct TOMLLines: Sendable {
     }
 
     private static func bare(_ s: Substring) -> String {
-        s.trimmingCharacters(in: " \t\"'")
-    }
-}
-
-extension StringProtocol {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let skip = Set(set)
-        let start = firstIndex { !skip.contains($0) } ?? endIndex
-        let end = lastIndex { !skip.contains($0) }.map(index(after:)) ?? start
-        return start < end ? String(self[start..<end]) : ""
+        s.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'"))
     }
 }

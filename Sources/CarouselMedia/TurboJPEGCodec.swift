@@ -4,13 +4,6 @@ import CTurboJPEG
 /// and encoding (for generated test and benchmark images). Each call has its own handle,
 /// so any thread may call it.
 public enum TurboJPEGCodec {
-    /// The width and height in a JPEG's header, or nil when libturbojpeg cannot read it.
-    public static func dimensions(of jpeg: [UInt8]) -> (width: Int, height: Int)? {
-        guard let handle = tjInitDecompress() else { return nil }
-        defer { tjDestroy(handle) }
-        return header(handle, jpeg)
-    }
-
     private static func header(_ handle: tjhandle, _ jpeg: [UInt8]) -> (width: Int, height: Int)? {
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
         let rc = jpeg.withUnsafeBufferPointer {
@@ -37,10 +30,9 @@ public enum TurboJPEGCodec {
         }
         if rc != 0 {
             let text = String(cString: tjGetErrorStr2(handle))
-            let fatal = tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue)
-            if fatal || text.contains("Premature end") {
-                throw ImageError(path: path, reason: text.contains("Premature end")
-                                 ? "is truncated (the JPEG data ends early)" : "is a corrupt JPEG (\(text))")
+            if text.contains("Premature end") { throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)") }
+            if tjGetErrorCode(handle) != Int32(TJERR_WARNING.rawValue) {
+                throw ImageError(path: path, reason: "is a corrupt JPEG (\(text))")
             }
         }
         return PixelImage(width: w, height: h, pixels: out)
