@@ -48,6 +48,8 @@ public final class EventLog {
             record(timeMs: timeMs, type: "tap", ["index": .int(i)])
         case .activate(let i):
             record(timeMs: timeMs, type: "activate", ["index": .int(i), "source": .string(source(i))])
+        case .attract(let action, let from, let to):
+            record(timeMs: timeMs, type: "autoplay", ["action": .string(action.rawValue), "from": .int(from), "to": .int(to)])
         }
     }
 

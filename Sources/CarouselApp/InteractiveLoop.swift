@@ -3,8 +3,9 @@ import CarouselCore
 import CarouselSDL
 
 /// The interactive run loop. Event-driven: while nothing moves it blocks in SDL's event
-/// wait and draws nothing; while the strip animates it draws every refresh (vsync paces
-/// it), feeding the engine a monotonic clock.
+/// wait and draws nothing, waking only for input, a decoded image or attract mode's next
+/// step; while the strip animates it draws every refresh (vsync paces it), feeding the
+/// engine a monotonic clock.
 struct InteractiveLoop {
     let scene: CarouselScene
     let window: SDLWindow
@@ -24,23 +25,29 @@ struct InteractiveLoop {
 
     mutating func run() throws {
         while running {
-            let moving = scene.carousel.isAnimating || needsDraw
             // Idle: sleep until something happens. Moving: take what is queued and draw.
-            if let first = moving ? EventQueue.poll() : EventQueue.wait() {
+            if let first = nextEvent() {
                 try handle(first)
                 while running, let e = EventQueue.poll() { try handle(e) }
             }
             guard running else { break }
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
+            // Also when resting: attract mode may be due to start moving.
+            try scene.advance(to: EventQueue.now)
             if scene.carousel.isAnimating || needsDraw {
-                try scene.advance(to: EventQueue.now)
                 scene.draw(on: renderer)
                 renderer.present()
                 framesDrawn += 1
                 needsDraw = false
             }
         }
+    }
+
+    private func nextEvent() -> SDLEvent? {
+        if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
+        if let due = scene.carousel.nextScheduledTime { return EventQueue.wait(until: due) }
+        return EventQueue.wait()
     }
 
     private var geometry: InputGeometry {

@@ -24,6 +24,8 @@ public struct RenderCommand: ParsableCommand {
 
     @OptionGroup var view: ViewOptions
 
+    @OptionGroup(title: "Attract mode and flings") var behaviour: BehaviourOptions
+
     public init() {}
 
     public func run() throws {
@@ -58,7 +60,7 @@ public struct RenderCommand: ParsableCommand {
         var viewport = size
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
         let scene = try CarouselScene(
-            sources: found, viewport: viewport.size, settings: view.carouselSettings,
+            sources: found, viewport: viewport.size, settings: view.carouselSettings(behaviour),
             startIndex: view.startIndex, renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
             loading: source.loading(waitsForImages: true), log: log, time: 0, warn: { Log.warn($0) })

@@ -29,6 +29,8 @@ public struct RunCommand: ParsableCommand {
 
     @OptionGroup var view: ViewOptions
 
+    @OptionGroup(title: "Attract mode and flings") var behaviour: BehaviourOptions
+
     public init() {}
 
     public func validate() throws {
@@ -54,7 +56,7 @@ public struct RunCommand: ParsableCommand {
         let drawable = renderer.outputSize
         let text = try? TextRenderer(pointSize: max(14, min(36, Int(drawable.height) / 30)))
         let scene = try CarouselScene(
-            sources: found, viewport: drawable, settings: view.carouselSettings,
+            sources: found, viewport: drawable, settings: view.carouselSettings(behaviour),
             startIndex: view.startIndex, renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
             loading: source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,

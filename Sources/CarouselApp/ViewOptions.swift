@@ -74,8 +74,10 @@ public struct ViewOptions: ParsableArguments, Sendable {
         if let b = border, !(b >= 0 && b.isFinite) { throw ValidationError("--border must be 0 or more pixels") }
     }
 
-    public var carouselSettings: CarouselSettings {
+    /// The engine's settings: these options, with attract mode and the fling cap from `behaviour`.
+    public func carouselSettings(_ behaviour: BehaviourOptions) -> CarouselSettings {
         var s = CarouselSettings()
+        behaviour.apply(to: &s)
         var spec = LayoutSpec.preset(named: layout.rawValue) ?? .centered
         if let w = itemWidth { spec.itemWidth = w }
         if let h = itemHeight { spec.itemHeight = h }

@@ -28,6 +28,7 @@ public struct Carousel: Sendable {
     private var movedSinceRest = false
     private var scrollAccumulator = 0.0
     private var lastScrollTime = -Double.infinity
+    private var attract: AttractSchedule
     private var events: [CarouselEvent] = []
     private var slotChanges: [SlotAssignment] = []
 
@@ -39,6 +40,7 @@ public struct Carousel: Sendable {
         self.time = time
         self.gestures = GestureTracker(settings: settings.gestures)
         self.pool = SlotPool(slotCount: layout.slotCount)
+        self.attract = AttractSchedule(settings: settings.attract, time: time)
         self.position = Double(min(max(startIndex, 0), max(self.itemCount - 1, 0)))
         rebuildPool()
     }
@@ -49,6 +51,13 @@ public struct Carousel: Sendable {
     public var isAnimating: Bool {
         if case .settling = motion { return true }
         return false
+    }
+
+    /// When attract mode will next move the strip by itself, if it is at rest: the app
+    /// may sleep until then. Nil while moving, while a pointer is down, or with nothing planned.
+    public var nextScheduledTime: Double? {
+        guard case .resting = motion, !gestures.isActive, itemCount > 1 else { return nil }
+        return attract.next.map { max($0.time, time) }
     }
 
     /// True while a pointer is down.
@@ -102,34 +111,47 @@ public struct Carousel: Sendable {
 
     // MARK: - Inputs
 
-    /// Runs animations up to `time`, then applies the input.
+    /// Runs animations up to `time`, then applies the input. Every input but a resize
+    /// comes from a person, so it pauses autoplay and restarts the idle timers.
     public mutating func handle(_ input: CarouselInput) {
         advance(to: input.time)
         let t = time
         switch input {
         case .pointer(let e):
+            attract.noteInput(at: t)
             if let g = gestures.handle(e) { apply(g) }
         case .step(let s, _):
+            attract.noteInput(at: t)
             step(s, time: t)
         case .scroll(let delta, _):
+            attract.noteInput(at: t)
             scroll(delta, time: t)
         case .resize(let size, _):
             resize(to: size, time: t)
         }
     }
 
-    /// Moves animations forward to `time` (earlier times are ignored).
+    /// Moves animations forward to `time` (earlier times are ignored). Whatever falls due
+    /// on the way (a settle ending, an autoplay step) happens at its own time, not at
+    /// `newTime`, so the result does not depend on how often this is called.
     public mutating func advance(to newTime: Double) {
         guard newTime > time else { return }
-        time = newTime
-        guard case .settling(let a) = motion else { return }
-        if a.isDone(at: newTime) {
-            motion = .resting
-            setPosition(a.target)
-            comeToRest(time: a.startTime + a.duration)
-        } else {
-            setPosition(a.position(at: newTime))
+        while true {
+            if case .settling(let a) = motion {
+                guard a.isDone(at: newTime) else { break }
+                time = max(time, a.startTime + a.duration)
+                motion = .resting
+                setPosition(a.target)
+                comeToRest(time: a.startTime + a.duration)
+            } else if let due = nextScheduledTime, due <= newTime, let planned = attract.next {
+                time = due
+                performAttract(planned.due, time: due)
+            } else {
+                break
+            }
         }
+        time = newTime
+        if case .settling(let a) = motion { setPosition(a.position(at: newTime)) }
     }
 
     /// Replaces the item count (a catalog change), keeping the position in range.
@@ -195,6 +217,27 @@ public struct Carousel: Sendable {
             events.append(CarouselEvent(time: t, kind: .activate(index: item)))
         }
         settle(to: v, velocity: 0, time: t)
+    }
+
+    // MARK: - Attract mode
+
+    private mutating func performAttract(_ due: AttractSchedule.Due, time t: Double) {
+        attract.performed(due, at: t)
+        guard itemCount > 1, let here = currentIndex else { return }
+        let base = Int(position.rounded())
+        let first = base - here
+        let action: AttractAction, target: Int, duration: Double?
+        switch due {
+        case .home:
+            guard here != 0 else { return }
+            (action, target, duration) = (.home, first, settings.attract.returnDuration)
+        case .step where settings.wrap || here < itemCount - 1:
+            (action, target, duration) = (.next, base + 1, nil)
+        case .step:
+            (action, target, duration) = (.rewind, first, settings.attract.returnDuration)
+        }
+        events.append(CarouselEvent(time: t, kind: .attract(action, from: here, to: item(forVirtualIndex: target))))
+        motion = .settling(SettleAnimation(from: position, to: Double(target), velocity: 0, time: t, fixedDuration: duration))
     }
 
     // MARK: - Steps and wheel

@@ -11,6 +11,8 @@ public struct CarouselEvent: Hashable, Sendable {
         case tap(index: Int)
         /// The centred item was tapped while at rest.
         case activate(index: Int)
+        /// Attract mode started moving the strip from one item to another.
+        case attract(AttractAction, from: Int, to: Int)
     }
 
     /// Seconds on the caller's clock when it happened.

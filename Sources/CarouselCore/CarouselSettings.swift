@@ -10,6 +10,8 @@ public struct CarouselSettings: Hashable, Sendable {
     /// A wheel pause longer than this (seconds) drops a partly accumulated notch, so a
     /// leftover trackpad fraction never steps the strip by surprise later.
     public var scrollResetInterval = 0.5
+    /// Autoplay and idle behaviour while nobody touches the screen.
+    public var attract = AttractSettings()
 
     public init() {}
 }

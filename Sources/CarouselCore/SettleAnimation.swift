@@ -18,13 +18,15 @@ public struct SettleAnimation: Hashable, Sendable {
     public static let maximumDuration = 0.450
     public static let distanceForLongest = 2.0
 
-    public init(from start: Double, to target: Double, velocity: Double, time: Double) {
+    /// - Parameter fixedDuration: seconds, instead of the one that grows with the distance.
+    public init(from start: Double, to target: Double, velocity: Double, time: Double, fixedDuration: Double? = nil) {
         self.start = start
         self.target = target
         self.startTime = time
         let distance = target - start
         let span = min(abs(distance), Self.distanceForLongest) / Self.distanceForLongest
-        self.duration = Self.minimumDuration + (Self.maximumDuration - Self.minimumDuration) * span
+        self.duration = fixedDuration.map { max($0, 0.001) }
+            ?? Self.minimumDuration + (Self.maximumDuration - Self.minimumDuration) * span
         // Velocity towards the target only, at most 3·distance/duration.
         let limit = 3 * abs(distance) / duration
         let towards = distance >= 0 ? velocity : -velocity

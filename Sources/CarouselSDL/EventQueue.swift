@@ -13,6 +13,13 @@ public enum EventQueue {
         return SDL_WaitEvent(&e) == 1 ? SDLEvent(raw: e) : nil
     }
 
+    /// Blocks until an event arrives or the clock (`now`) reaches `deadline`; nil at the deadline.
+    public static func wait(until deadline: Double) -> SDLEvent? {
+        let ms = ((deadline - now) * 1000).rounded(.up)
+        var e = SDL_Event()
+        return SDL_WaitEventTimeout(&e, Int32(min(max(ms, 0), Double(Int32.max)))) == 1 ? SDLEvent(raw: e) : nil
+    }
+
     /// The next queued event, without blocking.
     public static func poll() -> SDLEvent? {
         var e = SDL_Event()

@@ -1,0 +1,48 @@
+/// When attract mode acts next. Input pauses autoplay and restarts the idle timers; each
+/// action reschedules the next. It only says when; `Carousel` does the moving.
+struct AttractSchedule: Hashable, Sendable {
+    enum Due: Hashable, Sendable { case step, home }
+
+    let settings: AttractSettings
+    /// When autoplay steps next; nil without autoplay.
+    private(set) var nextStep: Double?
+    /// When the idle-home slide is due; nil without idle home, or once done until the next input.
+    private(set) var homeAt: Double?
+
+    /// Start counts as the last input: autoplay's first step is one interval in.
+    init(settings: AttractSettings, time: Double) {
+        self.settings = settings
+        noteInput(at: time, pausing: false)
+    }
+
+    /// A person touched, clicked, scrolled or pressed a key at `t`.
+    mutating func noteInput(at t: Double) { noteInput(at: t, pausing: true) }
+
+    private mutating func noteInput(at t: Double, pausing: Bool) {
+        let resume = pausing ? max(settings.idleResume, 0) : 0
+        nextStep = settings.autoplayInterval.map { t + resume + $0 }
+        homeAt = settings.idleHome.map { t + $0 }
+    }
+
+    /// The earliest pending action and its time.
+    var next: (time: Double, due: Due)? {
+        switch (nextStep, homeAt) {
+        case let (s?, h?): return h <= s ? (h, .home) : (s, .step)
+        case let (s?, nil): return (s, .step)
+        case let (nil, h?): return (h, .home)
+        case (nil, nil): return nil
+        }
+    }
+
+    /// Marks `due` as done at `t` (also when there was nothing to do, e.g. already home).
+    mutating func performed(_ due: Due, at t: Double) {
+        switch due {
+        case .home:
+            homeAt = nil
+            // A paused autoplay stays paused; a running one restarts its interval.
+            if let interval = settings.autoplayInterval, let s = nextStep { nextStep = max(s, t + interval) }
+        case .step:
+            nextStep = settings.autoplayInterval.map { t + $0 }
+        }
+    }
+}
