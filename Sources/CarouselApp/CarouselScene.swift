@@ -35,8 +35,9 @@ public final class CarouselScene {
     public var emptyMessage = "No images found"
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
-                renderer: SDLRenderer, painter: FramePainter, loading: Loading, log: EventLog?, time: Double, warn: @escaping (String) -> Void) throws(SDLError) {
-        self.timeOrigin = time
+                renderer: SDLRenderer, painter: FramePainter, loading: Loading, log: EventLog?, time: Double,
+                timeOrigin: Double? = nil, warn: @escaping (String) -> Void) throws(SDLError) {
+        self.timeOrigin = timeOrigin ?? time
         self.sources = sources
         self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
@@ -48,6 +49,9 @@ public final class CarouselScene {
         self.warn = warn
         try update()
     }
+
+    /// The worker threads hold their pool, so they would outlive a replaced scene.
+    deinit { loading.workers.stop() }
 
     public func handle(_ input: CarouselInput) throws(SDLError) {
         if case .resize(let size, let t) = input {
@@ -70,6 +74,13 @@ public final class CarouselScene {
         } else {
             painter.draw(carousel.visibleItems, slots: slots, on: renderer)
         }
+    }
+
+    /// Logs `catalog_changed` with how many files came and went between two source lists.
+    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource]) {
+        let before = Set(old.map(\.path)), after = Set(new.map(\.path))
+        log?.record(timeMs: ms(carousel.time), type: "catalog_changed",
+                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count)])
     }
 
     /// Makes every slot texture again and refills it, after the renderer lost them.

@@ -10,20 +10,25 @@ struct InteractiveLoop {
     let scene: CarouselScene
     let window: SDLWindow
     let renderer: SDLRenderer
-    private var translator = SDLInputTranslator { Log.info($0) }
+    private var translator: SDLInputTranslator
     private var needsDraw = true
     private var running = true
     private let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
     /// Frames drawn so far.
     private(set) var framesDrawn = 0
 
-    init(scene: CarouselScene, window: SDLWindow, renderer: SDLRenderer) {
+    /// Why `run()` returned.
+    enum Outcome { case quit, reload }
+    private var outcome = Outcome.quit
+
+    init(scene: CarouselScene, window: SDLWindow, renderer: SDLRenderer, keys: KeyBindings) {
+        self.translator = SDLInputTranslator(keys: keys) { Log.info($0) }
         self.scene = scene
         self.window = window
         self.renderer = renderer
     }
 
-    mutating func run() throws {
+    mutating func run() throws -> Outcome {
         while running {
             // Idle: sleep until something happens. Moving: take what is queued and draw.
             if let first = nextEvent() {
@@ -42,6 +47,7 @@ struct InteractiveLoop {
                 needsDraw = false
             }
         }
+        return outcome
     }
 
     private func nextEvent() -> SDLEvent? {
@@ -62,6 +68,12 @@ struct InteractiveLoop {
                 try scene.handle(c)
                 needsDraw = true
             case .quit:
+                running = false
+            case .windowClosed:
+                // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
+                if !translator.keys.kiosk { running = false }
+            case .reload:
+                outcome = .reload
                 running = false
             case .toggleFullscreen:
                 window.setFullscreen(!window.isFullscreen)

@@ -29,6 +29,7 @@ public struct RenderCommand: ParsableCommand {
     public init() {}
 
     public func run() throws {
+        SignalWatcher.useDefaultActions()
         let scriptText: String
         do { scriptText = try String(contentsOfFile: script, encoding: .utf8) } catch {
             throw Failure("\(script): cannot be read")

@@ -22,6 +22,12 @@ public struct RunCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Wait for the display's refresh before showing a frame.")
     var vsync = true
 
+    @Flag(help: "Kiosk mode: full screen, no pointer, no screen blanking; only --quit-keys or a signal quits.")
+    var kiosk = false
+
+    @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
+    var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
+
     @Option(help: ArgumentHelp("Write the event log (JSON lines) to FILE, or to standard output with -.", valueName: "FILE|-"))
     var events: String?
 
@@ -38,7 +44,9 @@ public struct RunCommand: ParsableCommand {
     }
 
     public func run() throws {
-        let found = try source.resolve()
+        // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
+        SignalWatcher.start()
+        var found = try source.resolve()
         let log = try events.map(EventLog.open)
 
         let session: SDLSession
@@ -48,23 +56,57 @@ public struct RunCommand: ParsableCommand {
         var options = SDLWindow.Options()
         options.width = size.width
         options.height = size.height
-        options.fullscreen = fullscreen || kms
+        options.fullscreen = fullscreen || kiosk || kms
         options.display = display
         let window: SDLWindow
         do { window = try SDLWindow(options) } catch { throw Failure(DisplayAdvice.message(for: error)) }
+        if kiosk {
+            session.showCursor(false)
+            session.disableScreenSaver()
+        }
         let renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
-        let drawable = renderer.outputSize
-        let text = try? TextRenderer(pointSize: max(14, min(36, Int(drawable.height) / 30)))
-        let scene = try CarouselScene(
-            sources: found, viewport: drawable, settings: view.carouselSettings(behaviour),
-            startIndex: view.startIndex, renderer: renderer,
-            painter: FramePainter(style: view.style, text: text),
-            loading: source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
-            warn: { Log.warn($0) })
-        scene.emptyMessage = "No images found in " + (source.paths.isEmpty ? "the bundled Assets/ folder" : source.paths.joined(separator: ", "))
+        let text = try? TextRenderer(pointSize: max(14, min(36, Int(renderer.outputSize.height) / 30)))
+        let keys = KeyBindings(kiosk: kiosk, quit: quitKeys.combo)
+        let clockOrigin = EventQueue.now
+        var startIndex = view.startIndex
 
-        var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer)
-        try loop.run()
+        while true {
+            let scene = try CarouselScene(
+                sources: found, viewport: renderer.outputSize, settings: view.carouselSettings(behaviour),
+                startIndex: startIndex, renderer: renderer,
+                painter: FramePainter(style: view.style, text: text),
+                loading: source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
+                timeOrigin: clockOrigin, warn: { Log.warn($0) })
+            scene.emptyMessage = "No images found in " + (source.paths.isEmpty ? "the bundled Assets/ folder" : source.paths.joined(separator: ", "))
+            var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer, keys: keys)
+            guard try loop.run() == .reload else { break }
+
+            // SIGHUP: the sources again; the centred picture stays centred if it is still there.
+            let centred = scene.carousel.currentIndex.map { scene.sources[$0].path }
+            do {
+                let fresh = try source.resolve()
+                scene.recordCatalogChange(from: found, to: fresh)
+                found = fresh
+            } catch {
+                Log.warn("reload: \(error); keeping the images shown")
+            }
+            startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.carousel.currentIndex ?? 0
+        }
         withExtendedLifetime(session) {}
     }
+}
+
+/// `--quit-keys`: a key combination, or `none`.
+struct QuitKeys: ExpressibleByArgument, Sendable {
+    var combo: KeyCombo?
+
+    init(combo: KeyCombo?) { self.combo = combo }
+
+    init?(argument: String) {
+        if argument.lowercased() == "none" { combo = nil; return }
+        guard let c = KeyCombo(parsing: argument) else { return nil }
+        combo = c
+    }
+
+    var defaultValueDescription: String { combo?.description ?? "none" }
 }

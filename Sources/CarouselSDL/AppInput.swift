@@ -4,13 +4,31 @@ import CarouselCore
 public enum AppInput: Equatable, Sendable {
     case carousel(CarouselInput)
     case toggleFullscreen
+    /// A quit key, SIGTERM or SIGINT: leave with status 0.
     case quit
+    /// The window manager asked to close the window (its close button, Alt+F4).
+    case windowClosed
+    /// SIGHUP: read the configuration and the sources again.
+    case reload
     /// The window's drawable size changed (resize, rotation, full screen).
     case resized
     /// The renderer lost its textures; they must be made and filled again.
     case renderReset
     /// The window needs drawing again (exposed, restored).
     case redraw
+}
+
+/// Which keys do what beyond navigation.
+public struct KeyBindings: Hashable, Sendable {
+    /// Kiosk mode: Escape, q, F11 and f do nothing; only `quit` leaves.
+    public var kiosk = false
+    /// The combination that always quits; nil: none (a kiosk then stops only by signal).
+    public var quit: KeyCombo? = KeyCombo(parsing: "ctrl+alt+q")
+
+    public init(kiosk: Bool = false, quit: KeyCombo? = KeyCombo(parsing: "ctrl+alt+q")) {
+        self.kiosk = kiosk
+        self.quit = quit
+    }
 }
 
 /// Sizes needed to turn SDL's coordinates into viewport pixels.

@@ -14,10 +14,12 @@ public struct SDLInputTranslator {
 
     /// Told once when finger coordinates arrive outside 0–1.
     public var log: (String) -> Void
+    public var keys: KeyBindings
     private var warnedOutOfRange = false
     private var fingerDown: [Int64: (time: Double, moved: Bool)] = [:]
 
-    public init(log: @escaping (String) -> Void = { _ in }) {
+    public init(keys: KeyBindings = KeyBindings(), log: @escaping (String) -> Void = { _ in }) {
+        self.keys = keys
         self.log = log
     }
 
@@ -29,7 +31,8 @@ public struct SDLInputTranslator {
         let time = Double(e.common.timestamp) / 1000
         switch SDL_EventType(e.type) {
         case SDL_QUIT:
-            return [.quit]
+            // Only the window manager sends it: SignalWatcher takes SIGTERM and SIGINT.
+            return [.windowClosed]
 
         case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
             guard e.button.which != SDL_TOUCH_MOUSEID_VALUE, e.button.button == UInt8(SDL_BUTTON_LEFT) else { return [] }
@@ -70,7 +73,7 @@ public struct SDLInputTranslator {
             return [.carousel(.pointer(PointerEvent(phase, .finger(id), x: p.x, y: p.y, time: time)))]
 
         case SDL_KEYDOWN:
-            return key(e.key.keysym.sym, time: time)
+            return key(e.key.keysym.sym, mod: e.key.keysym.mod, time: time)
 
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(e.window.event)) {
@@ -83,7 +86,11 @@ public struct SDLInputTranslator {
             return [.resized]  // orientation or mode change: re-read the drawable size
 
         case SDL_USEREVENT:
-            return [.redraw]
+            switch SignalWatcher.Request(rawValue: e.user.code) {
+            case .quit: return [.quit]
+            case .reload: return [.reload]
+            case nil: return [.redraw]  // a decoded image is ready
+            }
         case SDL_RENDER_TARGETS_RESET, SDL_RENDER_DEVICE_RESET:
             return [.renderReset]
 
@@ -92,7 +99,8 @@ public struct SDLInputTranslator {
         }
     }
 
-    private func key(_ sym: SDL_Keycode, time: Double) -> [AppInput] {
+    private func key(_ sym: SDL_Keycode, mod: UInt16, time: Double) -> [AppInput] {
+        if let combo = keys.quit, combo.matches(key: sym, mod: mod) { return [.quit] }
         let step: Step?
         switch Int(sym) {
         case Int(SDLK_LEFT.rawValue): step = .previous
@@ -101,8 +109,8 @@ public struct SDLInputTranslator {
         case Int(SDLK_END.rawValue): step = .last
         case Int(SDLK_PAGEUP.rawValue): step = .previousPage
         case Int(SDLK_PAGEDOWN.rawValue): step = .nextPage
-        case Int(SDLK_F11.rawValue), Int(SDLK_f.rawValue): return [.toggleFullscreen]
-        case Int(SDLK_ESCAPE.rawValue), Int(SDLK_q.rawValue): return [.quit]
+        case Int(SDLK_F11.rawValue), Int(SDLK_f.rawValue): return keys.kiosk ? [] : [.toggleFullscreen]
+        case Int(SDLK_ESCAPE.rawValue), Int(SDLK_q.rawValue): return keys.kiosk ? [] : [.quit]
         default: step = nil
         }
         return step.map { [.carousel(.step($0, time: time))] } ?? []

@@ -1,9 +1,6 @@
 import CSDL2
 import CSDL2Image
 import CSDL2TTF
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// SDL initialised for video, events, image decoding and text, for as long as this lives.
 /// Create one, on the main thread, before any window.
@@ -14,7 +11,8 @@ public final class SDLSession {
     /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil lets SDL choose.
     public init(videoDriver requested: String? = nil) throws(SDLError) {
         if let d = requested { SDL_SetHint(SDL_HINT_VIDEODRIVER, d) }
-        Self.restoreQuitSignals()
+        // Signals are ours: SignalWatcher for the window, default actions for render.
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // Keep the compositor from being bypassed/unredirected and the screensaver decisions ours.
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("SDL_Init") }
@@ -27,19 +25,14 @@ public final class SDLSession {
         }
     }
 
-    /// SDL turns SIGTERM and SIGINT into a quit event, but only over the default
-    /// disposition; a parent (a service manager, a test runner) may have left them ignored
-    /// or blocked, and then SIGTERM would not stop the carousel. Reset both first.
-    private static func restoreQuitSignals() {
-        #if canImport(Glibc)
-        signal(SIGTERM, SIG_DFL)
-        signal(SIGINT, SIG_DFL)
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGTERM)
-        sigaddset(&set, SIGINT)
-        pthread_sigmask(SIG_UNBLOCK, &set, nil)
-        #endif
+    /// Hides or shows the mouse pointer (a kiosk's touchscreen has no use for it).
+    public func showCursor(_ on: Bool) {
+        SDL_ShowCursor(on ? SDL_ENABLE : SDL_DISABLE)
+    }
+
+    /// Keeps the screen from blanking or a screensaver from starting while this runs.
+    public func disableScreenSaver() {
+        SDL_DisableScreenSaver()
     }
 
     deinit {

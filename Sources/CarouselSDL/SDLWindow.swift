@@ -20,9 +20,21 @@ public final class SDLWindow {
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if o.hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
         if o.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }
-        if o.fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
-        let pos = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK | UInt32(o.display))
-        guard let w = SDL_CreateWindow(o.title, pos, pos, Int32(o.width), Int32(o.height), flags) else {
+        var x = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK | UInt32(o.display)), y = x
+        var width = Int32(o.width), height = Int32(o.height)
+        var bounds = SDL_Rect()
+        if o.fullscreen {
+            flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue
+            // Full screen on X11 is a request to the window manager; an X session without
+            // one (xinit running only the carousel) would leave a small window that SDL
+            // nevertheless lays out at the display's size. A borderless window covering
+            // the display is right either way.
+            if SDL_GetDisplayBounds(Int32(o.display), &bounds) == 0 {
+                flags |= SDL_WINDOW_BORDERLESS.rawValue
+                (x, y, width, height) = (bounds.x, bounds.y, bounds.w, bounds.h)
+            }
+        }
+        guard let w = SDL_CreateWindow(o.title, x, y, width, height, flags) else {
             throw SDLError("SDL_CreateWindow")
         }
         handle = w

@@ -154,4 +154,57 @@ import Testing
         e.window.event = UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue)
         #expect(t.translate(e, geometry: hidpi) == [.resized])
     }
+
+    func keyDown(_ k: SDL_KeyCode, mod: SDL_Keymod = KMOD_NONE) -> SDL_Event {
+        var e = SDL_Event()
+        e.type = SDL_KEYDOWN.rawValue
+        e.key.timestamp = 1000
+        e.key.keysym.sym = SDL_Keycode(k.rawValue)
+        e.key.keysym.mod = UInt16(mod.rawValue)
+        return e
+    }
+
+    @Test func kioskIgnoresQuitAndFullScreenKeysButNotItsCombination() {
+        var t = SDLInputTranslator(keys: KeyBindings(kiosk: true, quit: KeyCombo(parsing: "ctrl+alt+q")))
+        #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi).isEmpty)
+        #expect(t.translate(keyDown(SDLK_q), geometry: hidpi).isEmpty)
+        #expect(t.translate(keyDown(SDLK_F11), geometry: hidpi).isEmpty)
+        #expect(t.translate(keyDown(SDLK_q, mod: KMOD_LCTRL), geometry: hidpi).isEmpty, "alt is missing")
+        let both = SDL_Keymod(KMOD_RCTRL.rawValue | KMOD_LALT.rawValue)
+        #expect(t.translate(keyDown(SDLK_q, mod: both), geometry: hidpi) == [.quit])
+        #expect(t.translate(keyDown(SDLK_RIGHT), geometry: hidpi) == [.carousel(.step(.next, time: 1))],
+                "navigation keys still work")
+    }
+
+    @Test func withoutACombinationNoKeyQuitsAKiosk() {
+        var t = SDLInputTranslator(keys: KeyBindings(kiosk: true, quit: nil))
+        let all = SDL_Keymod(KMOD_CTRL.rawValue | KMOD_ALT.rawValue)
+        #expect(t.translate(keyDown(SDLK_q, mod: all), geometry: hidpi).isEmpty)
+        #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi).isEmpty)
+    }
+
+    @Test func signalsAndTheWindowCloseAreTold() {
+        var t = SDLInputTranslator()
+        var e = SDL_Event()
+        e.type = SDL_QUIT.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [.windowClosed])
+        e.type = SDL_USEREVENT.rawValue
+        e.user.code = SignalWatcher.Request.quit.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [.quit])
+        e.user.code = SignalWatcher.Request.reload.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [.reload])
+        e.user.code = 0
+        #expect(t.translate(e, geometry: hidpi) == [.redraw])
+    }
+
+    @Test func keyCombinationsParse() {
+        let c = KeyCombo(parsing: "Ctrl+Alt+Q")
+        #expect(c?.modifiers == [.ctrl, .alt] && c?.key == Int32(SDLK_q.rawValue))
+        #expect(KeyCombo(parsing: "shift+f12")?.key == Int32(bitPattern: SDLK_F12.rawValue))
+        #expect(KeyCombo(parsing: "ctrl+escape")?.modifiers == [.ctrl])
+        #expect(KeyCombo(parsing: "x")?.modifiers == [])
+        for bad in ["", "ctrl+", "hyper+q", "ctrl+alt+qq", "ctrl++q", "+"] {
+            #expect(KeyCombo(parsing: bad) == nil, "\(bad)")
+        }
+    }
 }

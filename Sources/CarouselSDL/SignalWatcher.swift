@@ -1,0 +1,70 @@
+import CSDL2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// SIGTERM, SIGINT and SIGHUP as events in SDL's queue, so the run loop handles them like
+/// any input: quit with status 0, or reload. A thread waits for them with `sigwait`;
+/// pushing an event from a signal handler would not be safe.
+///
+/// SDL's own handlers would turn SIGTERM into the same SDL_QUIT as closing the window,
+/// which a kiosk must ignore, and know nothing of SIGHUP. Call `start()` first thing in
+/// the program, before any other thread exists: threads inherit the blocked set, and a
+/// thread without it would let the default action kill the process.
+public enum SignalWatcher {
+    /// What a signal asks of the program; the `code` of its SDL_USEREVENT.
+    public enum Request: Int32, Sendable {
+        case quit = 1
+        case reload = 2
+    }
+
+    public static func start() {
+        #if canImport(Glibc)
+        var set = watchedSet()
+        for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_DFL) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { _ in
+            var set = SignalWatcher.watchedSet()
+            while true {
+                var sig: Int32 = 0
+                guard sigwait(&set, &sig) == 0 else { continue }
+                SignalWatcher.deliver(sig == SIGHUP ? .reload : .quit)
+            }
+        }, nil)
+        pthread_detach(thread)
+        #endif
+    }
+
+    /// For a program that does not watch them (`carousel render`): SIGTERM and SIGINT end
+    /// it at once. A parent (a service manager, a test runner) may have left them ignored
+    /// or blocked, and then Ctrl+C would do nothing; reset both.
+    public static func useDefaultActions() {
+        #if canImport(Glibc)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGTERM, SIGINT] {
+            signal(s, SIG_DFL)
+            sigaddset(&set, s)
+        }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        #endif
+    }
+
+    #if canImport(Glibc)
+    private static func watchedSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
+        return set
+    }
+    #endif
+
+    private static func deliver(_ request: Request) {
+        var e = SDL_Event()
+        e.type = SDL_USEREVENT.rawValue
+        e.user.code = request.rawValue
+        // Before SDL's queue exists (still starting up) a quit cannot wait for the loop.
+        if SDL_PushEvent(&e) != 1 && request == .quit { exit(0) }
+    }
+}
