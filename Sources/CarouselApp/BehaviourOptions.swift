@@ -27,6 +27,14 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
         if let m = maxFlingItems, m < 1 { throw ValidationError("--max-fling-items must be 1 or more, not \(m)") }
     }
 
+    /// These options as config-file entries, for `--print-config`.
+    var configEntries: [ConfigEntry] {
+        [.init("autoplay", autoplay.map { .number($0) }, unset: "off"),
+         .init("idle-resume", .number(idleResume ?? AttractSettings().idleResume)),
+         .init("idle-home", idleHome.map { .number($0) }, unset: "off"),
+         .init("max-fling-items", maxFlingItems.map { .number(Double($0)) }, unset: "unlimited")]
+    }
+
     /// These options applied over `settings`.
     public func apply(to settings: inout CarouselSettings) {
         settings.attract.autoplayInterval = autoplay

@@ -15,6 +15,9 @@ public struct CarouselCommand: ParsableCommand {
     public static func runMain() {
         do {
             var command = try parseAsRoot()
+            if let run = command as? RunCommand, run.config != nil {
+                command = try RunCommand.parseMerged(Array(CommandLine.arguments.dropFirst()))
+            }
             try command.run()
         } catch let f as Failure {
             Log.warn(f.description)

@@ -13,7 +13,13 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Window size.", valueName: "WxH"))
     var size = PixelSize(width: 1280, height: 720)
 
-    @Flag(help: "Full screen at the desktop's resolution (F11 or f toggles).")
+    @Option(help: ArgumentHelp("Read options from a TOML file; options on the command line win (see kiosk/carousel.toml).", valueName: "FILE"))
+    var config: String?
+
+    @Flag(help: "Print the effective configuration as TOML and exit.")
+    var printConfig = false
+
+    @Flag(inversion: .prefixedNo, help: "Full screen at the desktop's resolution (F11 or f toggles).")
     var fullscreen = false
 
     @Option(help: "Display to open on, counted from 0.")
@@ -22,7 +28,7 @@ public struct RunCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Wait for the display's refresh before showing a frame.")
     var vsync = true
 
-    @Flag(help: "Kiosk mode: full screen, no pointer, no screen blanking; only --quit-keys or a signal quits.")
+    @Flag(inversion: .prefixedNo, help: "Kiosk mode: full screen, no pointer, no screen blanking; only --quit-keys or a signal quits.")
     var kiosk = false
 
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
@@ -43,7 +49,26 @@ public struct RunCommand: ParsableCommand {
         if display < 0 { throw ValidationError("--display must be 0 or more, not \(display)") }
     }
 
+    /// The command line after `carousel [run]`, with `--config`'s file merged in.
+    static func parseMerged(_ commandLine: [String]) throws -> RunCommand {
+        let own = commandLine.first == "run" ? Array(commandLine.dropFirst()) : commandLine
+        return try ConfigFile.merge(own, into: RunCommand.self, config: \.config, hasSources: { !$0.source.paths.isEmpty })
+    }
+
+    /// Every option's value, as a config file would give it.
+    var configEntries: [ConfigEntry] {
+        [.init("size", .string(size.description)), .init("fullscreen", .bool(fullscreen)),
+         .init("display", .number(Double(display))), .init("vsync", .bool(vsync)),
+         .init("kiosk", .bool(kiosk)), .init("quit-keys", .string(quitKeys.defaultValueDescription)),
+         .init("events", events.map { .string($0) }, unset: "none")]
+            + source.configEntries + view.configEntries + behaviour.configEntries
+    }
+
     public func run() throws {
+        if printConfig {
+            print(ConfigEntry.toml(configEntries), terminator: "")
+            return
+        }
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
         var found = try source.resolve()
@@ -66,29 +91,34 @@ public struct RunCommand: ParsableCommand {
         }
         let renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
         let text = try? TextRenderer(pointSize: max(14, min(36, Int(renderer.outputSize.height) / 30)))
-        let keys = KeyBindings(kiosk: kiosk, quit: quitKeys.combo)
         let clockOrigin = EventQueue.now
         var startIndex = view.startIndex
+        // What SIGHUP may change: everything but the window, the renderer and the event log.
+        var current = self
 
         while true {
             let scene = try CarouselScene(
-                sources: found, viewport: renderer.outputSize, settings: view.carouselSettings(behaviour),
+                sources: found, viewport: renderer.outputSize, settings: current.view.carouselSettings(current.behaviour),
                 startIndex: startIndex, renderer: renderer,
-                painter: FramePainter(style: view.style, text: text),
-                loading: source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
+                painter: FramePainter(style: current.view.style, text: text),
+                loading: current.source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
                 timeOrigin: clockOrigin, warn: { Log.warn($0) })
-            scene.emptyMessage = "No images found in " + (source.paths.isEmpty ? "the bundled Assets/ folder" : source.paths.joined(separator: ", "))
+            scene.emptyMessage = current.source.emptyMessage
+            let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
             var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer, keys: keys)
             guard try loop.run() == .reload else { break }
 
-            // SIGHUP: the sources again; the centred picture stays centred if it is still there.
+            // SIGHUP: the config file and the sources again; the centred picture stays
+            // centred if it is still there. A mistake in either keeps what is shown.
             let centred = scene.carousel.currentIndex.map { scene.sources[$0].path }
             do {
-                let fresh = try source.resolve()
+                let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
+                let fresh = try next.source.resolve()
                 scene.recordCatalogChange(from: found, to: fresh)
-                found = fresh
+                (current, found) = (next, fresh)
+                Log.info("reloaded: \(found.count) images")
             } catch {
-                Log.warn("reload: \(error); keeping the images shown")
+                Log.warn("reload failed, nothing changed: \(Self.message(for: error))")
             }
             startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.carousel.currentIndex ?? 0
         }

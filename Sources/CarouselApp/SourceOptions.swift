@@ -11,7 +11,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Argument(help: "Image files, folders and .toml manifests (default: the bundled demo images).")
     public var paths: [String] = []
 
-    @Flag(help: "Descend into sub-folders (symbolic links followed, loops detected).")
+    @Flag(inversion: .prefixedNo, help: "Descend into sub-folders (symbolic links followed, loops detected).")
     public var recursive = false
 
     @Option(help: "Order without a manifest: name (natural order), mtime (oldest first) or random (reshuffled each pass).")
@@ -28,6 +28,18 @@ public struct SourceOptions: ParsableArguments, Sendable {
     public func validate() throws {
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
         if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
+    }
+
+    /// What the window says when the sources hold no images.
+    var emptyMessage: String {
+        "No images found in " + (paths.isEmpty ? "the bundled Assets/ folder" : paths.joined(separator: ", "))
+    }
+
+    /// These options as config-file entries, for `--print-config`.
+    var configEntries: [ConfigEntry] {
+        [.init(ConfigFile.sourcesKey, paths.isEmpty ? nil : .strings(paths), unset: "the bundled demo images"),
+         .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
+         .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch)))]
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.

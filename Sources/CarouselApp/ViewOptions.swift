@@ -8,6 +8,7 @@ extension Length: ExpressibleByArgument {
 
 extension Color: ExpressibleByArgument {
     public init?(argument: String) { self.init(hex: argument) }
+    public var defaultValueDescription: String { hex }
 }
 
 extension RendererKind: ExpressibleByArgument {}
@@ -55,7 +56,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: "Item centred at start, counted from 0.")
     public var startIndex: Int = 0
 
-    @Flag(help: "Endless strip: the first item follows the last.")
+    @Flag(inversion: .prefixedNo, help: "Endless strip: the first item follows the last.")
     public var wrap = false
 
     @Option(help: ArgumentHelp("Background colour.", valueName: "#RRGGBB"))
@@ -85,6 +86,18 @@ public struct ViewOptions: ParsableArguments, Sendable {
         s.layout = spec
         s.wrap = wrap
         return s
+    }
+
+    /// These options as config-file entries, for `--print-config`.
+    var configEntries: [ConfigEntry] {
+        [.init("layout", .string(layout.rawValue)),
+         .init("item-width", itemWidth.map { .string($0.description) }, unset: "from the layout"),
+         .init("item-height", itemHeight.map { .string($0.description) }, unset: "from the layout"),
+         .init("gap", gap.map { .string($0.description) }, unset: "from the layout"),
+         .init("start-index", .number(Double(startIndex))), .init("wrap", .bool(wrap)),
+         .init("background", .string(background.hex)),
+         .init("border", border.map { .number($0) }, unset: "box width / 20, none for paged"),
+         .init("renderer", .string(renderer.rawValue))]
     }
 
     public var style: CarouselStyle {

@@ -183,16 +183,21 @@ struct InteractiveWindowTests {
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
     }
 
-    @Test func sighupReloadsTheSourcesKeepingTheCentredPicture() throws {
+    @Test func sighupReloadsTheConfigAndTheSourcesKeepingTheCentredPicture() throws {
         let x = try XvfbSession()
         let folder = try Self.images()
-        let app = try RunningCarousel(args: [folder, "--start-index", "3"], display: x.display)
+        let config = try Fixtures.temporaryFolder("hup") + "/carousel.toml"
+        try "sources = [\"\(folder)\"]\nstart-index = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let app = try RunningCarousel(args: ["--config", config], display: x.display)
         #expect(app.waitFor("pool", count: 1))
         // Two new pictures sorting before the centred img3: it moves from index 3 to 5.
         for name in ["img0a.bmp", "img1a.bmp"] {
             try Fixtures.bmp(64, 48) { _, _ in (9, 9, 9) }.write(to: URL(fileURLWithPath: folder + "/" + name))
         }
         try FileManager.default.removeItem(atPath: folder + "/img9.bmp")
+        // And autoplay switched on in the file.
+        try "sources = [\"\(folder)\"]\nstart-index = 3\nautoplay = 1\nidle-resume = 0\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
         kill(app.process.processIdentifier, SIGHUP)
         #expect(app.waitFor("pool", count: 2), "no new pool after SIGHUP")
         #expect(app.ofType("catalog_changed").first.map { [$0["added"] as? Int, $0["removed"] as? Int] } == [2, 1])
@@ -201,10 +206,12 @@ struct InteractiveWindowTests {
             .split(separator: "\n").first.map(String.init) ?? ""
         for _ in 0..<20 where app.ofType("activate").isEmpty {
             try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "1"])
-            Thread.sleep(forTimeInterval: 0.5)
+            Thread.sleep(forTimeInterval: 0.3)
         }
         #expect(app.ofType("activate").first?["index"] as? Int == 5)
         #expect((app.ofType("activate").first?["source"] as? String)?.hasSuffix("/img3.bmp") == true)
+        #expect(app.waitFor("autoplay", count: 1), "autoplay from the reloaded file never stepped")
+        #expect(app.ofType("autoplay").first?["from"] as? Int == 5)
         app.process.terminate()
         #expect(Self.waitForExit(app))
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
