@@ -76,11 +76,28 @@ public final class CarouselScene {
         }
     }
 
-    /// Logs `catalog_changed` with how many files came and went between two source lists.
+    /// Logs `catalog_changed` with how many files came, went and were replaced.
     public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource]) {
         let before = Set(old.map(\.path)), after = Set(new.map(\.path))
+        let replaced = Set(old.map(\.file)).subtracting(new.map(\.file)).filter { after.contains($0.path) }
         log?.record(timeMs: ms(carousel.time), type: "catalog_changed",
-                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count)])
+                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count),
+                     "replaced": .int(replaced.count)])
+    }
+
+    /// Shows `new` instead of the current images: the centred picture stays centred if it
+    /// is still there (matched by path), else its place does. Decoded images follow their
+    /// files, so nothing already on screen flashes back to a placeholder. Call it at rest.
+    public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
+        let current = carousel.currentIndex
+        let centred = current.map { sources[$0].path }
+        let index = centred.flatMap { p in new.firstIndex { $0.path == p } } ?? min(current ?? 0, max(new.count - 1, 0))
+        carousel.advance(to: time)
+        recordCatalogChange(from: sources, to: new)
+        sources = new
+        feed.replaceSources(new)
+        carousel.replaceItems(count: new.count, centredOn: index, time: time)
+        try update()
     }
 
     /// Makes every slot texture again and refills it, after the renderer lost them.

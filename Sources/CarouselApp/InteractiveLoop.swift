@@ -21,8 +21,12 @@ struct InteractiveLoop {
     enum Outcome { case quit, reload }
     private var outcome = Outcome.quit
 
-    init(scene: CarouselScene, window: SDLWindow, renderer: SDLRenderer, keys: KeyBindings) {
+    /// Keeps the images in step with the folders; nil: they are read once.
+    let catalog: CatalogUpdater?
+
+    init(scene: CarouselScene, window: SDLWindow, renderer: SDLRenderer, keys: KeyBindings, catalog: CatalogUpdater? = nil) {
         self.translator = SDLInputTranslator(keys: keys) { Log.info($0) }
+        self.catalog = catalog
         self.scene = scene
         self.window = window
         self.renderer = renderer
@@ -40,6 +44,13 @@ struct InteractiveLoop {
             if try scene.pump() { needsDraw = true }
             // Also when resting: attract mode may be due to start moving.
             try scene.advance(to: EventQueue.now)
+            // New, gone or replaced files, applied at rest only: the change jumps.
+            if let catalog, !scene.carousel.isAnimating, !scene.carousel.isInteracting,
+               catalog.isDue(at: EventQueue.now),
+               let fresh = catalog.check(current: scene.sources, now: EventQueue.now) {
+                try scene.replaceCatalog(fresh, time: EventQueue.now)
+                needsDraw = true
+            }
             if scene.carousel.isAnimating || needsDraw {
                 scene.draw(on: renderer)
                 renderer.present()
@@ -52,7 +63,8 @@ struct InteractiveLoop {
 
     private func nextEvent() -> SDLEvent? {
         if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
-        if let due = scene.carousel.nextScheduledTime { return EventQueue.wait(until: due) }
+        let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck].compactMap { $0 }
+        if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }
 
@@ -75,6 +87,8 @@ struct InteractiveLoop {
             case .reload:
                 outcome = .reload
                 running = false
+            case .foldersChanged:
+                catalog?.noteChange()
             case .toggleFullscreen:
                 window.setFullscreen(!window.isFullscreen)
             case .resized:

@@ -34,6 +34,9 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
     var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
 
+    @Option(help: ArgumentHelp("Read the folders again every SECONDS, for changes inotify misses (network mounts); 0: never.", valueName: "SECONDS"))
+    var rescan: Double = 30
+
     @Option(help: ArgumentHelp("Write the event log (JSON lines) to FILE, or to standard output with -.", valueName: "FILE|-"))
     var events: String?
 
@@ -46,6 +49,7 @@ public struct RunCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
+        if !(rescan >= 0 && rescan.isFinite) { throw ValidationError("--rescan must be 0 or more seconds, not \(rescan)") }
         if display < 0 { throw ValidationError("--display must be 0 or more, not \(display)") }
     }
 
@@ -60,7 +64,7 @@ public struct RunCommand: ParsableCommand {
         [.init("size", .string(size.description)), .init("fullscreen", .bool(fullscreen)),
          .init("display", .number(Double(display))), .init("vsync", .bool(vsync)),
          .init("kiosk", .bool(kiosk)), .init("quit-keys", .string(quitKeys.defaultValueDescription)),
-         .init("events", events.map { .string($0) }, unset: "none")]
+         .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
             + source.configEntries + view.configEntries + behaviour.configEntries
     }
 
@@ -71,7 +75,8 @@ public struct RunCommand: ParsableCommand {
         }
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
-        var found = try source.resolve()
+        var scanned = try source.resolveAll()
+        var found = scanned.sources
         let log = try events.map(EventLog.open)
 
         let session: SDLSession
@@ -105,17 +110,21 @@ public struct RunCommand: ParsableCommand {
                 timeOrigin: clockOrigin, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
-            var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer, keys: keys)
+            let catalog = CatalogUpdater(options: current.source, initial: found, folders: scanned.folders,
+                                         rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
+                                         wake: { EventQueue.post(.foldersChanged) })
+            var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer, keys: keys, catalog: catalog)
             guard try loop.run() == .reload else { break }
 
             // SIGHUP: the config file and the sources again; the centred picture stays
             // centred if it is still there. A mistake in either keeps what is shown.
             let centred = scene.carousel.currentIndex.map { scene.sources[$0].path }
+            found = scene.sources
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
-                let fresh = try next.source.resolve()
-                scene.recordCatalogChange(from: found, to: fresh)
-                (current, found) = (next, fresh)
+                let fresh = try next.source.resolveAll()
+                scene.recordCatalogChange(from: found, to: fresh.sources)
+                (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")
             } catch {
                 Log.warn("reload failed, nothing changed: \(Self.message(for: error))")

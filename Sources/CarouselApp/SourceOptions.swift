@@ -43,7 +43,18 @@ public struct SourceOptions: ParsableArguments, Sendable {
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.
-    public func resolve() throws -> [ImageSource] {
+    public func resolve() throws -> [ImageSource] { try resolveAll().sources }
+
+    /// `resolve`, also telling which folders to watch.
+    func resolveAll() throws -> SourceScanner.Result {
+        var found = try scan { Log.info($0) }
+        if order == .random { found.sources.shuffle() }
+        return found
+    }
+
+    /// The sources' images in name or time order (never shuffled) and the folders to watch.
+    /// - Parameter tolerant: a path that is gone holds no images instead of being an error.
+    func scan(tolerant: Bool = false, note: (String) -> Void) throws -> SourceScanner.Result {
         var given = paths
         if given.isEmpty {
             guard let assets = BundledAssets.folder() else {
@@ -54,13 +65,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
         var scanner = SourceScanner()
         scanner.recursive = recursive
         scanner.order = order == .mtime ? .modificationTime : .name
-        do {
-            var found = try scanner.scan(given) { Log.info($0) }
-            if order == .random { found.shuffle() }
-            return found
-        } catch let e as SourceScanner.Problem {
-            throw Failure(e.description)
-        }
+        scanner.missingIsEmpty = tolerant
+        do { return try scanner.scanAll(given, note: note) } catch { throw Failure(error.description) }
     }
 
     /// Background loading as these options ask: `wake` is called from a worker when an

@@ -154,14 +154,15 @@ public struct Carousel: Sendable {
         if case .settling(let a) = motion { setPosition(a.position(at: newTime)) }
     }
 
-    /// Replaces the item count (a catalog change), keeping the position in range.
-    public mutating func setItemCount(_ count: Int, time t: Double) {
+    /// A new list of items (files added, removed or replaced), with `index` in the centre:
+    /// where the centred item went, so that it stays in place. Any motion stops; the pool
+    /// is rebuilt, so every slot is filled again. Apply it at rest: it jumps.
+    public mutating func replaceItems(count: Int, centredOn index: Int, time t: Double) {
         advance(to: t)
         itemCount = max(0, count)
-        if !settings.wrap || itemCount == 0 {
-            position = min(max(position, 0), Double(max(itemCount - 1, 0)))
-            if case .settling = motion { motion = .resting }
-        }
+        motion = .resting
+        position = Double(min(max(index, 0), max(itemCount - 1, 0)))
+        movedSinceRest = false
         rebuildPool()
     }
 

@@ -13,21 +13,37 @@ public final class ImageFeed {
     public private(set) var sources: [ImageSource]
     private let workers: DecodeWorkers
     private var images: [Int: PixelImage] = [:]
-    /// Files that failed, by path, with the reason: reported once and not decoded again.
-    private var failures: [String: String] = [:]
+    /// Files that failed, with the reason: not decoded again (until replaced).
+    private var failures: [FileIdentity: String] = [:]
+    /// Where each file is in `sources`, to place results of requests made before a change.
+    private var indexOfFile: [FileIdentity: Int] = [:]
     private var box = Size(width: 0, height: 0)
     private var wanted: Set<Int> = []
 
     public init(sources: [ImageSource], workers: DecodeWorkers) {
         self.sources = sources
         self.workers = workers
+        indexOfFile = Self.index(sources)
     }
 
-    /// Takes a new list of sources (same count): images of indices whose source changed
-    /// are forgotten.
+    /// Takes a new list of sources (reshuffled, or files added, removed or replaced): the
+    /// images already decoded follow their files to their new places; a replaced file's
+    /// old image is forgotten.
     public func replaceSources(_ new: [ImageSource]) {
-        images = images.filter { new.indices.contains($0.key) && sources.indices.contains($0.key) && new[$0.key] == sources[$0.key] }
+        let newIndex = Self.index(new)
+        var moved: [Int: PixelImage] = [:]
+        for (i, image) in images where sources.indices.contains(i) {
+            if let j = newIndex[sources[i].file] { moved[j] = image }
+        }
+        images = moved
         sources = new
+        indexOfFile = newIndex
+    }
+
+    private static func index(_ sources: [ImageSource]) -> [FileIdentity: Int] {
+        var index: [FileIdentity: Int] = [:]
+        for (i, s) in sources.enumerated() where index[s.file] == nil { index[s.file] = i }
+        return index
     }
 
     /// Decodes started and requests dropped so far, from the workers.
@@ -48,7 +64,7 @@ public final class ImageFeed {
         wanted = Set(order)
         images = images.filter { wanted.contains($0.key) }
         let missing = order.filter { item in
-            sources.indices.contains(item) && images[item] == nil && failures[sources[item].path] == nil
+            sources.indices.contains(item) && images[item] == nil && failures[sources[item].file] == nil
         }
         workers.want(missing.map { DecodeWorkers.Request(item: $0, source: sources[$0], box: box) })
     }
@@ -58,15 +74,18 @@ public final class ImageFeed {
         var ready: [Int] = []
         for done in workers.take() {
             let r = done.request
-            guard r.box == box, sources.indices.contains(r.item), sources[r.item] == r.source else { continue }
+            // The item may have moved since the request (files added or removed before it).
+            let item = sources.indices.contains(r.item) && sources[r.item].file == r.source.file
+                ? r.item : indexOfFile[r.source.file]
+            guard r.box == box, let item else { continue }
             switch done.result {
             case .success(let image):
-                guard wanted.contains(r.item) else { continue }
-                images[r.item] = image
+                guard wanted.contains(item) else { continue }
+                images[item] = image
             case .failure(let error):
-                failures[r.source.path] = error.reason
+                failures[r.source.file] = error.reason
             }
-            ready.append(r.item)
+            ready.append(item)
         }
         return ready
     }
@@ -74,7 +93,7 @@ public final class ImageFeed {
     /// The item's image or failure when known; nil while it is still to come.
     public func outcome(for item: Int) -> Outcome? {
         guard sources.indices.contains(item) else { return nil }
-        if let reason = failures[sources[item].path] { return .failed(reason: reason) }
+        if let reason = failures[sources[item].file] { return .failed(reason: reason) }
         return images[item].map(Outcome.image)
     }
 

@@ -6,12 +6,19 @@ public struct ImageSource: Hashable, Sendable {
     public var title: String
     /// A longer line from the manifest, if any.
     public var caption: String?
+    /// The file's size and modification time when it was found: a file replaced under the
+    /// same name is a different source, so its old decoded image is not shown. Nil: unknown.
+    public var stamp: FileStamp?
 
-    public init(path: String, title: String? = nil, caption: String? = nil) {
+    public init(path: String, title: String? = nil, caption: String? = nil, stamp: FileStamp? = nil) {
         self.path = path
         self.title = title ?? ImageSource.defaultTitle(for: path)
         self.caption = caption
+        self.stamp = stamp
     }
+
+    /// What decoding depends on: the file and its version, not its title.
+    public var file: FileIdentity { FileIdentity(path: path, stamp: stamp) }
 
     /// The file name without folder and extension: `/a/b/Sunset.jpg` → `Sunset`.
     public static func defaultTitle(for path: String) -> String {
@@ -19,4 +26,10 @@ public struct ImageSource: Hashable, Sendable {
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
         return String(name[..<dot])
     }
+}
+
+/// A file at one version: equal identities decode to the same pixels.
+public struct FileIdentity: Hashable, Sendable {
+    public var path: String
+    public var stamp: FileStamp?
 }

@@ -21,33 +21,68 @@ public struct SourceScanner: Sendable {
     public var recursive = false
     /// Order inside each folder (manifests keep their own order).
     public var order: Order = .name
+    /// A path that does not exist holds no images, with a note, instead of being an error:
+    /// for rescans, where a folder may be gone for a while (a USB stick pulled out).
+    public var missingIsEmpty = false
 
     public init() {}
+
+    /// What a scan found: the images, and the folders whose changes would change them.
+    public struct Result: Sendable {
+        public var sources: [ImageSource] = []
+        /// Folders read, and the folders holding the files and manifests given: what to watch.
+        public var folders: [String] = []
+    }
 
     /// Every image in `paths`, in order: files as given, folders' images sorted, manifests'
     /// items as listed. `note` hears one line for each file skipped and why.
     public func scan(_ paths: [String], note: (String) -> Void = { _ in }) throws(Problem) -> [ImageSource] {
+        try scanAll(paths, note: note).sources
+    }
+
+    /// `scan`, also telling which folders to watch for changes.
+    public func scanAll(_ paths: [String], note: (String) -> Void = { _ in }) throws(Problem) -> Result {
         var found: [ImageSource] = []
+        var folders: [String] = []
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else {
+                if missingIsEmpty {
+                    note("\(path): not there now; showing what else there is")
+                    continue
+                }
                 throw Problem(description: errno == ELOOP ? "\(path): is a symbolic link loop"
                                                           : "\(path): no such file or folder")
             }
             if (info.st_mode & S_IFMT) == S_IFDIR {
                 var visited = Set<FileID>()
-                scanFolder(trimmed(path), id: FileID(info), visited: &visited, into: &found, note: note)
+                scanFolder(trimmed(path), id: FileID(info), visited: &visited, into: &found, folders: &folders, note: note)
             } else if path.lowercased().hasSuffix(".toml") {
-                found += try readManifest(path)
+                let items = try readManifest(path).map { item in
+                    var stamped = item
+                    stamped.stamp = FileStamp.of(item.path)
+                    return stamped
+                }
+                found += items
+                folders.append(Self.folder(of: path))
+                folders += items.map { Self.folder(of: $0.path) }
             } else {
-                found.append(ImageSource(path: path))
+                found.append(ImageSource(path: path, stamp: FileStamp(info)))
+                folders.append(Self.folder(of: path))
             }
         }
-        return found
+        var seen = Set<String>()
+        return Result(sources: found, folders: folders.filter { seen.insert($0).inserted })
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private func scanFolder(_ folder: String, id: FileID, visited: inout Set<FileID>,
-                            into found: inout [ImageSource], note: (String) -> Void) {
+                            into found: inout [ImageSource], folders watched: inout [String],
+                            note: (String) -> Void) {
         guard visited.insert(id).inserted else {
             note("\(folder): skipped, a folder loop (reached again through a symbolic link)")
             return
@@ -56,13 +91,14 @@ public struct SourceScanner: Sendable {
             note("\(folder): cannot be read, skipped")
             return
         }
-        var files: [(name: String, mtime: Double)] = [], folders: [(String, FileID)] = []
+        watched.append(folder)
+        var files: [(name: String, mtime: Double, stamp: FileStamp?)] = [], folders: [(String, FileID)] = []
         for name in names where !name.hasPrefix(".") {
             let full = folder + "/" + name
             var info = stat()
             if stat(full, &info) != 0 {
                 // A dangling link or a link loop: shown as a placeholder if it looks like an image.
-                if Self.isImage(name) { files.append((name, 0)) } else { note("\(full): broken link, skipped") }
+                if Self.isImage(name) { files.append((name, 0, nil)) } else { note("\(full): broken link, skipped") }
                 continue
             }
             switch info.st_mode & S_IFMT {
@@ -70,7 +106,7 @@ public struct SourceScanner: Sendable {
                 if recursive { folders.append((name, FileID(info))) }
             case S_IFREG:
                 if Self.isImage(name) {
-                    files.append((name, Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9))
+                    files.append((name, Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9, FileStamp(info)))
                 } else {
                     note("\(full): not an image type carousel shows, skipped")
                 }
@@ -82,9 +118,9 @@ public struct SourceScanner: Sendable {
         case .name: files.sort { NaturalOrder.less($0.name, $1.name) }
         case .modificationTime: files.sort { ($0.mtime, $0.name) < ($1.mtime, $1.name) }
         }
-        found += files.map { ImageSource(path: folder + "/" + $0.name) }
+        found += files.map { ImageSource(path: folder + "/" + $0.name, stamp: $0.stamp) }
         for (name, sub) in folders.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
-            scanFolder(folder + "/" + name, id: sub, visited: &visited, into: &found, note: note)
+            scanFolder(folder + "/" + name, id: sub, visited: &visited, into: &found, folders: &watched, note: note)
         }
     }
 

@@ -10,6 +10,8 @@ public enum AppInput: Equatable, Sendable {
     case windowClosed
     /// SIGHUP: read the configuration and the sources again.
     case reload
+    /// A watched source folder changed: rescan it.
+    case foldersChanged
     /// The window's drawable size changed (resize, rotation, full screen).
     case resized
     /// The renderer lost its textures; they must be made and filled again.

@@ -26,12 +26,28 @@ public enum EventQueue {
         return SDL_PollEvent(&e) == 1 ? SDLEvent(raw: e) : nil
     }
 
-    /// Wakes a thread blocked in `wait()`. Any thread may call it (SDL_PushEvent is
-    /// thread-safe): the decode workers do, when an image is ready.
-    @Sendable public static func wakeUp() {
+    /// Why another thread woke the loop: the `code` of an SDL_USEREVENT.
+    public enum Wake: Int32, Sendable {
+        case imageReady = 0
+        /// SIGTERM or SIGINT.
+        case quit = 1
+        /// SIGHUP.
+        case reload = 2
+        /// A watched source folder changed.
+        case foldersChanged = 3
+    }
+
+    /// Wakes a thread blocked in `wait()`: an image is ready. Any thread may call it
+    /// (SDL_PushEvent is thread-safe): the decode workers do.
+    @Sendable public static func wakeUp() { post(.imageReady) }
+
+    /// Wakes the loop for `reason`; false when SDL's queue does not exist (yet).
+    @discardableResult @Sendable
+    public static func post(_ reason: Wake) -> Bool {
         var e = SDL_Event()
         e.type = SDL_USEREVENT.rawValue
-        SDL_PushEvent(&e)
+        e.user.code = reason.rawValue
+        return SDL_PushEvent(&e) == 1
     }
 
     /// Seconds since SDL started, on the same clock as event timestamps.

@@ -86,10 +86,11 @@ public struct SDLInputTranslator {
             return [.resized]  // orientation or mode change: re-read the drawable size
 
         case SDL_USEREVENT:
-            switch SignalWatcher.Request(rawValue: e.user.code) {
+            switch EventQueue.Wake(rawValue: e.user.code) {
             case .quit: return [.quit]
             case .reload: return [.reload]
-            case nil: return [.redraw]  // a decoded image is ready
+            case .foldersChanged: return [.foldersChanged]
+            case .imageReady, nil: return [.redraw]
             }
         case SDL_RENDER_TARGETS_RESET, SDL_RENDER_DEVICE_RESET:
             return [.renderReset]

@@ -12,12 +12,6 @@ import Glibc
 /// the program, before any other thread exists: threads inherit the blocked set, and a
 /// thread without it would let the default action kill the process.
 public enum SignalWatcher {
-    /// What a signal asks of the program; the `code` of its SDL_USEREVENT.
-    public enum Request: Int32, Sendable {
-        case quit = 1
-        case reload = 2
-    }
-
     public static func start() {
         #if canImport(Glibc)
         var set = watchedSet()
@@ -60,11 +54,8 @@ public enum SignalWatcher {
     }
     #endif
 
-    private static func deliver(_ request: Request) {
-        var e = SDL_Event()
-        e.type = SDL_USEREVENT.rawValue
-        e.user.code = request.rawValue
+    private static func deliver(_ request: EventQueue.Wake) {
         // Before SDL's queue exists (still starting up) a quit cannot wait for the loop.
-        if SDL_PushEvent(&e) != 1 && request == .quit { exit(0) }
+        if !EventQueue.post(request) && request == .quit { exit(0) }
     }
 }

@@ -217,6 +217,37 @@ struct InteractiveWindowTests {
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
     }
 
+    @Test func picturesAddedWhileRunningAppearAndTheCentredOneStays() throws {
+        let x = try XvfbSession()
+        let folder = try Self.images()
+        let app = try RunningCarousel(args: [folder, "--start-index", "3"], display: x.display)
+        #expect(app.waitFor("pool", count: 1))
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        // Added before the centred img3 (sorting first) and one removed: no signal, no restart.
+        try Fixtures.bmp(64, 48) { _, _ in (9, 9, 9) }.write(to: URL(fileURLWithPath: folder + "/img0a.bmp"))
+        try FileManager.default.removeItem(atPath: folder + "/img8.bmp")
+        // One catalog_changed, or two if inotify split the burst: one added, one removed in all.
+        var changes = [0, 0]
+        let deadline = Date().addingTimeInterval(8)
+        while changes != [1, 1] && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.1)
+            changes = app.ofType("catalog_changed").reduce(into: [0, 0]) {
+                $0[0] += $1["added"] as? Int ?? 0
+                $0[1] += $1["removed"] as? Int ?? 0
+            }
+        }
+        #expect(changes == [1, 1], "added and removed within 8 s: \(app.ofType("catalog_changed"))")
+        for _ in 0..<20 where app.ofType("activate").isEmpty {
+            try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "1"])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        #expect(app.ofType("activate").first?["index"] as? Int == 4)
+        #expect((app.ofType("activate").first?["source"] as? String)?.hasSuffix("/img3.bmp") == true)
+        app.process.terminate()
+        #expect(Self.waitForExit(app))
+    }
+
     @Test func noDisplayIsOneLineSayingWhatToDo() throws {
         let r = try CarouselBinary.run([try Self.images()],
                                        environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": "x11"])

@@ -291,3 +291,27 @@ import Testing
         #expect(c.takeEvents().isEmpty && !c.isAnimating)
     }
 }
+
+@Suite struct ReplaceItemsTests {
+    @Test func aNewListKeepsTheGivenItemCentredAndRebuildsThePool() {
+        var c = Carousel(itemCount: 10, viewport: viewport, settings: testSettings(), startIndex: 4)
+        _ = c.takeEvents(); _ = c.takeSlotChanges()
+        c.handle(.step(.next, time: 1))
+        #expect(c.isAnimating)
+        c.replaceItems(count: 12, centredOn: 7, time: 1.1)
+        #expect(!c.isAnimating && c.position == 7 && c.currentIndex == 7)
+        #expect(c.takeEvents().pools.count == 1)
+        #expect(Set(c.takeSlotChanges().map(\.item)) == [6, 7, 8, 9], "every slot filled again")
+        c.advance(to: 5)
+        #expect(c.takeEvents().settledIndices.isEmpty, "a replaced list is not a settle")
+    }
+
+    @Test func emptyAndBackAgain() {
+        var c = Carousel(itemCount: 3, viewport: viewport, settings: testSettings(), startIndex: 2)
+        c.replaceItems(count: 0, centredOn: 2, time: 1)
+        #expect(c.currentIndex == nil && c.visibleItems.isEmpty)
+        c.replaceItems(count: 5, centredOn: 9, time: 2)
+        #expect(c.currentIndex == 4, "clamped into the new list")
+        #expect(c.visibleItems.map(\.item) == [3, 4])
+    }
+}

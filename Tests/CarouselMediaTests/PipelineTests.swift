@@ -151,3 +151,47 @@ final class GatedDecoder: ImageDecoding, @unchecked Sendable {
         #expect(feed.cachedCount == 0)
     }
 }
+
+/// A decoder that answers at once with an image whose width tells which file it was.
+struct CountingDecoder: ImageDecoding {
+    func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        let n = Int(source.path.split(separator: "/").last!.split(separator: ".").first!)!
+        return PixelImage(width: n + 1, height: 1, fill: (1, 1, 1, 255))
+    }
+}
+
+@Suite struct FeedCatalogChangeTests {
+    func feedWithDecoded(_ sources: [ImageSource]) -> ImageFeed {
+        let feed = ImageFeed(sources: sources, workers: DecodeWorkers(decoder: CountingDecoder(), threads: 1))
+        feed.plan(Array(sources.indices), box: Size(width: 100, height: 100))
+        while feed.isLoading || feed.cachedCount < sources.count {
+            feed.waitForWorkers()
+            _ = feed.collect()
+        }
+        return feed
+    }
+
+    @Test func decodedImagesFollowTheirFilesWhenIndicesShift() {
+        let s = (0..<3).map { ImageSource(path: "/p/\($0).jpg", stamp: FileStamp(size: 1, modified: 1)) }
+        let feed = feedWithDecoded(s)
+        let started = feed.decodesStarted
+        // A new file sorts first: every index moves up by one.
+        let new = [ImageSource(path: "/p/7.jpg", stamp: FileStamp(size: 1, modified: 1))] + s
+        feed.replaceSources(new)
+        for i in 1...3 { #expect(feed.outcome(for: i) == .image(PixelImage(width: i, height: 1, fill: (1, 1, 1, 255)))) }
+        #expect(feed.outcome(for: 0) == nil)
+        feed.plan([0, 1, 2, 3], box: Size(width: 100, height: 100))
+        feed.waitForWorkers()
+        #expect(feed.decodesStarted == started + 1, "only the new file is decoded")
+    }
+
+    @Test func aReplacedFileIsDecodedAgain() {
+        let s = (0..<2).map { ImageSource(path: "/p/\($0).jpg", stamp: FileStamp(size: 1, modified: 1)) }
+        let feed = feedWithDecoded(s)
+        var replaced = s
+        replaced[1].stamp = FileStamp(size: 2, modified: 2)
+        feed.replaceSources(replaced)
+        #expect(feed.outcome(for: 0) != nil)
+        #expect(feed.outcome(for: 1) == nil, "the old picture of a replaced file is not shown")
+    }
+}

@@ -189,10 +189,12 @@ import Testing
         e.type = SDL_QUIT.rawValue
         #expect(t.translate(e, geometry: hidpi) == [.windowClosed])
         e.type = SDL_USEREVENT.rawValue
-        e.user.code = SignalWatcher.Request.quit.rawValue
+        e.user.code = EventQueue.Wake.quit.rawValue
         #expect(t.translate(e, geometry: hidpi) == [.quit])
-        e.user.code = SignalWatcher.Request.reload.rawValue
+        e.user.code = EventQueue.Wake.reload.rawValue
         #expect(t.translate(e, geometry: hidpi) == [.reload])
+        e.user.code = EventQueue.Wake.foldersChanged.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [.foldersChanged])
         e.user.code = 0
         #expect(t.translate(e, geometry: hidpi) == [.redraw])
     }

@@ -1,0 +1,80 @@
+import CarouselMedia
+
+/// Keeps the shown images in step with the source folders while the program runs: a
+/// `FolderWatcher` says when something changed, a periodic rescan catches what inotify
+/// cannot see (network mounts), and `StableCatalog` holds back files still being written.
+/// Main thread only; scanning reads names and sizes, never pixels.
+final class CatalogUpdater {
+    private let options: SourceOptions
+    private var stable: StableCatalog
+    private let watcher: FolderWatcher?
+    /// Seconds between full rescans; nil: only when the watcher reports a change.
+    private let rescanInterval: Double?
+    private var nextRescan: Double?
+    private var recheckAt: Double?
+    /// Set by the watcher's wake-up: rescan at the next chance.
+    private var changed = false
+    /// Skipped-file notes already logged: a rescan every 30 s must not repeat them.
+    private var noted: Set<String> = []
+
+    /// - Parameters:
+    ///   - initial: what is shown now, as scanned at start.
+    ///   - wake: called from the watcher's thread when the folders changed.
+    init(options: SourceOptions, initial: [ImageSource], folders: [String], rescanInterval: Double?,
+         now: Double, wake: @escaping @Sendable () -> Void) {
+        self.options = options
+        self.stable = StableCatalog(initial: initial)
+        self.rescanInterval = rescanInterval
+        self.nextRescan = rescanInterval.map { now + $0 }
+        self.watcher = FolderWatcher(onChange: wake)
+        watcher?.watch(folders)
+    }
+
+    /// The watcher reported a change.
+    func noteChange() { changed = true }
+
+    /// When `check` should run next even if nothing is reported.
+    var nextCheck: Double? {
+        [nextRescan, recheckAt].compactMap { $0 }.min()
+    }
+
+    /// Whether a check is due at `now`.
+    func isDue(at now: Double) -> Bool {
+        changed || (nextCheck.map { $0 <= now } ?? false)
+    }
+
+    /// Rescans; returns the new list when it differs from `current`, else nil.
+    func check(current: [ImageSource], now: Double) -> [ImageSource]? {
+        changed = false
+        nextRescan = rescanInterval.map { now + $0 }
+        let scan: SourceScanner.Result
+        do {
+            scan = try options.scan(tolerant: true) { [self] line in
+                if noted.insert(line).inserted { Log.info(line) }
+            }
+        } catch {
+            if noted.insert("\(error)").inserted { Log.warn("rescan: \(error)") }
+            return nil
+        }
+        watcher?.watch(scan.folders)
+        let admitted = stable.admit(scan.sources, at: now)
+        recheckAt = admitted.recheckAt
+        var next = admitted.sources
+        if options.order == .random { next = Self.keepingOrder(of: current, with: next) }
+        return next == current ? nil : next
+    }
+
+    /// `--order random`: the shown order stays; files that left go, new ones come in at
+    /// random places, replaced ones keep their place.
+    static func keepingOrder(of current: [ImageSource], with scanned: [ImageSource]) -> [ImageSource] {
+        var byPath: [String: ImageSource] = [:]
+        for s in scanned { byPath[s.path] = s }
+        let known = Set(current.map(\.path))
+        var result = current.compactMap { byPath[$0.path] }
+        var rng = SystemRandomNumberGenerator()
+        for s in scanned where !known.contains(s.path) {
+            result.insert(s, at: Int.random(in: 0...result.count, using: &rng))
+        }
+        return result
+    }
+}

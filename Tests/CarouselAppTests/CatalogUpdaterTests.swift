@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+import CarouselMedia
+@testable import CarouselApp
+
+/// The catalog watcher on a real temporary folder: inotify wake-ups are real, the times
+/// given to `check` are chosen, so "complete after 2 s unchanged" is exact.
+@Suite(.serialized) struct CatalogUpdaterTests {
+    final class Wakes: @unchecked Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+        /// Waits up to 5 s for the watcher to report a change.
+        func wait() -> Bool { semaphore.wait(timeout: .now() + 5) == .success }
+    }
+
+    func write(_ folder: String, _ name: String, width: Int = 32) throws {
+        try Fixtures.bmp(width, 24) { _, _ in (200, 40, 40) }.write(to: URL(fileURLWithPath: folder + "/" + name))
+    }
+
+    func names(_ sources: [ImageSource]?) -> [String]? {
+        sources?.map { String($0.path.split(separator: "/").last ?? "") }
+    }
+
+    @Test func addRemoveReplaceGrowAndEmpty() throws {
+        let folder = try Fixtures.temporaryFolder("watch")
+        try write(folder, "a.bmp")
+        try write(folder, "b.bmp")
+        let options = try SourceOptions.parse([folder])
+        let start = try options.scan { _ in }
+        let wakes = Wakes()
+        let updater = CatalogUpdater(options: options, initial: start.sources, folders: start.folders,
+                                     rescanInterval: nil, now: 0, wake: { wakes.semaphore.signal() })
+        var shown = start.sources
+        func settle(_ change: () throws -> Void, at t: Double) throws -> [ImageSource]? {
+            try change()
+            #expect(wakes.wait(), "inotify never reported the change")
+            while wakes.semaphore.wait(timeout: .now() + 0.7) == .success {}  // one check per burst
+            updater.noteChange()
+            #expect(updater.isDue(at: t))
+            let fresh = updater.check(current: shown, now: t)
+            if let fresh { shown = fresh }
+            return fresh
+        }
+        #expect(updater.nextCheck == nil, "no periodic rescan asked for")
+
+        // Added: shown once it has stayed the same for 2 s.
+        #expect(try settle({ try write(folder, "c.bmp") }, at: 10) == nil)
+        #expect(updater.nextCheck == 12)
+        #expect(!updater.isDue(at: 11.9) && updater.isDue(at: 12))
+        #expect(names(updater.check(current: shown, now: 12).map { shown = $0; return $0 }) == ["a.bmp", "b.bmp", "c.bmp"])
+
+        // Removed: gone at once.
+        #expect(names(try settle({ try FileManager.default.removeItem(atPath: folder + "/a.bmp") }, at: 20)) == ["b.bmp", "c.bmp"])
+
+        // Replaced: the old version stays until the new one is complete.
+        let oldB = shown[0]
+        #expect(try settle({ try write(folder, "b.bmp", width: 64) }, at: 30) == nil)
+        let newB = updater.check(current: shown, now: 32)
+        #expect(names(newB) == ["b.bmp", "c.bmp"] && newB?[0].stamp != oldB.stamp)
+        shown = newB ?? shown
+
+        // A file still being written (it grows between looks) is not shown until it stops.
+        let growing = folder + "/d.bmp"
+        let full = Fixtures.bmp(64, 64) { _, _ in (1, 2, 3) }
+        #expect(try settle({ try full.prefix(1000).write(to: URL(fileURLWithPath: growing)) }, at: 40) == nil)
+        #expect(try settle({ try full.prefix(5000).write(to: URL(fileURLWithPath: growing)) }, at: 41) == nil)
+        #expect(updater.check(current: shown, now: 42) == nil, "changed at 41: not complete before 43")
+        try full.write(to: URL(fileURLWithPath: growing))
+        #expect(updater.check(current: shown, now: 44) == nil, "changed again")
+        let withD = updater.check(current: shown, now: 46)
+        #expect(names(withD) == ["b.bmp", "c.bmp", "d.bmp"])
+        #expect(withD?.last?.stamp?.size == Int64(full.count))
+        shown = withD ?? shown
+
+        // Everything removed, then restored.
+        let aside = try Fixtures.temporaryFolder("aside")
+        #expect(try settle({
+            for n in ["b.bmp", "c.bmp", "d.bmp"] { try FileManager.default.moveItem(atPath: folder + "/" + n, toPath: aside + "/" + n) }
+        }, at: 50) == [])
+        #expect(try settle({
+            for n in ["b.bmp", "c.bmp", "d.bmp"] { try FileManager.default.moveItem(atPath: aside + "/" + n, toPath: folder + "/" + n) }
+        }, at: 60) == nil)
+        #expect(names(updater.check(current: shown, now: 62)) == ["b.bmp", "c.bmp", "d.bmp"])
+    }
+
+    @Test func aRemovedSourceFolderIsEmptyNotAnError() throws {
+        let parent = try Fixtures.temporaryFolder("gone")
+        let folder = parent + "/photos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try write(folder, "a.bmp")
+        let options = try SourceOptions.parse([folder])
+        let start = try options.scan { _ in }
+        let updater = CatalogUpdater(options: options, initial: start.sources, folders: start.folders,
+                                     rescanInterval: 30, now: 0, wake: {})
+        #expect(updater.nextCheck == 30, "a periodic rescan")
+        try FileManager.default.removeItem(atPath: folder)
+        #expect(updater.check(current: start.sources, now: 30) == [])
+        #expect(updater.nextCheck == 60)
+    }
+
+    @Test func randomOrderKeepsItsOrderAndPlacesNewFiles() {
+        let s = { (n: String) in ImageSource(path: "/p/\(n)") }
+        let kept = CatalogUpdater.keepingOrder(of: [s("c"), s("a"), s("b")], with: [s("a"), s("b"), s("c"), s("d")])
+        #expect(kept.filter { $0.path != "/p/d" } == [s("c"), s("a"), s("b")])
+        #expect(kept.count == 4)
+        #expect(CatalogUpdater.keepingOrder(of: [s("c"), s("a"), s("b")], with: [s("a"), s("c")]) == [s("c"), s("a")])
+    }
+}
