@@ -72,7 +72,8 @@ public final class CarouselScene {
         if carousel.itemCount == 0 {
             painter.drawMessage(emptyMessage, viewport: carousel.layout.viewport, on: renderer)
         } else {
-            painter.draw(carousel.visibleItems, slots: slots, on: renderer)
+            painter.draw(carousel.visibleItems, slots: slots, viewport: carousel.layout.viewport,
+                         stride: carousel.layout.stride, overlay: overlay, on: renderer)
         }
     }
 
@@ -98,6 +99,17 @@ public final class CarouselScene {
         feed.replaceSources(new)
         carousel.replaceItems(count: new.count, centredOn: index, time: time)
         try update()
+    }
+
+    /// The centred item's caption and the page dots, as the style asks.
+    private var overlay: Overlay? {
+        let style = painter.style
+        guard style.captions != .none || style.dots, let current = carousel.currentIndex else { return nil }
+        var lines: [String] = []
+        if style.captions != .none { lines.append(sources[current].title) }
+        if style.captions == .full, let caption = sources[current].caption, !caption.isEmpty { lines.append(caption) }
+        return Overlay(lines: lines, opacity: CaptionFade.opacity(at: carousel.position),
+                       dots: style.dots ? PageDots.layout(count: carousel.itemCount, current: current) : [])
     }
 
     /// Makes every slot texture again and refills it, after the renderer lost them.

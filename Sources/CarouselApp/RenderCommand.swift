@@ -57,7 +57,7 @@ public struct RenderCommand: ParsableCommand {
         let window = try SDLWindow(options)
         let renderer = try SDLRenderer(window: window, kind: view.renderer == .auto ? .software : view.renderer,
                                        vsync: false)
-        let text = try? TextRenderer(pointSize: max(12, min(32, size.height / 30)))
+        let text = try view.textRenderer(height: size.height, largest: 32)
         var viewport = size
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
         let scene = try CarouselScene(

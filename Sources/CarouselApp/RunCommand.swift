@@ -95,7 +95,7 @@ public struct RunCommand: ParsableCommand {
             session.disableScreenSaver()
         }
         let renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
-        let text = try? TextRenderer(pointSize: max(14, min(36, Int(renderer.outputSize.height) / 30)))
+        let text = try view.textRenderer(height: Int(renderer.outputSize.height), smallest: 14)
         let clockOrigin = EventQueue.now
         var startIndex = view.startIndex
         // What SIGHUP may change: everything but the window, the renderer and the event log.

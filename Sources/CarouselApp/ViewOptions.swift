@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CarouselCore
 import CarouselSDL
 
@@ -12,6 +13,7 @@ extension Color: ExpressibleByArgument {
 }
 
 extension RendererKind: ExpressibleByArgument {}
+extension CaptionMode: ExpressibleByArgument {}
 
 /// A layout preset's name on the command line.
 public enum LayoutName: String, CaseIterable, ExpressibleByArgument, Sendable {
@@ -68,11 +70,29 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: "Renderer: auto, opengl, opengles2 or software.")
     public var renderer: RendererKind = .auto
 
+    @Option(help: "Caption under the centred item: none, title (the manifest's title, else the file name) or full (title and caption).")
+    public var captions: CaptionMode = .none
+
+    @Option(help: ArgumentHelp("Font for captions and labels (a .ttf or .otf file; default DejaVu Sans).", valueName: "FILE"))
+    public var font: String?
+
+    @Flag(inversion: .prefixedNo, help: "Page dots under the strip showing where the centred item is.")
+    public var dots = false
+
+    @Option(help: ArgumentHelp("Size of the items beside the centre, as a fraction (e.g. 0.85).", valueName: "FRACTION"))
+    public var neighbourScale: Double = 1
+
+    @Option(help: ArgumentHelp("Darkening of the items beside the centre, 0 to 1 (e.g. 0.4).", valueName: "FRACTION"))
+    public var neighbourDim: Double = 0
+
     public init() {}
 
     public func validate() throws {
         if startIndex < 0 { throw ValidationError("--start-index must be 0 or more, not \(startIndex)") }
         if let b = border, !(b >= 0 && b.isFinite) { throw ValidationError("--border must be 0 or more pixels") }
+        if !(neighbourScale > 0 && neighbourScale <= 1) { throw ValidationError("--neighbour-scale must be more than 0 and at most 1, not \(neighbourScale)") }
+        if !(neighbourDim >= 0 && neighbourDim <= 1) { throw ValidationError("--neighbour-dim must be 0 to 1, not \(neighbourDim)") }
+        if let f = font, !FileManager.default.isReadableFile(atPath: f) { throw ValidationError("--font \(f): no such readable file") }
     }
 
     /// The engine's settings: these options, with attract mode and the fling cap from `behaviour`.
@@ -97,7 +117,25 @@ public struct ViewOptions: ParsableArguments, Sendable {
          .init("start-index", .number(Double(startIndex))), .init("wrap", .bool(wrap)),
          .init("background", .string(background.hex)),
          .init("border", border.map { .number($0) }, unset: "box width / 20, none for paged"),
-         .init("renderer", .string(renderer.rawValue))]
+         .init("renderer", .string(renderer.rawValue)), .init("captions", .string(captions.rawValue)),
+         .init("font", font.map { .string($0) }, unset: "DejaVu Sans"), .init("dots", .bool(dots)),
+         .init("neighbour-scale", .number(neighbourScale)), .init("neighbour-dim", .number(neighbourDim))]
+    }
+
+    /// The font for captions and labels, sized for a viewport `height` pixels tall. A
+    /// given font that cannot be opened is an error; a missing default font leaves the
+    /// carousel without text, said once.
+    func textRenderer(height: Int, smallest: Int = 12, largest: Int = 36) throws -> TextRenderer? {
+        let size = max(smallest, min(largest, height / 30))
+        if let font {
+            do { return try TextRenderer(fontPath: font, pointSize: size) } catch {
+                throw Failure("\(font): cannot be used as a font (\(error.message))")
+            }
+        }
+        do { return try TextRenderer(pointSize: size) } catch {
+            Log.warn("\(TextRenderer.defaultFontPath) is missing, so no captions or labels are drawn; install fonts-dejavu-core (kiosk/setup does) or pass --font")
+            return nil
+        }
     }
 
     public var style: CarouselStyle {
@@ -107,6 +145,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
         // frame them as seed 000 does.
         s.border = border ?? (layout == .paged ? 0 : nil)
         if layout == .preview { s.card = background.lightened(0.12) }
+        s.captions = captions
+        s.dots = dots
+        s.neighbours = NeighbourEmphasis(scale: neighbourScale, dim: neighbourDim)
         return s
     }
 }

@@ -14,6 +14,19 @@ public struct CarouselStyle: Hashable, Sendable {
     /// When set, each whole item box is filled with this colour under its image: the page
     /// of the `preview` layout, so the slim previews show whatever the image's shape.
     public var card: Color? = nil
+    /// Which caption the centred item shows.
+    public var captions = CaptionMode.none
+    /// Page dots under the strip.
+    public var dots = false
+    /// Items beside the centre smaller and darker; by default drawn like the centre.
+    public var neighbours = NeighbourEmphasis()
+    /// Behind caption text, so it reads over any picture.
+    public var scrim = Color(r: 0, g: 0, b: 0, a: 150)
+    public var captionColor = Color.white
+    /// A caption's second line (the manifest's `caption`).
+    public var captionDetailColor = Color(r: 0xd0, g: 0xd0, b: 0xd0)
+    public var dot = Color(r: 0x80, g: 0x80, b: 0x80)
+    public var currentDot = Color.white
 
     public init() {}
 
@@ -30,4 +43,13 @@ public struct CarouselStyle: Hashable, Sendable {
         return Rect(x: box.minX + b, y: box.minY + b,
                     width: max(1, box.size.width - 2 * b), height: max(1, box.size.height - 2 * b))
     }
+}
+
+/// What the caption under the centred item says.
+public enum CaptionMode: String, CaseIterable, Hashable, Sendable {
+    case none
+    /// The manifest's title, else the file name without its extension.
+    case title
+    /// The title and, on a second line, the manifest's caption.
+    case full
 }

@@ -22,6 +22,17 @@ public struct Color: Hashable, Sendable {
         return Color(r: mix(r), g: mix(g), b: mix(b), a: a)
     }
 
+    /// This colour moved `amount` (0–1) of the way towards black: a dimmed neighbour.
+    public func darkened(_ amount: Double) -> Color {
+        func mix(_ c: UInt8) -> UInt8 { UInt8((Double(c) * (1 - min(max(amount, 0), 1))).rounded()) }
+        return Color(r: mix(r), g: mix(g), b: mix(b), a: a)
+    }
+
+    /// This colour with opacity `alpha` (0–1) times its own.
+    public func withOpacity(_ alpha: Double) -> Color {
+        Color(r: r, g: g, b: b, a: UInt8((Double(a) * min(max(alpha, 0), 1)).rounded()))
+    }
+
     public var hex: String {
         let v = Int(r) << 16 | Int(g) << 8 | Int(b)
         let s = String(v, radix: 16)

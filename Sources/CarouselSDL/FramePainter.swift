@@ -5,40 +5,86 @@ import CarouselCore
 public struct FramePainter {
     public var style: CarouselStyle
     public var text: TextRenderer?
+    private let captions = TextCache()
 
     public init(style: CarouselStyle, text: TextRenderer?) {
         self.style = style
         self.text = text
     }
 
-    public func draw(_ items: [VisibleItem], slots: SlotTextures, on renderer: SDLRenderer) {
+    /// Draws the visible items (neighbours shrunk and dimmed by their distance from the
+    /// centre, in strides), then the overlay.
+    public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size, stride: Double,
+                     overlay: Overlay? = nil, on renderer: SDLRenderer) {
         renderer.clear(style.background)
         for item in items {
-            let box = style.imageBox(for: item.frame)
-            let border = style.borderWidth(for: item.frame.size)
-            if let card = style.card { renderer.fill(item.frame, card) }
+            let distance = stride > 0 ? (item.frame.midX - viewport.width / 2) / stride : 0
+            let dim = style.neighbours.factors(distance: distance).dim
+            let frame = style.neighbours.frame(item.frame, distance: distance)
+            let box = style.imageBox(for: frame)
+            let border = style.borderWidth(for: frame.size)
+            if let card = style.card { renderer.fill(frame, card.darkened(dim)) }
             switch slots.contents[item.slot] {
             case .loaded(_, let w, let h):
                 let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
                 if border > 0 {
                     renderer.fill(Rect(x: r.minX - border, y: r.minY - border,
                                        width: r.size.width + 2 * border, height: r.size.height + 2 * border),
-                                  style.borderColor)
+                                  style.borderColor.darkened(dim))
                 }
-                renderer.draw(slots.texture(item.slot), source: (w, h), in: r)
+                renderer.draw(slots.texture(item.slot), source: (w, h), in: r, brightness: 1 - dim)
             case .loading, .failed, .empty:
                 let failed: Bool
                 if case .failed = slots.contents[item.slot] { failed = true } else { failed = false }
-                renderer.fill(box, failed ? style.failedPlaceholder : style.placeholder)
+                renderer.fill(box, (failed ? style.failedPlaceholder : style.placeholder).darkened(dim))
                 let margin = max(4, box.size.width / 16)
                 if let label = slots.label(item.slot, text: text, color: style.label,
                                            maxWidth: Int(box.size.width - 2 * margin)) {
                     let r = Rect(x: (box.midX - Double(label.width) / 2).rounded(.down),
                                  y: (box.midY - Double(label.height) / 2).rounded(.down),
                                  width: Double(label.width), height: Double(label.height))
-                    renderer.draw(label, source: (label.width, label.height), in: r)
+                    renderer.draw(label, source: (label.width, label.height), in: r, brightness: 1 - dim)
                 }
             }
+        }
+        if let overlay { draw(overlay, viewport: viewport, on: renderer) }
+    }
+
+    /// Page dots along the bottom edge, the caption on a scrim just above them.
+    private func draw(_ overlay: Overlay, viewport: Size, on renderer: SDLRenderer) {
+        let unit = max(2, (viewport.height / 160).rounded())
+        var bottom = viewport.height - 3 * unit
+        if !overlay.dots.isEmpty {
+            let radius = 1.5 * unit, spacing = 5 * unit
+            let y = bottom - radius
+            let left = viewport.width / 2 - spacing * Double(overlay.dots.count - 1) / 2
+            for (i, dot) in overlay.dots.enumerated() {
+                renderer.fillCircle(centre: Point(x: left + spacing * Double(i), y: y), radius: radius * dot.scale,
+                                    dot.isCurrent ? style.currentDot : style.dot)
+            }
+            bottom = y - radius - 3 * unit
+        }
+        guard let font = text, overlay.opacity > 0, !overlay.lines.isEmpty else { return }
+        let maxWidth = Int(viewport.width * 0.8)
+        let textures = overlay.lines.enumerated().compactMap { i, line in
+            captions.texture(line, color: i == 0 ? style.captionColor : style.captionDetailColor,
+                             maxWidth: maxWidth, font: font, renderer: renderer)
+        }
+        guard !textures.isEmpty else { return }
+        let pad = 2 * unit
+        let height = Double(textures.map(\.height).reduce(0, +))
+        let width = Double(textures.map(\.width).max() ?? 0)
+        let top = (bottom - height - pad).rounded(.down)
+        renderer.fill(Rect(x: (viewport.width / 2 - width / 2 - 2 * pad).rounded(.down), y: top - pad,
+                           width: (width + 4 * pad).rounded(), height: (height + 2 * pad).rounded()),
+                      style.scrim.withOpacity(overlay.opacity))
+        var y = top
+        let alpha = UInt8((overlay.opacity * 255).rounded())
+        for t in textures {
+            renderer.draw(t, source: (t.width, t.height),
+                          in: Rect(x: (viewport.width / 2 - Double(t.width) / 2).rounded(.down), y: y,
+                                   width: Double(t.width), height: Double(t.height)), alpha: alpha)
+            y += Double(t.height)
         }
     }
 

@@ -1,4 +1,7 @@
 import CSDL2
+#if canImport(Glibc)
+import Glibc
+#endif
 import CarouselCore
 import CarouselMedia
 
@@ -55,17 +58,39 @@ public final class SDLRenderer {
         SDL_RenderClear(handle)
     }
 
+    /// Fills `rect`, blending when the colour is translucent (a caption's scrim).
     public func fill(_ rect: Rect, _ c: Color) {
         setColor(c)
+        SDL_SetRenderDrawBlendMode(handle, c.a < 255 ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
         var r = Self.pixelRect(rect)
         SDL_RenderFillRect(handle, &r)
     }
 
-    /// Draws the top-left `source` pixels of `texture` into `destination`.
-    public func draw(_ texture: SDLTexture, source: (width: Int, height: Int), in destination: Rect, alpha: UInt8 = 255) {
+    /// A filled circle (a page dot), as a fan of triangles.
+    public func fillCircle(centre: Point, radius: Double, _ c: Color) {
+        let segments = 24
+        let colour = SDL_Color(r: c.r, g: c.g, b: c.b, a: c.a)
+        var vertices = [SDL_Vertex(position: SDL_FPoint(x: Float(centre.x), y: Float(centre.y)), color: colour,
+                                   tex_coord: SDL_FPoint(x: 0, y: 0))]
+        var indices: [Int32] = []
+        for i in 0...segments {
+            let a = Double(i) / Double(segments) * 2 * Double.pi
+            vertices.append(SDL_Vertex(position: SDL_FPoint(x: Float(centre.x + radius * cos(a)), y: Float(centre.y + radius * sin(a))),
+                                       color: colour, tex_coord: SDL_FPoint(x: 0, y: 0)))
+            if i > 0 { indices += [0, Int32(i), Int32(i + 1)] }
+        }
+        SDL_RenderGeometry(handle, nil, vertices, Int32(vertices.count), indices, Int32(indices.count))
+    }
+
+    /// Draws the top-left `source` pixels of `texture` into `destination`, optionally
+    /// translucent (`alpha`) and darkened (`brightness` 0...1, for dimmed neighbours).
+    public func draw(_ texture: SDLTexture, source: (width: Int, height: Int), in destination: Rect,
+                     alpha: UInt8 = 255, brightness: Double = 1) {
         var src = SDL_Rect(x: 0, y: 0, w: Int32(source.width), h: Int32(source.height))
         var dst = Self.pixelRect(destination)
+        let v = UInt8(min(max(brightness, 0), 1) * 255)
         SDL_SetTextureAlphaMod(texture.handle, alpha)
+        SDL_SetTextureColorMod(texture.handle, v, v, v)
         SDL_RenderCopy(handle, texture.handle, &src, &dst)
     }
 

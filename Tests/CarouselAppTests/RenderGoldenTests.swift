@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CarouselMedia
 
 /// `carousel render` end to end: the built binary renders scripts over fixture images and
 /// the frames are compared with committed references; the event logs are checked too.
@@ -83,12 +84,51 @@ import Testing
         ("portrait-viewport", ["--start-index", "1"], "360x640"),
         ("wide-no-border", ["--border", "0", "--start-index", "3", "--background", "#203040"], "800x300"),
         ("border-12", ["--border", "12", "--item-width", "50%", "--gap", "10", "--start-index", "0"], "640x360"),
+        ("captions-dots-neighbours", ["--captions", "title", "--dots", "--neighbour-scale", "0.85",
+                                      "--neighbour-dim", "0.4", "--start-index", "1"], "640x360"),
     ])
     func layoutsMatchTheReferences(name: String, options: [String], size: String) throws {
         let images = try Fixtures.imageFolder()
         let (out, r) = try CarouselBinary.render([images], script: "snapshot \(name)\n", options: options, size: size)
         #expect(r.status == 0, "stderr: \(r.stderr)")
         if let problem = Golden.compare(out + "/\(name).png", to: name) { Issue.record("\(name): \(problem)") }
+    }
+
+    /// Near-white pixels (caption text) in the band above the dots.
+    static func captionPixels(_ path: String) throws -> Int {
+        let image = try SDLImageCodec.decode(path: path)
+        var n = 0
+        for y in (image.height - 40)..<(image.height - 12) {
+            for x in (image.width / 4)..<(image.width * 3 / 4) {
+                let i = (y * image.width + x) * 4
+                if image.pixels[i] > 235 && image.pixels[i + 1] > 235 && image.pixels[i + 2] > 235 { n += 1 }
+            }
+        }
+        return n
+    }
+
+    @Test func theCaptionFadesWhileTheStripMovesAndReturnsAtRest() throws {
+        // Box 384 wide, gap 19, stride 403: 140 px of drag is a third of an item.
+        let script = """
+            snapshot rest
+            mouse-down 450 100
+            wait 16
+            mouse-move 400 100
+            wait 16
+            mouse-move 310 100
+            snapshot moving
+            wait 300
+            mouse-up 310 100
+            wait 600
+            snapshot rest-again
+            """
+        let images = try Fixtures.imageFolder()
+        let (out, r) = try CarouselBinary.render([images], script: script, options: ["--captions", "title", "--border", "0"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let rest = try Self.captionPixels(out + "/rest.png")
+        #expect(rest > 20, "the caption shows at rest: \(rest) white pixels")
+        #expect(try Self.captionPixels(out + "/moving.png") == 0, "a third of the way to the next item it is gone")
+        #expect(try Self.captionPixels(out + "/rest-again.png") > 20)
     }
 
     @Test func twoRunsGiveIdenticalPixels() throws {
