@@ -24,12 +24,19 @@ struct InteractiveLoop {
     /// Keeps the images in step with the folders; nil: they are read once.
     let catalog: CatalogUpdater?
 
-    init(scene: CarouselScene, window: SDLWindow, renderer: SDLRenderer, keys: KeyBindings, catalog: CatalogUpdater? = nil) {
+    /// Turns frames for a panel mounted sideways.
+    let compositor: ScreenCompositor
+    let touch: TouchTransform
+
+    init(scene: CarouselScene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
+         keys: KeyBindings, catalog: CatalogUpdater? = nil) {
         self.translator = SDLInputTranslator(keys: keys) { Log.info($0) }
         self.catalog = catalog
         self.scene = scene
         self.window = window
-        self.renderer = renderer
+        self.renderer = compositor.renderer
+        self.compositor = compositor
+        self.touch = touch
     }
 
     mutating func run() throws -> Outcome {
@@ -52,7 +59,7 @@ struct InteractiveLoop {
                 needsDraw = true
             }
             if scene.carousel.isAnimating || needsDraw {
-                scene.draw(on: renderer)
+                try compositor.draw(scene, physical: renderer.outputSize)
                 renderer.present()
                 framesDrawn += 1
                 needsDraw = false
@@ -69,7 +76,8 @@ struct InteractiveLoop {
     }
 
     private var geometry: InputGeometry {
-        InputGeometry(window: window.size, drawable: renderer.outputSize, origin: window.origin)
+        InputGeometry(window: window.size, drawable: renderer.outputSize, origin: window.origin,
+                      rotation: compositor.rotation, touch: touch)
     }
 
     private mutating func handle(_ e: SDLEvent) throws {
@@ -92,7 +100,7 @@ struct InteractiveLoop {
             case .toggleFullscreen:
                 window.setFullscreen(!window.isFullscreen)
             case .resized:
-                let size = renderer.outputSize
+                let size = compositor.viewport(physical: renderer.outputSize)
                 if size != scene.carousel.layout.viewport {
                     try scene.handle(.resize(size, time: EventQueue.now))
                 }

@@ -57,11 +57,14 @@ public struct RenderCommand: ParsableCommand {
         let window = try SDLWindow(options)
         let renderer = try SDLRenderer(window: window, kind: view.renderer == .auto ? .software : view.renderer,
                                        vsync: false)
-        let text = try view.textRenderer(height: size.height, largest: 32)
+        // --size is the physical screen; a rotated panel's carousel lays out the logical one,
+        // and scripts give points on that logical screen.
+        let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
         var viewport = size
+        let text = try view.textRenderer(height: Int(compositor.viewport(physical: size.size).height), largest: 32)
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
         let scene = try CarouselScene(
-            sources: found, viewport: viewport.size, settings: view.carouselSettings(behaviour),
+            sources: found, viewport: compositor.viewport(physical: viewport.size), settings: view.carouselSettings(behaviour),
             startIndex: view.startIndex, renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
             loading: source.loading(waitsForImages: true), log: log, time: 0, warn: { Log.warn($0) })
@@ -73,12 +76,11 @@ public struct RenderCommand: ParsableCommand {
             resize: { w, h, t in
                 viewport = PixelSize(width: w, height: h)
                 target = try renderer.makeTarget(width: w, height: h)
-                try scene.handle(.resize(viewport.size, time: t))
+                try scene.handle(.resize(compositor.viewport(physical: viewport.size), time: t))
             },
             snapshot: { name, t in
                 try scene.advance(to: t)
-                renderer.setTarget(target)
-                scene.draw(on: renderer)
+                try compositor.draw(scene, physical: viewport.size, into: target)
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)
                 renderer.setTarget(nil)
                 try SDLImageCodec.writePNG(image, to: out + "/" + name + ".png")

@@ -31,6 +31,9 @@ public struct RunCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Kiosk mode: full screen, no pointer, no screen blanking; only --quit-keys or a signal quits.")
     var kiosk = false
 
+    @Option(help: ArgumentHelp("Correct a touch panel whose axes disagree with the display: any of swap-xy, invert-x, invert-y, comma-separated, or none.", valueName: "LIST"))
+    var touchTransform = TouchTransform()
+
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
     var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
 
@@ -63,7 +66,8 @@ public struct RunCommand: ParsableCommand {
     var configEntries: [ConfigEntry] {
         [.init("size", .string(size.description)), .init("fullscreen", .bool(fullscreen)),
          .init("display", .number(Double(display))), .init("vsync", .bool(vsync)),
-         .init("kiosk", .bool(kiosk)), .init("quit-keys", .string(quitKeys.defaultValueDescription)),
+         .init("kiosk", .bool(kiosk)), .init("touch-transform", .string(touchTransform.description)),
+         .init("quit-keys", .string(quitKeys.defaultValueDescription)),
          .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
             + source.configEntries + view.configEntries + behaviour.configEntries
     }
@@ -95,7 +99,8 @@ public struct RunCommand: ParsableCommand {
             session.disableScreenSaver()
         }
         let renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
-        let text = try view.textRenderer(height: Int(renderer.outputSize.height), smallest: 14)
+        let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
+        let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
         let clockOrigin = EventQueue.now
         var startIndex = view.startIndex
         // What SIGHUP may change: everything but the window, the renderer and the event log.
@@ -103,7 +108,7 @@ public struct RunCommand: ParsableCommand {
 
         while true {
             let scene = try CarouselScene(
-                sources: found, viewport: renderer.outputSize, settings: current.view.carouselSettings(current.behaviour),
+                sources: found, viewport: compositor.viewport(physical: renderer.outputSize), settings: current.view.carouselSettings(current.behaviour),
                 startIndex: startIndex, renderer: renderer,
                 painter: FramePainter(style: current.view.style, text: text),
                 loading: current.source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
@@ -113,7 +118,8 @@ public struct RunCommand: ParsableCommand {
             let catalog = CatalogUpdater(options: current.source, initial: found, folders: scanned.folders,
                                          rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
                                          wake: { EventQueue.post(.foldersChanged) })
-            var loop = InteractiveLoop(scene: scene, window: window, renderer: renderer, keys: keys, catalog: catalog)
+            var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
+                                       keys: keys, catalog: catalog)
             guard try loop.run() == .reload else { break }
 
             // SIGHUP: the config file and the sources again; the centred picture stays
@@ -148,4 +154,9 @@ struct QuitKeys: ExpressibleByArgument, Sendable {
     }
 
     var defaultValueDescription: String { combo?.description ?? "none" }
+}
+
+extension TouchTransform: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+    public var defaultValueDescription: String { description }
 }

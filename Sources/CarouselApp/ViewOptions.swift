@@ -15,6 +15,12 @@ extension Color: ExpressibleByArgument {
 extension RendererKind: ExpressibleByArgument {}
 extension CaptionMode: ExpressibleByArgument {}
 
+extension ScreenRotation: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: Int(argument) ?? -1) }
+    public static var allValueStrings: [String] { allCases.map { String($0.rawValue) } }
+    public var defaultValueDescription: String { String(rawValue) }
+}
+
 /// A layout preset's name on the command line.
 public enum LayoutName: String, CaseIterable, ExpressibleByArgument, Sendable {
     case centered, paged, preview
@@ -70,6 +76,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: "Renderer: auto, opengl, opengles2 or software.")
     public var renderer: RendererKind = .auto
 
+    @Option(help: ArgumentHelp("Turn the picture clockwise for a panel mounted sideways or upside down: 0, 90, 180 or 270.", valueName: "DEGREES"))
+    public var rotate: ScreenRotation = .none
+
     @Option(help: "Caption under the centred item: none, title (the manifest's title, else the file name) or full (title and caption).")
     public var captions: CaptionMode = .none
 
@@ -117,7 +126,8 @@ public struct ViewOptions: ParsableArguments, Sendable {
          .init("start-index", .number(Double(startIndex))), .init("wrap", .bool(wrap)),
          .init("background", .string(background.hex)),
          .init("border", border.map { .number($0) }, unset: "box width / 20, none for paged"),
-         .init("renderer", .string(renderer.rawValue)), .init("captions", .string(captions.rawValue)),
+         .init("renderer", .string(renderer.rawValue)), .init("rotate", .number(Double(rotate.rawValue))),
+         .init("captions", .string(captions.rawValue)),
          .init("font", font.map { .string($0) }, unset: "DejaVu Sans"), .init("dots", .bool(dots)),
          .init("neighbour-scale", .number(neighbourScale)), .init("neighbour-dim", .number(neighbourDim))]
     }

@@ -117,16 +117,18 @@ public struct SDLInputTranslator {
         return step.map { [.carousel(.step($0, time: time))] } ?? []
     }
 
-    /// Window coordinates to drawable pixels (they differ on HiDPI screens).
+    /// Window coordinates to the engine's: drawable pixels (they differ on HiDPI screens),
+    /// turned back to the logical screen of a rotated panel.
     private func scaleWindowPoint(_ x: Double, _ y: Double, _ g: InputGeometry) -> Point {
         let sx = g.window.width > 0 ? g.drawable.width / g.window.width : 1
         let sy = g.window.height > 0 ? g.drawable.height / g.window.height : 1
-        return Point(x: x * sx, y: y * sy)
+        return g.rotation.toLogical(Point(x: x * sx, y: y * sy), physical: g.drawable)
     }
 
     private mutating func fingerPoint(_ x: Double, _ y: Double, _ g: InputGeometry) -> Point {
         if (0...1).contains(x) && (0...1).contains(y) {
-            return Point(x: x * g.drawable.width, y: y * g.drawable.height)
+            let (tx, ty) = g.touch.apply(x: x, y: y)
+            return g.rotation.toLogical(Point(x: tx * g.drawable.width, y: ty * g.drawable.height), physical: g.drawable)
         }
         if !warnedOutOfRange {
             warnedOutOfRange = true

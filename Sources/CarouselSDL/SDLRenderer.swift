@@ -94,6 +94,17 @@ public final class SDLRenderer {
         SDL_RenderCopy(handle, texture.handle, &src, &dst)
     }
 
+    /// Draws a frame rendered for the logical screen onto the physical one (`physical`
+    /// pixels), turned clockwise by `rotation` about the centre.
+    public func drawTurned(_ frame: SDLTexture, rotation: ScreenRotation, physical: Size) {
+        let w = Double(frame.width), h = Double(frame.height)
+        var dst = SDL_Rect(x: Int32(((physical.width - w) / 2).rounded()), y: Int32(((physical.height - h) / 2).rounded()),
+                           w: Int32(frame.width), h: Int32(frame.height))
+        SDL_SetTextureAlphaMod(frame.handle, 255)
+        SDL_SetTextureColorMod(frame.handle, 255, 255, 255)
+        SDL_RenderCopyEx(handle, frame.handle, nil, &dst, Double(rotation.rawValue), nil, SDL_FLIP_NONE)
+    }
+
     public func present() { SDL_RenderPresent(handle) }
 
     /// The current target's pixels, for PNG snapshots and tests.

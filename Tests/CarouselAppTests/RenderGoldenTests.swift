@@ -131,6 +131,34 @@ import CarouselMedia
         #expect(try Self.captionPixels(out + "/rest-again.png") > 20)
     }
 
+    @Test(arguments: [90, 180, 270])
+    func aRotatedFrameIsTheLogicalFrameTurned(degrees: Int) throws {
+        let images = try Fixtures.imageFolder()
+        let options = ["--start-index", "1", "--captions", "title"]
+        let turned = try CarouselBinary.render([images], script: "snapshot f\n", options: options + ["--rotate", "\(degrees)"],
+                                               size: "640x360")
+        let logicalSize = degrees == 180 ? "640x360" : "360x640"
+        let plain = try CarouselBinary.render([images], script: "snapshot f\n", options: options, size: logicalSize)
+        #expect(turned.result.status == 0 && plain.result.status == 0)
+        let a = try SDLImageCodec.decode(path: turned.out + "/f.png"), b = try SDLImageCodec.decode(path: plain.out + "/f.png")
+        #expect(a.width == 640 && a.height == 360)
+        var differing = 0
+        for y in 0..<b.height {
+            for x in 0..<b.width {
+                // Where logical pixel (x, y) lands on the physical screen, turned clockwise.
+                let (px, py): (Int, Int)
+                switch degrees {
+                case 90: (px, py) = (a.width - 1 - y, x)
+                case 180: (px, py) = (a.width - 1 - x, a.height - 1 - y)
+                default: (px, py) = (y, a.height - 1 - x)
+                }
+                let i = (y * b.width + x) * 4, j = (py * a.width + px) * 4
+                if (0..<3).contains(where: { abs(Int(a.pixels[j + $0]) - Int(b.pixels[i + $0])) > 8 }) { differing += 1 }
+            }
+        }
+        #expect(Double(differing) < 0.002 * Double(b.width * b.height), "\(differing) pixels differ")
+    }
+
     @Test func twoRunsGiveIdenticalPixels() throws {
         let images = try Fixtures.imageFolder()
         let a = try CarouselBinary.render([images], script: Self.tour)

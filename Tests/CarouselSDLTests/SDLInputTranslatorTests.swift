@@ -209,4 +209,23 @@ import Testing
             #expect(KeyCombo(parsing: bad) == nil, "\(bad)")
         }
     }
+
+    @Test func rotatedPanelsAndTouchCorrectionsMapToTheLogicalScreen() {
+        // A 1280x720 panel showing a portrait carousel turned 90 degrees clockwise.
+        let g = InputGeometry(window: Size(width: 1280, height: 720), drawable: Size(width: 1280, height: 720),
+                              rotation: .quarter)
+        var t = SDLInputTranslator()
+        // The mouse at the physical top-right corner is the logical top-left.
+        #expect(pointer(t.translate(mouse(SDL_MOUSEBUTTONDOWN, x: 1280, y: 0, ms: 0), geometry: g))?.location == Point(x: 0, y: 0))
+        // A finger a quarter across the physical width, halfway down.
+        #expect(pointer(t.translate(finger(SDL_FINGERDOWN, x: 0.25, y: 0.5, ms: 0), geometry: g))?.location
+                == Point(x: 360, y: 960))
+        // The same panel with its touch axes swapped and x inverted: corrected first.
+        var h = g
+        h.touch = [.swapXY, .invertX]
+        var u = SDLInputTranslator()
+        // Raw (0.5, 0.75) → swapped (0.75, 0.5) → inverted (0.25, 0.5) → as above.
+        #expect(pointer(u.translate(finger(SDL_FINGERDOWN, x: 0.5, y: 0.75, ms: 0), geometry: h))?.location
+                == Point(x: 360, y: 960))
+    }
 }

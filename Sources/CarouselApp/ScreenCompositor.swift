@@ -1,0 +1,37 @@
+import CarouselCore
+import CarouselSDL
+
+/// Draws the scene onto the physical screen (or a target of its size): directly, or for a
+/// panel mounted sideways into a texture of the logical screen that is then turned onto
+/// the physical one. One extra full-screen copy a frame, only when rotated.
+final class ScreenCompositor {
+    let renderer: SDLRenderer
+    let rotation: ScreenRotation
+    private var logical: SDLTexture?
+
+    init(renderer: SDLRenderer, rotation: ScreenRotation) {
+        self.renderer = renderer
+        self.rotation = rotation
+    }
+
+    /// The size the carousel lays out for a physical screen of `physical` pixels.
+    func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
+
+    /// Draws one frame into `target` (nil: the window), `physical` pixels in size.
+    func draw(_ scene: CarouselScene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
+        guard rotation != .none else {
+            renderer.setTarget(target)
+            scene.draw(on: renderer)
+            return
+        }
+        let size = viewport(physical: physical)
+        let (w, h) = (Int(size.width), Int(size.height))
+        if logical?.width != w || logical?.height != h { logical = try renderer.makeTarget(width: w, height: h) }
+        guard let logical else { return }
+        renderer.setTarget(logical)
+        scene.draw(on: renderer)
+        renderer.setTarget(target)
+        renderer.clear(.black)
+        renderer.drawTurned(logical, rotation: rotation, physical: physical)
+    }
+}
