@@ -112,6 +112,18 @@ public final class CarouselScene {
                        dots: style.dots ? PageDots.layout(count: carousel.itemCount, current: current) : [])
     }
 
+    /// Opening hours: the screen went black at `time`.
+    public func screenTurnedOff(at time: Double) {
+        log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
+    }
+
+    /// Opening hours or a touch turned the screen back on: attract mode starts afresh.
+    public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
+        log?.record(timeMs: ms(time), type: "screen", ["state": .string("on"), "reason": .string(reason)])
+        carousel.restartAttract(at: time)
+        try update()
+    }
+
     /// Makes every slot texture again and refills it, after the renderer lost them.
     public func rebuildTextures(time: Double) throws(SDLError) {
         slots.reset()

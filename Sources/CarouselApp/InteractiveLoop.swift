@@ -27,6 +27,9 @@ struct InteractiveLoop {
     /// Turns frames for a panel mounted sideways.
     let compositor: ScreenCompositor
     let touch: TouchTransform
+    /// `--schedule`: outside the hours the screen is black and nothing runs.
+    var hours: OpeningHours?
+    private var screenOn = true
 
     init(scene: CarouselScene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
          keys: KeyBindings, catalog: CatalogUpdater? = nil) {
@@ -47,6 +50,8 @@ struct InteractiveLoop {
                 while running, let e = EventQueue.poll() { try handle(e) }
             }
             guard running else { break }
+            if hours != nil { try followOpeningHours() }
+            guard screenOn else { continue }
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
             // Also when resting: attract mode may be due to start moving.
@@ -68,9 +73,32 @@ struct InteractiveLoop {
         return outcome
     }
 
+    /// Turns the screen off (one black frame, then sleep: no drawing, no decoding, no
+    /// autoplay) or back on as the hours and touches say.
+    private mutating func followOpeningHours() throws {
+        guard let hours else { return }
+        let now = EventQueue.now
+        let state = hours.state(now: now)
+        guard state.on != screenOn else { return }
+        screenOn = state.on
+        if screenOn {
+            try scene.screenTurnedOn(at: now, reason: state.byTouch ? "touch" : "hours")
+            needsDraw = true
+        } else {
+            scene.screenTurnedOff(at: now)
+            renderer.setTarget(nil)
+            renderer.clear(.black)
+            renderer.present()
+        }
+    }
+
     private func nextEvent() -> SDLEvent? {
+        if !screenOn {
+            return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
+        }
         if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
-        let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck].compactMap { $0 }
+        let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck,
+                         hours?.state(now: EventQueue.now).nextChange].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }
@@ -85,6 +113,12 @@ struct InteractiveLoop {
             switch input {
             case .carousel(let c):
                 if debugInput { Log.info("input \(c)") }
+                if hours != nil {
+                    // Outside the hours a touch wakes the screen (and does nothing else);
+                    // each input keeps it awake a while longer.
+                    if case .resize = c {} else { hours?.touched(at: EventQueue.now) }
+                    if !screenOn { continue }
+                }
                 try scene.handle(c)
                 needsDraw = true
             case .quit:

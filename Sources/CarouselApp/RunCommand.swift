@@ -34,6 +34,9 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Correct a touch panel whose axes disagree with the display: any of swap-xy, invert-x, invert-y, comma-separated, or none.", valueName: "LIST"))
     var touchTransform = TouchTransform()
 
+    @Option(help: ArgumentHelp("Opening hours, e.g. \"Mon-Fri 08:00-18:00, Sat 10:00-16:00\": outside them the screen is black and the program sleeps; a touch wakes it for --idle-resume seconds.", valueName: "HOURS"))
+    var schedule: String?
+
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
     var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
 
@@ -52,6 +55,9 @@ public struct RunCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
+        if let schedule {
+            do { _ = try Schedule(parsing: schedule) } catch { throw ValidationError("--schedule: \(error.description)") }
+        }
         if !(rescan >= 0 && rescan.isFinite) { throw ValidationError("--rescan must be 0 or more seconds, not \(rescan)") }
         if display < 0 { throw ValidationError("--display must be 0 or more, not \(display)") }
     }
@@ -66,7 +72,8 @@ public struct RunCommand: ParsableCommand {
     var configEntries: [ConfigEntry] {
         [.init("size", .string(size.description)), .init("fullscreen", .bool(fullscreen)),
          .init("display", .number(Double(display))), .init("vsync", .bool(vsync)),
-         .init("kiosk", .bool(kiosk)), .init("touch-transform", .string(touchTransform.description)),
+         .init("kiosk", .bool(kiosk)), .init("schedule", schedule.map { .string($0) }, unset: "always on"),
+         .init("touch-transform", .string(touchTransform.description)),
          .init("quit-keys", .string(quitKeys.defaultValueDescription)),
          .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
             + source.configEntries + view.configEntries + behaviour.configEntries
@@ -120,6 +127,10 @@ public struct RunCommand: ParsableCommand {
                                          wake: { EventQueue.post(.foldersChanged) })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
                                        keys: keys, catalog: catalog)
+            loop.hours = try current.schedule.map {
+                OpeningHours(schedule: try Schedule(parsing: $0),
+                             wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)
+            }
             guard try loop.run() == .reload else { break }
 
             // SIGHUP: the config file and the sources again; the centred picture stays

@@ -222,6 +222,13 @@ public struct Carousel: Sendable {
 
     // MARK: - Attract mode
 
+    /// The screen comes back on (opening hours) at `t`: attract mode starts afresh, as at
+    /// start, instead of catching up on every step it would have made while off.
+    public mutating func restartAttract(at t: Double) {
+        attract = AttractSchedule(settings: settings.attract, time: t)
+        advance(to: t)
+    }
+
     private mutating func performAttract(_ due: AttractSchedule.Due, time t: Double) {
         attract.performed(due, at: t)
         guard itemCount > 1, let here = currentIndex else { return }

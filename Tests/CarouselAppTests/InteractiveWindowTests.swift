@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import CarouselApp
 
 /// The real window under Xvfb, driven by real X11 events from xdotool.
 @Suite(.serialized, .enabled(if: XvfbSession.unavailableReason == nil,
@@ -244,6 +245,34 @@ struct InteractiveWindowTests {
         }
         #expect(app.ofType("activate").first?["index"] as? Int == 4)
         #expect((app.ofType("activate").first?["source"] as? String)?.hasSuffix("/img3.bmp") == true)
+        app.process.terminate()
+        #expect(Self.waitForExit(app))
+    }
+
+    @Test func outsideTheOpeningHoursTheScreenIsBlackUntilTouched() throws {
+        // Hours on a day three days from today: closed now.
+        let today = OpeningHours.weekMinute(Date()).0 / (24 * 60)
+        let day = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][(today + 3) % 7]
+        let x = try XvfbSession()
+        let app = try RunningCarousel(args: [try Self.images(), "--schedule", "\(day) 10:00-11:00", "--idle-resume", "2"],
+                                      display: x.display)
+        #expect(app.waitFor("screen", count: 1))
+        #expect(app.ofType("screen").first?["state"] as? String == "off")
+        Thread.sleep(forTimeInterval: 0.5)
+        let before = app.cpuTicks
+        Thread.sleep(forTimeInterval: 2)
+        #expect(app.cpuTicks - before <= 1, "asleep while closed")
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        for _ in 0..<10 where app.ofType("screen").count < 2 {
+            try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "1"])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        #expect(app.ofType("screen").dropFirst().first?["state"] as? String == "on")
+        #expect(app.ofType("screen").dropFirst().first?["reason"] as? String == "touch")
+        #expect(app.ofType("activate").isEmpty, "the waking touch does nothing else")
+        #expect(app.waitFor("screen", count: 3, timeout: 6), "black again 2 s after the last touch")
+        #expect(app.ofType("screen").last?["state"] as? String == "off")
         app.process.terminate()
         #expect(Self.waitForExit(app))
     }

@@ -144,3 +144,16 @@ extension [CarouselEvent] {
         #expect(c.takeEvents().isEmpty && c.nextScheduledTime == nil)
     }
 }
+
+@Suite struct AttractRestartTests {
+    @Test func afterTheScreenWasOffNothingIsCaughtUp() {
+        var s = testSettings()
+        s.attract.autoplayInterval = 3
+        var c = Carousel(itemCount: 5, viewport: viewport, settings: s)
+        _ = c.takeEvents()
+        // Off for an hour: 1200 steps were due; none is made, the next is an interval on.
+        c.restartAttract(at: 3600)
+        #expect(c.takeEvents().isEmpty && c.position == 0)
+        #expect(c.nextScheduledTime == 3603)
+    }
+}
