@@ -184,6 +184,15 @@ struct InteractiveWindowTests {
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
     }
 
+    @Test func sigtermEndsAKioskWithStatusZero() throws {
+        let x = try XvfbSession()
+        let app = try RunningCarousel(args: [try Self.images(), "--kiosk", "--quit-keys", "none"], display: x.display)
+        #expect(app.waitFor("pool", count: 1))
+        app.process.terminate()
+        #expect(Self.waitForExit(app), "SIGTERM did not end the kiosk")
+        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+    }
+
     @Test func sighupReloadsTheConfigAndTheSourcesKeepingTheCentredPicture() throws {
         let x = try XvfbSession()
         let folder = try Self.images()
