@@ -32,17 +32,6 @@ struct ConfigEntry {
         }
     }
 
-    private static func quote(_ s: String) -> String {
-        var out = "\""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
+    /// TOML basic strings take JSON's escapes: the event log's quoting serves both.
+    private static func quote(_ s: String) -> String { EventLog.quote(s) }
 }
