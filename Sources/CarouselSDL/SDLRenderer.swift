@@ -107,6 +107,21 @@ public final class SDLRenderer {
 
     public func present() { SDL_RenderPresent(handle) }
 
+    /// The render driver SDL chose: software, opengl, opengles2…
+    public var name: String {
+        var info = SDL_RendererInfo()
+        guard SDL_GetRendererInfo(handle, &info) == 0, let n = info.name else { return "unknown" }
+        return String(cString: n)
+    }
+
+    /// Waits until the drawing so far is really done: a GPU (or llvmpipe) renderer returns
+    /// long before, so a frame is timed only after this (reading back one pixel forces it).
+    public func finish() {
+        var pixel: UInt32 = 0
+        var r = SDL_Rect(x: 0, y: 0, w: 1, h: 1)
+        SDL_RenderReadPixels(handle, &r, SDL_PIXELFORMAT_RGBA32.rawValue, &pixel, 4)
+    }
+
     /// The current target's pixels, for PNG snapshots and tests.
     public func readPixels(width: Int, height: Int) throws(SDLError) -> PixelImage {
         var out = [UInt8](repeating: 0, count: width * height * 4)

@@ -30,7 +30,7 @@ public final class SDLTexture {
     }
 
     /// Copies `image` into the texture's top-left corner; it must fit.
-    func update(with image: PixelImage) throws(SDLError) {
+    public func update(with image: PixelImage) throws(SDLError) {
         precondition(image.width <= width && image.height <= height, "image larger than its texture")
         var rect = SDL_Rect(x: 0, y: 0, w: Int32(image.width), h: Int32(image.height))
         let rc = image.pixels.withUnsafeBytes { buf in

@@ -1,3 +1,4 @@
+import CSDL2
 import CarouselCore
 import CarouselMedia
 
@@ -48,9 +49,16 @@ public final class SlotTextures {
         labels[slot] = nil
     }
 
+    /// Told how long each upload took, seconds (the benchmark listens; nobody else does).
+    public var uploadObserver: ((Double) -> Void)?
+
     public func fill(_ slot: Int, with image: PixelImage) throws(SDLError) {
         guard case .loading(let source) = contents[slot] else { return }
+        let started = uploadObserver == nil ? 0 : SDL_GetPerformanceCounter()
         try textures[slot].update(with: image)
+        if let observer = uploadObserver {
+            observer(Double(SDL_GetPerformanceCounter() - started) / Double(SDL_GetPerformanceFrequency()))
+        }
         uploads += 1
         contents[slot] = .loaded(source, width: image.width, height: image.height)
     }

@@ -1,0 +1,206 @@
+import ArgumentParser
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+import Foundation
+
+extension SyntheticPhotos.Spec: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+}
+
+/// `carousel bench`: frame times, memory and decode cost on the user's own photos and
+/// hardware, through the real renderer, with the naive gallery measured beside it.
+public struct BenchCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure frame times, memory and decoding on these images (or generated ones) and this machine.")
+
+    @Option(help: ArgumentHelp("Generate COUNT photo-like images of WxH (JPEG or PNG) in a temporary folder, removed afterwards.",
+                               valueName: "COUNT:WxH[:jpeg|png]"))
+    var synthetic: SyntheticPhotos.Spec?
+
+    @Option(help: ArgumentHelp("Screen size.", valueName: "WxH"))
+    var size = PixelSize(width: 1920, height: 1080)
+
+    @Flag(help: "Measure in a window on the real display instead of headless.")
+    var window = false
+
+    @Flag(help: "Also measure the naive gallery (every image decoded at full size and uploaded up front), on at most 10 images.")
+    var naive = false
+
+    @Flag(help: "Print the figures as JSON.")
+    var json = false
+
+    @Flag(help: ArgumentHelp("A short mix of gestures (a few seconds), for smoke tests.", visibility: .hidden))
+    var short = false
+
+    @OptionGroup var source: SourceOptions
+
+    @OptionGroup var view: ViewOptions
+
+    public init() {}
+
+    public func validate() throws {
+        if synthetic != nil && !source.paths.isEmpty { throw ValidationError("give either --synthetic or image sources, not both") }
+    }
+
+    /// Memory the naive gallery may fill with full-size pictures (each twice: decoded and
+    /// uploaded); at most this many images whatever their size.
+    static let naiveBudget = 2_000_000_000
+    static let naiveMaxImages = 10
+
+    public func run() throws {
+        SignalWatcher.useDefaultActions()
+        let processAge = Self.processAge()
+        var options = source
+        var folder: String?
+        if let spec = synthetic {
+            let dir = NSTemporaryDirectory() + "carousel-bench-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            folder = dir
+            if !json { Log.info("generating \(spec.count) photo-like \(spec.width)x\(spec.height) \(spec.format.rawValue.uppercased()) files in \(dir)") }
+            do { _ = try SyntheticPhotos.write(spec, into: dir) } catch {
+                try? FileManager.default.removeItem(atPath: dir)
+                throw Failure("cannot generate the images: \(error)")
+            }
+            options.paths = [dir]
+        }
+        defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
+        let report = try measure(options, processAge: processAge)
+        print(json ? report.json() : report.table(), terminator: json ? "\n" : "")
+    }
+
+    private func measure(_ options: SourceOptions, processAge: Double) throws -> BenchReport {
+        ProcessStats.resetPeak()
+        let began = ProcessStats.now
+        let found = try options.resolve()
+        let accelerated = view.renderer == .opengl || view.renderer == .opengles2
+        let session = try SDLSession(videoDriver: window ? nil : (accelerated ? "offscreen" : "dummy"))
+        var windowOptions = SDLWindow.Options()
+        windowOptions.width = size.width
+        windowOptions.height = size.height
+        windowOptions.hidden = !window
+        windowOptions.resizable = false
+        let sdlWindow = try SDLWindow(windowOptions)
+        let kind = !window && view.renderer == .auto ? RendererKind.software : view.renderer
+        let renderer = try SDLRenderer(window: sdlWindow, kind: kind, vsync: false)
+        let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
+        let physical = renderer.outputSize
+        let viewport = compositor.viewport(physical: physical)
+        let settings = view.carouselSettings(try BehaviourOptions.parse([]))
+        let text = try view.textRenderer(height: Int(viewport.height))
+
+        // Ours: scan, open, first frame with placeholders, then the mix.
+        var uploads: [Double] = []
+        var scene: CarouselScene? = try CarouselScene(
+            sources: found, viewport: viewport, settings: settings, startIndex: 0, renderer: renderer,
+            painter: FramePainter(style: view.style, text: text),
+            loading: options.loading(wake: EventQueue.wakeUp), log: nil, time: ProcessStats.now, warn: { _ in })
+        guard let ours = scene else { throw Failure("no scene") }
+        ours.slots.uploadObserver = { uploads.append($0) }
+        let present: (BenchSubject) throws -> Void = { subject in
+            if let s = subject as? CarouselScene { try compositor.draw(s, physical: physical) }
+            else { subject.draw(on: renderer) }
+        }
+        try present(ours)
+        renderer.present()
+        renderer.finish()
+        let firstFrame = ProcessStats.now - began
+        let runner = BenchRunner(renderer: renderer, present: present)
+        let mix = BenchMix(viewport: viewport, stride: ours.carousel.layout.stride, short: short)
+        let played = try runner.run(mix, on: ours, startedAt: began)
+        let oursRun = Self.run(images: found.count, firstFrame: firstFrame, played: played, uploads: uploads, offset: processAge)
+        let box = ours.imageBoxSize
+        scene = nil
+
+        let decode = DecodeSampler.measure(found, box: box, perGroup: short ? 2 : 9)
+
+        var naiveRun: BenchReport.Run?
+        var naiveNote: String?
+        if naive {
+            let pixels = max(1, synthetic.map { $0.width * $0.height } ?? 24_000_000)
+            let cap = max(1, min(Self.naiveMaxImages, Self.naiveBudget / (pixels * 8), found.count))
+            naiveNote = "its first \(cap) of \(found.count) images only: every one is held at full size "
+                + "(\(pixels * 4 / 1_000_000) MB decoded, as much again as a texture), so more could exhaust memory"
+            ProcessStats.resetPeak()
+            let start = ProcessStats.now
+            let gallery = try NaiveGallery(sources: Array(found.prefix(cap)), viewport: viewport, settings: settings,
+                                           style: view.style, renderer: renderer, time: ProcessStats.now)
+            gallery.draw(on: renderer)
+            renderer.present()
+            renderer.finish()
+            let first = ProcessStats.now - start
+            let naiveMix = BenchMix(viewport: viewport, stride: gallery.carousel.layout.stride, short: short)
+            let p = try runner.run(naiveMix, on: gallery, startedAt: start)
+            var r = Self.run(images: cap, firstFrame: first, played: p, uploads: nil, offset: processAge)
+            r.imagesInPlaceMs = r.firstFrameMs
+            naiveRun = r
+        }
+        withExtendedLifetime((session, sdlWindow)) {}
+
+        let sourcesText = synthetic.map { "\($0.count) synthetic \($0.width)x\($0.height) \($0.format.rawValue.uppercased()) (\(min($0.count, SyntheticPhotos.distinct)) distinct, the rest hard links)" }
+            ?? "\(found.count) images from \(options.paths.isEmpty ? "the bundled Assets/" : options.paths.joined(separator: ", "))"
+        return BenchReport(
+            machine: Self.machine, restSeconds: mix.restLength, sources: sourcesText, size: "\(size)",
+            renderer: "\(session.videoDriver) driver, \(renderer.name) renderer, vsync off",
+            ours: oursRun, naive: naiveRun, naiveNote: naiveNote, decode: decode,
+            targets: Self.targets(oursRun, size: size, count: found.count, pixels: synthetic.map { $0.width * $0.height }))
+    }
+
+    private static func run(images: Int, firstFrame: Double, played: BenchRunner.Result, uploads: [Double]?,
+                            offset: Double) -> BenchReport.Run {
+        let frames = Percentiles(played.frameTimes)
+        let up = uploads.map(Percentiles.init)
+        let atTwo = played.placeholderFrames.filter { $0.key.isSteadyBrowsing }.values.reduce(0, +)
+        return BenchReport.Run(
+            images: images, firstFrameMs: (offset + firstFrame) * 1000,
+            imagesInPlaceMs: played.imagesInPlace.map { (offset + $0) * 1000 },
+            frames: frames.count, frameP50Ms: frames.at(0.5).map { $0 * 1000 }, frameP95Ms: frames.at(0.95).map { $0 * 1000 },
+            frameP99Ms: frames.at(0.99).map { $0 * 1000 }, frameMaxMs: frames.largest.map { $0 * 1000 },
+            framesOver16ms: frames.countAbove(1.0 / 60),
+            slotUploads: up?.count, uploadP50Ms: up?.at(0.5).map { $0 * 1000 }, uploadP99Ms: up?.at(0.99).map { $0 * 1000 },
+            framesInMotion: Dictionary(uniqueKeysWithValues: played.framesInMotion.map { ($0.key.rawValue, $0.value) }),
+            placeholderFrames: Dictionary(uniqueKeysWithValues: played.placeholderFrames.map { ($0.key.rawValue, $0.value) }),
+            placeholderFramesAt2PerSecond: atTwo,
+            peakRSSMB: Double(ProcessStats.peakResident) / 1_048_576, restCPUPercent: played.restCPU * 100)
+    }
+
+    /// The targets README states, judged where this run can tell.
+    private static func targets(_ r: BenchReport.Run, size: PixelSize, count: Int, pixels: Int?) -> [BenchReport.Target] {
+        let fullHD = size.width >= 1920 && size.height >= 1080
+        let bigSet = count >= 10_000
+        let camera = (pixels ?? 0) >= 24_000_000
+        func f(_ v: Double?, _ unit: String) -> String { v.map { String(format: "%.1f %@", $0, unit) } ?? "–" }
+        return [
+            .init(goal: "p99 frame time under 8 ms at 1920x1080", measured: f(r.frameP99Ms, "ms"),
+                  met: fullHD ? (r.frameP99Ms ?? .infinity) < 8 : nil),
+            .init(goal: "no placeholder frames at 2 items a second", measured: "\(r.placeholderFramesAt2PerSecond) frames",
+                  met: r.placeholderFramesAt2PerSecond == 0),
+            .init(goal: "peak RSS under 150 MB, 10,000 24 MP photos", measured: f(r.peakRSSMB, "MB"),
+                  met: bigSet && camera ? r.peakRSSMB < 150 : nil),
+            .init(goal: "first frame under 300 ms with 10,000 photos", measured: f(r.firstFrameMs, "ms"),
+                  met: bigSet ? (r.firstFrameMs ?? .infinity) < 300 : nil),
+            .init(goal: "no CPU at rest", measured: f(r.restCPUPercent, "%"),
+                  met: (r.restCPUPercent ?? 100) < 1),
+        ]
+    }
+
+    /// Seconds since this process started, from the kernel (10 ms resolution).
+    static func processAge() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")"),
+              let uptime = (try? String(contentsOfFile: "/proc/uptime", encoding: .utf8))?.split(separator: " ").first.flatMap({ Double($0) })
+        else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let start = Double(fields[19]) else { return 0 }
+        return max(0, uptime - start / Double(sysconf(Int32(_SC_CLK_TCK))))
+    }
+
+    static var machine: String {
+        let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+            .split(separator: "\n").first { $0.hasPrefix("model name") }?
+            .split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
+        return "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), \(memory) GB"
+    }
+}

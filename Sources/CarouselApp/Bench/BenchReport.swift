@@ -1,0 +1,115 @@
+import Foundation
+
+/// What `carousel bench` measured: printed as a table, or as JSON with `--json`.
+struct BenchReport: Codable, Sendable {
+    /// One gallery's figures: ours, or the naive one beside it.
+    struct Run: Codable, Sendable {
+        var images: Int
+        /// From process start to the first frame on screen (ours: with placeholders).
+        var firstFrameMs: Double?
+        /// From process start until every visible image is in place.
+        var imagesInPlaceMs: Double?
+        var frames: Int
+        var frameP50Ms: Double?
+        var frameP95Ms: Double?
+        var frameP99Ms: Double?
+        var frameMaxMs: Double?
+        var framesOver16ms: Int
+        var slotUploads: Int?
+        var uploadP50Ms: Double?
+        var uploadP99Ms: Double?
+        /// Frames drawn while moving, and those with a placeholder in view, by phase of the mix.
+        var framesInMotion: [String: Int]
+        var placeholderFrames: [String: Int]
+        /// Placeholder frames in the phases at 2 items a second (the goal is none).
+        var placeholderFramesAt2PerSecond: Int
+        var peakRSSMB: Double
+        var restCPUPercent: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case images, frames
+            case firstFrameMs = "first_frame_ms", imagesInPlaceMs = "images_in_place_ms"
+            case frameP50Ms = "frame_p50_ms", frameP95Ms = "frame_p95_ms", frameP99Ms = "frame_p99_ms"
+            case frameMaxMs = "frame_max_ms", framesOver16ms = "frames_over_16_7_ms"
+            case slotUploads = "slot_uploads", uploadP50Ms = "upload_p50_ms", uploadP99Ms = "upload_p99_ms"
+            case framesInMotion = "frames_in_motion", placeholderFrames = "placeholder_frames"
+            case placeholderFramesAt2PerSecond = "placeholder_frames_at_2_per_s"
+            case peakRSSMB = "peak_rss_mb", restCPUPercent = "rest_cpu_percent"
+        }
+    }
+
+    struct Target: Codable, Sendable {
+        var goal: String
+        var measured: String
+        /// Nil when this run cannot tell (other sizes or counts than the goal's).
+        var met: Bool?
+    }
+
+    var machine: String
+    /// Seconds of the rest over which CPU at rest was measured.
+    var restSeconds: Double
+    var sources: String
+    var size: String
+    var renderer: String
+    var ours: Run
+    var naive: Run?
+    /// Why the naive run saw fewer images than ours.
+    var naiveNote: String?
+    var decode: [DecodeSampler.Row]
+    var targets: [Target]
+
+    enum CodingKeys: String, CodingKey {
+        case machine, sources, size, renderer, ours, naive, decode, targets
+        case restSeconds = "rest_seconds"
+        case naiveNote = "naive_note"
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// The readable table.
+    func table() -> String {
+        func ms(_ v: Double?) -> String { v.map { $0 < 10 ? String(format: "%.2f", $0) : String(format: "%.0f", $0) } ?? "–" }
+        func row(_ label: String, _ a: String, _ b: String? = nil) -> String {
+            label.padding(toLength: 36, withPad: " ", startingAt: 0) + a.padding(toLength: 30, withPad: " ", startingAt: 0)
+                + (naive == nil ? "" : (b ?? "–")) + "\n"
+        }
+        func frames(_ r: Run) -> String {
+            "\(ms(r.frameP50Ms)) / \(ms(r.frameP95Ms)) / \(ms(r.frameP99Ms)) / \(ms(r.frameMaxMs)) ms"
+        }
+        func placeholders(_ r: Run) -> String {
+            let total = r.placeholderFrames.values.reduce(0, +)
+            return "\(r.placeholderFramesAt2PerSecond) at 2/s, \(total) in all"
+        }
+        var out = "KioskCarousel bench: \(sources), \(size), \(renderer)\n\(machine)\n\n"
+        out += row("", "ours", naive == nil ? nil : "naive (\(naive!.images) images)")
+        out += row("first frame (placeholders)", "\(ms(ours.firstFrameMs)) ms", naive.map { "\(ms($0.firstFrameMs)) ms" })
+        out += row("first frame (images in place)", "\(ms(ours.imagesInPlaceMs)) ms", naive.map { "\(ms($0.imagesInPlaceMs)) ms" })
+        out += row("frame time p50 / p95 / p99 / max", frames(ours), naive.map(frames))
+        out += row("frames over 16.7 ms", "\(ours.framesOver16ms) of \(ours.frames)", naive.map { "\($0.framesOver16ms) of \($0.frames)" })
+        out += row("slot uploads (p50 / p99)", "\(ours.slotUploads ?? 0) (\(ms(ours.uploadP50Ms)) / \(ms(ours.uploadP99Ms)) ms)",
+                   naive.map { "\($0.images) up front" })
+        out += row("placeholder frames in motion", placeholders(ours), naive.map(placeholders))
+        out += row("peak RSS", String(format: "%.0f MB", ours.peakRSSMB), naive.map { String(format: "%.0f MB", $0.peakRSSMB) })
+        out += row(String(format: "CPU at rest (%g s)", restSeconds), ours.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–",
+                   naive.map { $0.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–" })
+        if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
+        if !decode.isEmpty {
+            out += "\ndecode and fit, one at a time (p50 / p95)\n"
+            for d in decode {
+                out += "  " + "\(d.format) \(d.size) \(d.dctScaled ? "DCT-scaled" : "full decode")"
+                    .padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) files)\n"
+            }
+        }
+        out += "\ntargets\n"
+        for t in targets {
+            let verdict = t.met.map { $0 ? "met" : "NOT met" } ?? "not shown by this run"
+            out += "  " + t.goal.padding(toLength: 52, withPad: " ", startingAt: 0) + "\(t.measured): \(verdict)\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,75 @@
+import CarouselCore
+import CarouselSDL
+import Foundation
+
+/// Plays a `BenchMix` on a subject in real time, as the window would: frames only while
+/// something moves or changes, paced at 60 a second (vsync off, so a slow frame shows),
+/// each timed from input to a finished frame. Between frames it sleeps in SDL's event wait.
+struct BenchRunner {
+    struct Result: Sendable {
+        /// Seconds of work per drawn frame, input handling to completed drawing.
+        var frameTimes: [Double] = []
+        /// Frames drawn while the strip moved, and those with a placeholder in view, by phase.
+        var framesInMotion: [BenchMix.Phase: Int] = [:]
+        var placeholderFrames: [BenchMix.Phase: Int] = [:]
+        /// Seconds from the subject's start until every visible image was in place.
+        var imagesInPlace: Double?
+        /// CPU used over the final rest, as a share of one core.
+        var restCPU: Double = 0
+    }
+
+    let renderer: SDLRenderer
+    /// Draws into the screen (or a target) of the physical size: rotation, offscreen.
+    let present: (BenchSubject) throws -> Void
+    static let frameInterval = 1.0 / 60
+
+    /// Plays `mix` on `subject`, whose engine time is `ProcessStats.now`; `startedAt` is
+    /// when the subject began starting up (for the time until the images are in place).
+    func run(_ mix: BenchMix, on subject: BenchSubject, startedAt: Double) throws -> Result {
+        var result = Result()
+        let start = ProcessStats.now
+        var next = 0
+        var needsDraw = true
+        var nextFrame = start
+        var restCPUStart: Double?
+        while true {
+            let now = ProcessStats.now
+            let offset = now - start
+            guard offset < mix.duration else { break }
+            let phase = mix.phase(at: offset)
+            if phase == .rest && restCPUStart == nil { restCPUStart = ProcessStats.cpuSeconds }
+            while next < mix.events.count && mix.events[next].offset <= offset {
+                try subject.handle(mix.events[next].input(start: start))
+                next += 1
+                needsDraw = true
+            }
+            if try subject.pump() { needsDraw = true }
+            try subject.advance(to: now)
+            let moving = subject.carousel.isAnimating || subject.carousel.isInteracting
+            if moving || needsDraw {
+                try present(subject)
+                renderer.present()
+                renderer.finish()
+                let done = ProcessStats.now
+                result.frameTimes.append(done - now)
+                needsDraw = false
+                let placeholder = subject.showsPlaceholder
+                if !placeholder && result.imagesInPlace == nil { result.imagesInPlace = done - startedAt }
+                if moving {
+                    result.framesInMotion[phase, default: 0] += 1
+                    if placeholder { result.placeholderFrames[phase, default: 0] += 1 }
+                }
+                nextFrame = max(nextFrame + Self.frameInterval, done)
+                let pause = nextFrame - ProcessStats.now
+                if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
+            } else {
+                // At rest: sleep until the next input is due, or a decoded image wakes us.
+                let due = next < mix.events.count ? mix.events[next].offset : mix.duration
+                let pause = due - (ProcessStats.now - start)
+                if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
+            }
+        }
+        if let cpu = restCPUStart { result.restCPU = (ProcessStats.cpuSeconds - cpu) / mix.restLength }
+        return result
+    }
+}

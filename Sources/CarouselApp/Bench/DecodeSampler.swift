@@ -1,0 +1,56 @@
+import CarouselCore
+import CarouselMedia
+import Foundation
+
+/// Times decode-and-fit on a sample of the sources, grouped by format and size, with and
+/// without DCT scaling (which only JPEG has), one decode at a time on this thread.
+enum DecodeSampler {
+    struct Row: Codable, Sendable {
+        var format: String
+        var size: String
+        var dctScaled: Bool
+        var samples: Int
+        var p50Ms: Double
+        var p95Ms: Double
+
+        enum CodingKeys: String, CodingKey {
+            case format, size, samples
+            case dctScaled = "dct_scaled", p50Ms = "p50_ms", p95Ms = "p95_ms"
+        }
+    }
+
+    /// Looks at up to `spread` sources spread over the list, then decodes up to `perGroup`
+    /// of each format and size into `box`.
+    static func measure(_ sources: [ImageSource], box: Size, spread: Int = 40, perGroup: Int = 9) -> [Row] {
+        guard !sources.isEmpty else { return [] }
+        let step = max(1, sources.count / spread)
+        var groups: [String: (format: String, size: String, members: [ImageSource])] = [:]
+        var order: [String] = []
+        for s in Swift.stride(from: 0, to: sources.count, by: step).map({ sources[$0] }) {
+            guard let bytes = try? ImageFile.read(s.path) else { continue }
+            let header = ImageHeader.read(bytes)
+            let format = header.format.rawValue.uppercased()
+            let size = header.width.flatMap { w in header.height.map { "\(w)x\($0)" } } ?? "?"
+            let key = format + " " + size
+            if groups[key] == nil { order.append(key); groups[key] = (format, size, []) }
+            if groups[key]!.members.count < perGroup { groups[key]!.members.append(s) }
+        }
+        var rows: [Row] = []
+        for key in order {
+            guard let g = groups[key] else { continue }
+            for dct in g.format == "JPEG" ? [true, false] : [false] {
+                let decoder = FittingDecoder(dctScaling: dct)
+                let times = g.members.compactMap { s -> Double? in
+                    let start = ProcessStats.now
+                    guard (try? decoder.decode(s, fittingIn: box)) != nil else { return nil }
+                    return ProcessStats.now - start
+                }
+                let p = Percentiles(times)
+                guard let p50 = p.at(0.5), let p95 = p.at(0.95) else { continue }
+                rows.append(Row(format: g.format, size: g.size, dctScaled: dct, samples: p.count,
+                                p50Ms: p50 * 1000, p95Ms: p95 * 1000))
+            }
+        }
+        return rows
+    }
+}

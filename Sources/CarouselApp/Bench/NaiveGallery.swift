@@ -1,0 +1,50 @@
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+
+/// The gallery seed 002 warns against, measured beside ours: every image decoded at full
+/// size (no DCT scaling, no fitting) and uploaded as its own texture before the first
+/// frame, then drawn scaled down by the renderer. The same engine moves it, so only the
+/// image path differs.
+final class NaiveGallery: BenchSubject {
+    private(set) var carousel: Carousel
+    private let style: CarouselStyle
+    /// Full-size textures by item; nil where an image could not be decoded.
+    private var textures: [SDLTexture?] = []
+
+    /// Decodes and uploads every one of `sources`: this is the naive start-up.
+    init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, style: CarouselStyle,
+         renderer: SDLRenderer, time: Double) throws {
+        carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
+        self.style = style
+        for s in sources {
+            guard let image = try? SDLImageCodec.decode(path: s.path) else { textures.append(nil); continue }
+            let texture = try renderer.makeTexture(width: image.width, height: image.height)
+            try texture.update(with: image)
+            textures.append(texture)
+        }
+    }
+
+    func handle(_ input: CarouselInput) throws { carousel.handle(input) }
+    func advance(to time: Double) throws { carousel.advance(to: time) }
+    func pump() throws -> Bool { false }
+    var showsPlaceholder: Bool { false }
+
+    func draw(on renderer: SDLRenderer) {
+        renderer.clear(style.background)
+        for item in carousel.visibleItems {
+            let box = style.imageBox(for: item.frame)
+            guard let t = textures[item.item] else {
+                renderer.fill(box, style.failedPlaceholder)
+                continue
+            }
+            let r = AspectFit.rect(of: Size(width: Double(t.width), height: Double(t.height)), in: box)
+            let border = style.borderWidth(for: item.frame.size)
+            if border > 0 {
+                renderer.fill(Rect(x: r.minX - border, y: r.minY - border,
+                                   width: r.size.width + 2 * border, height: r.size.height + 2 * border), style.borderColor)
+            }
+            renderer.draw(t, source: (t.width, t.height), in: r)
+        }
+    }
+}

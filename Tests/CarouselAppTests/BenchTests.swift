@@ -1,0 +1,96 @@
+import CarouselMedia
+import Foundation
+import Testing
+@testable import CarouselApp
+
+@Suite struct PercentilesTests {
+    @Test func nearestRankOnKnownSamples() {
+        let p = Percentiles((1...100).reversed().map(Double.init))
+        #expect(p.at(0.5) == 50 && p.at(0.95) == 95 && p.at(0.99) == 99 && p.at(1) == 100 && p.at(0) == 1)
+        #expect(p.largest == 100)
+        #expect(p.countAbove(16.7) == 84 && p.countAbove(100) == 0)
+        let few = Percentiles([3, 1, 2])
+        #expect(few.at(0.5) == 2 && few.at(0.99) == 3, "a percentile is always a real sample")
+        #expect(Percentiles([]).at(0.5) == nil && Percentiles([]).largest == nil)
+    }
+}
+
+@Suite struct SyntheticPhotosTests {
+    @Test func specsParse() {
+        #expect(SyntheticPhotos.Spec(parsing: "200:6000x4000") == .init(count: 200, width: 6000, height: 4000, format: .jpeg))
+        #expect(SyntheticPhotos.Spec(parsing: "3:64x48:png")?.format == .png)
+        for bad in ["200", "0:10x10", "5:10x", "5:100x100:gif", "x:100x100", "5:100x100:jpeg:more"] {
+            #expect(SyntheticPhotos.Spec(parsing: bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test func picturesAreNotFlat() {
+        let p = SyntheticPhotos.picture(width: 160, height: 120, seed: 1)
+        var distinct = Set<UInt32>()
+        var neighbourDifferences = 0
+        for i in stride(from: 0, to: p.pixels.count - 4, by: 4) {
+            distinct.insert(UInt32(p.pixels[i]) << 16 | UInt32(p.pixels[i + 1]) << 8 | UInt32(p.pixels[i + 2]))
+            if p.pixels[i] != p.pixels[i + 4] { neighbourDifferences += 1 }
+        }
+        #expect(distinct.count > 2000, "\(distinct.count) colours")
+        #expect(neighbourDifferences > p.width * p.height / 2, "noise: most neighbours differ")
+        #expect(SyntheticPhotos.picture(width: 160, height: 120, seed: 2).pixels != p.pixels, "seeds differ")
+        #expect(SyntheticPhotos.picture(width: 160, height: 120, seed: 1).pixels == p.pixels, "and repeat")
+    }
+
+    @Test(arguments: [SyntheticPhotos.Format.jpeg, .png])
+    func filesHaveTheFormatAndSizeAskedFor(format: SyntheticPhotos.Format) throws {
+        let dir = try Fixtures.temporaryFolder("synthetic")
+        let paths = try SyntheticPhotos.write(.init(count: 10, width: 120, height: 90, format: format), into: dir)
+        #expect(paths.count == 10)
+        for path in paths {
+            let header = ImageHeader.read(try ImageFile.read(path))
+            #expect(header.format == (format == .jpeg ? .jpeg : .png))
+            #expect(header.width == 120 && header.height == 90)
+        }
+        // Beyond the distinct pictures, hard links: the ninth is the first again.
+        let inode = { (p: String) in (try FileManager.default.attributesOfItem(atPath: p)[.systemFileNumber] as? Int) }
+        #expect(try inode(paths[8]) == inode(paths[0]))
+        #expect(try inode(paths[1]) != inode(paths[0]))
+    }
+}
+
+@Suite struct BenchSmokeTests {
+    @Test func aShortRunReportsEveryFigure() throws {
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
+        let r = try CarouselBinary.run(["bench", "--synthetic", "4:320x240", "--size", "320x180", "--short", "--naive", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        for key in ["machine", "sources", "size", "renderer", "ours", "naive", "decode", "targets", "rest_seconds"] {
+            #expect(json[key] != nil, "\(key) missing")
+        }
+        let ours = json["ours"] as? [String: Any] ?? [:]
+        func number(_ run: [String: Any], _ key: String) -> Double { (run[key] as? NSNumber)?.doubleValue ?? -1 }
+        #expect(number(ours, "images") == 4)
+        #expect(number(ours, "frames") > 10)
+        #expect(number(ours, "frame_p50_ms") > 0)
+        #expect(number(ours, "frame_p99_ms") >= number(ours, "frame_p50_ms"))
+        #expect(number(ours, "frame_max_ms") >= number(ours, "frame_p99_ms"))
+        #expect(number(ours, "first_frame_ms") > 0)
+        #expect(number(ours, "images_in_place_ms") >= number(ours, "first_frame_ms"))
+        #expect(number(ours, "slot_uploads") >= 3)
+        #expect(number(ours, "peak_rss_mb") > 10)
+        #expect(number(ours, "rest_cpu_percent") >= 0)
+        #expect((ours["frames_in_motion"] as? [String: Int])?.isEmpty == false)
+        let naive = json["naive"] as? [String: Any] ?? [:]
+        #expect(number(naive, "images") == 4 && number(naive, "frames") > 10)
+        let decode = json["decode"] as? [[String: Any]] ?? []
+        #expect(decode.map { $0["dct_scaled"] as? Bool } == [true, false])
+        #expect(decode.allSatisfy { ($0["p50_ms"] as? NSNumber)?.doubleValue ?? 0 > 0 && $0["format"] as? String == "JPEG" })
+        #expect((json["targets"] as? [Any])?.count == 5)
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
+        #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
+    }
+
+    @Test func badSpecsAndMixedSourcesAreRefused() throws {
+        let a = try CarouselBinary.run(["bench", "--synthetic", "lots"])
+        #expect(a.status == 64 && a.stderr.contains("--synthetic"))
+        let b = try CarouselBinary.run(["bench", "--synthetic", "2:64x64", "/tmp"])
+        #expect(b.status == 64 && b.stderr.contains("not both"))
+    }
+}
