@@ -83,6 +83,6 @@ extension PixelImage {
                 }
             }
         }
-        return PixelImage(width: ow, height: oh, pixels: out)
+        return PixelImage(width: ow, height: oh, pixels: out, isOpaque: isOpaque)
     }
 }

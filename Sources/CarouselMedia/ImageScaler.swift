@@ -12,7 +12,7 @@ public enum ImageScaler {
                                   outStep: 4)
         let vertical = resample(horizontal, count: image.height, lines: w,
                                 to: h, step: w * 4, lineStride: 4, outLineStride: 4, outStep: w * 4)
-        return PixelImage(width: w, height: h, pixels: vertical)
+        return PixelImage(width: w, height: h, pixels: vertical, isOpaque: image.isOpaque)
     }
 
     /// Resamples along one axis: `count` samples per line, `lines` lines, `step` bytes

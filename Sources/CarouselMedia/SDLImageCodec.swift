@@ -54,7 +54,7 @@ public enum SDLImageCodec {
                 }
             }
         }
-        return PixelImage(width: w, height: h, pixels: out)
+        return PixelImage(width: w, height: h, pixels: out, isOpaque: PixelImage.allOpaque(out))
     }
 
     static func lastError(or fallback: String) -> String {

@@ -115,11 +115,11 @@ public struct SourceScanner: Sendable {
             }
         }
         switch order {
-        case .name: files.sort { NaturalOrder.less($0.name, $1.name) }
+        case .name: files = files.map { (NaturalOrder.Key($0.name), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
         case .modificationTime: files.sort { ($0.mtime, $0.name) < ($1.mtime, $1.name) }
         }
         found += files.map { ImageSource(path: folder + "/" + $0.name, stamp: $0.stamp) }
-        for (name, sub) in folders.sorted(by: { NaturalOrder.less($0.0, $1.0) }) {
+        for (name, sub) in folders.map({ (NaturalOrder.Key($0.0), $0) }).sorted(by: { $0.0 < $1.0 }).map(\.1) {
             scanFolder(folder + "/" + name, id: sub, visited: &visited, into: &found, folders: &watched, note: note)
         }
     }

@@ -35,7 +35,7 @@ public enum TurboJPEGCodec {
                 throw ImageError(path: path, reason: "is a corrupt JPEG (\(text))")
             }
         }
-        return PixelImage(width: w, height: h, pixels: out)
+        return PixelImage(width: w, height: h, pixels: out, isOpaque: true)  // JPEG has no alpha
     }
 
     /// Encodes `image` as a baseline 4:2:0 JPEG.

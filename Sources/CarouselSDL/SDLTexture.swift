@@ -30,6 +30,11 @@ public final class SDLTexture {
     }
 
     /// Copies `image` into the texture's top-left corner; it must fit.
+    /// Blend only what has transparent pixels: an opaque picture is copied straight.
+    public func setBlending(_ on: Bool) {
+        SDL_SetTextureBlendMode(handle, on ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
+    }
+
     public func update(with image: PixelImage) throws(SDLError) {
         precondition(image.width <= width && image.height <= height, "image larger than its texture")
         var rect = SDL_Rect(x: 0, y: 0, w: Int32(image.width), h: Int32(image.height))

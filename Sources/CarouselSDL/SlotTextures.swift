@@ -56,6 +56,7 @@ public final class SlotTextures {
         guard case .loading(let source) = contents[slot] else { return }
         let started = uploadObserver == nil ? 0 : SDL_GetPerformanceCounter()
         try textures[slot].update(with: image)
+        textures[slot].setBlending(!image.isOpaque)
         if let observer = uploadObserver {
             observer(Double(SDL_GetPerformanceCounter() - started) / Double(SDL_GetPerformanceFrequency()))
         }

@@ -135,3 +135,19 @@ import Testing
         #expect(MediaFixtures.near(MediaFixtures.pixel(image, 20, 20), MediaFixtures.colour(left: true, top: true)))
     }
 }
+
+@Suite struct OpacityTests {
+    @Test func jpegsAreOpaqueAndOtherImagesAreChecked() throws {
+        let photo = SyntheticPhotos.picture(width: 64, height: 48, seed: 3)
+        let jpeg = try FittingDecoder().decode(try {
+            let path = try MediaFixtures.folder("opaque") + "/p.jpg"
+            try MediaFixtures.write(TurboJPEGCodec.encode(photo), to: path)
+            return ImageSource(path: path)
+        }(), fittingIn: Size(width: 32, height: 24))
+        #expect(jpeg.isOpaque, "a JPEG has no alpha, through fitting too")
+        var pixels = [UInt8](repeating: 255, count: 4 * 4)
+        #expect(PixelImage.allOpaque(pixels))
+        pixels[7] = 254
+        #expect(!PixelImage.allOpaque(pixels))
+    }
+}

@@ -144,7 +144,8 @@ public struct BenchCommand: ParsableCommand {
             machine: Self.machine, restSeconds: mix.restLength, sources: sourcesText, size: "\(size)",
             renderer: "\(session.videoDriver) driver, \(renderer.name) renderer, vsync off",
             ours: oursRun, naive: naiveRun, naiveNote: naiveNote, decode: decode,
-            targets: Self.targets(oursRun, size: size, count: found.count, pixels: synthetic.map { $0.width * $0.height }))
+            targets: Self.targets(oursRun, size: size, count: found.count, pixels: synthetic.map { $0.width * $0.height },
+                                  headless: !window))
     }
 
     private static func run(images: Int, firstFrame: Double, played: BenchRunner.Result, uploads: [Double]?,
@@ -162,11 +163,13 @@ public struct BenchCommand: ParsableCommand {
             framesInMotion: Dictionary(uniqueKeysWithValues: played.framesInMotion.map { ($0.key.rawValue, $0.value) }),
             placeholderFrames: Dictionary(uniqueKeysWithValues: played.placeholderFrames.map { ($0.key.rawValue, $0.value) }),
             placeholderFramesAt2PerSecond: atTwo,
-            peakRSSMB: Double(ProcessStats.peakResident) / 1_048_576, restCPUPercent: played.restCPU * 100)
+            peakRSSMB: Double(ProcessStats.peakResident) / 1_048_576, restCPUPercent: played.restCPU * 100,
+            loadingAfterStopMs: played.loadingAfterStop * 1000)
     }
 
     /// The targets README states, judged where this run can tell.
-    private static func targets(_ r: BenchReport.Run, size: PixelSize, count: Int, pixels: Int?) -> [BenchReport.Target] {
+    private static func targets(_ r: BenchReport.Run, size: PixelSize, count: Int, pixels: Int?,
+                                headless: Bool) -> [BenchReport.Target] {
         let fullHD = size.width >= 1920 && size.height >= 1080
         let bigSet = count >= 10_000
         let camera = (pixels ?? 0) >= 24_000_000
@@ -180,8 +183,10 @@ public struct BenchCommand: ParsableCommand {
                   met: bigSet && camera ? r.peakRSSMB < 150 : nil),
             .init(goal: "first frame under 300 ms with 10,000 photos", measured: f(r.firstFrameMs, "ms"),
                   met: bigSet ? (r.firstFrameMs ?? .infinity) < 300 : nil),
-            .init(goal: "no CPU at rest", measured: f(r.restCPUPercent, "%"),
-                  met: (r.restCPUPercent ?? 100) < 1),
+            // SDL's dummy and offscreen drivers poll inside the event wait (~1 ms); only a real
+            // display's wait blocks, so only --window can show this one.
+            .init(goal: "no CPU at rest" + (headless ? " (headless polls: use --window)" : ""),
+                  measured: f(r.restCPUPercent, "%"), met: headless ? nil : (r.restCPUPercent ?? 100) < 1),
         ]
     }
 

@@ -25,7 +25,8 @@ struct BenchReport: Codable, Sendable {
         var placeholderFramesAt2PerSecond: Int
         var peakRSSMB: Double
         var restCPUPercent: Double?
-
+        /// How long the decoders were still busy after the last gesture ended.
+        var loadingAfterStopMs: Double
         enum CodingKeys: String, CodingKey {
             case images, frames
             case firstFrameMs = "first_frame_ms", imagesInPlaceMs = "images_in_place_ms"
@@ -35,6 +36,7 @@ struct BenchReport: Codable, Sendable {
             case framesInMotion = "frames_in_motion", placeholderFrames = "placeholder_frames"
             case placeholderFramesAt2PerSecond = "placeholder_frames_at_2_per_s"
             case peakRSSMB = "peak_rss_mb", restCPUPercent = "rest_cpu_percent"
+            case loadingAfterStopMs = "loading_after_stop_ms"
         }
     }
 
@@ -94,7 +96,8 @@ struct BenchReport: Codable, Sendable {
                    naive.map { "\($0.images) up front" })
         out += row("placeholder frames in motion", placeholders(ours), naive.map(placeholders))
         out += row("peak RSS", String(format: "%.0f MB", ours.peakRSSMB), naive.map { String(format: "%.0f MB", $0.peakRSSMB) })
-        out += row(String(format: "CPU at rest (%g s)", restSeconds), ours.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–",
+        out += row("decoding after the last gesture", "\(ms(ours.loadingAfterStopMs)) ms", naive.map { "\(ms($0.loadingAfterStopMs)) ms" })
+        out += row(String(format: "CPU at rest (%g s, after decoding)", restSeconds), ours.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–",
                    naive.map { $0.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–" })
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
         if !decode.isEmpty {

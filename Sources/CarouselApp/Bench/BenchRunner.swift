@@ -14,8 +14,11 @@ struct BenchRunner {
         var placeholderFrames: [BenchMix.Phase: Int] = [:]
         /// Seconds from the subject's start until every visible image was in place.
         var imagesInPlace: Double?
-        /// CPU used over the final rest, as a share of one core.
+        /// CPU used over the final rest, as a share of one core, counted from when the last
+        /// image was decoded: at rest means nothing moves and nothing loads.
         var restCPU: Double = 0
+        /// Seconds the decoders were still busy after the strip stopped.
+        var loadingAfterStop: Double = 0
     }
 
     let renderer: SDLRenderer
@@ -31,13 +34,19 @@ struct BenchRunner {
         var next = 0
         var needsDraw = true
         var nextFrame = start
-        var restCPUStart: Double?
+        var rest: (cpu: Double, wall: Double)?
+        let restPhase = mix.phases.first { $0.phase == .rest }?.start ?? mix.duration
         while true {
             let now = ProcessStats.now
             let offset = now - start
-            guard offset < mix.duration else { break }
+            // The rest lasts `restLength` from when the decoders fell idle (at most 30 s on).
+            if let rest, now - rest.wall >= mix.restLength { break }
+            if offset >= restPhase + mix.restLength + 30 { break }
             let phase = mix.phase(at: offset)
-            if phase == .rest && restCPUStart == nil { restCPUStart = ProcessStats.cpuSeconds }
+            if phase == .rest && rest == nil && !subject.isLoading && !subject.carousel.isAnimating {
+                rest = (ProcessStats.cpuSeconds, now)
+                result.loadingAfterStop = max(0, offset - restPhase)
+            }
             while next < mix.events.count && mix.events[next].offset <= offset {
                 try subject.handle(mix.events[next].input(start: start))
                 next += 1
@@ -64,12 +73,13 @@ struct BenchRunner {
                 if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
             } else {
                 // At rest: sleep until the next input is due, or a decoded image wakes us.
-                let due = next < mix.events.count ? mix.events[next].offset : mix.duration
+                let due = next < mix.events.count ? mix.events[next].offset
+                    : rest.map { $0.wall - start + mix.restLength } ?? offset + 0.05
                 let pause = due - (ProcessStats.now - start)
                 if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
             }
         }
-        if let cpu = restCPUStart { result.restCPU = (ProcessStats.cpuSeconds - cpu) / mix.restLength }
+        if let rest { result.restCPU = (ProcessStats.cpuSeconds - rest.cpu) / (ProcessStats.now - rest.wall) }
         return result
     }
 }

@@ -13,6 +13,8 @@ protocol BenchSubject: AnyObject {
     func draw(on renderer: SDLRenderer)
     /// Whether a visible item is still without its image (a placeholder shows).
     var showsPlaceholder: Bool { get }
+    /// Whether images are still being decoded: not yet at rest, whatever the strip does.
+    var isLoading: Bool { get }
 }
 
 extension CarouselScene: BenchSubject {

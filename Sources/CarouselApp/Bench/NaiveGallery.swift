@@ -21,6 +21,7 @@ final class NaiveGallery: BenchSubject {
             guard let image = try? SDLImageCodec.decode(path: s.path) else { textures.append(nil); continue }
             let texture = try renderer.makeTexture(width: image.width, height: image.height)
             try texture.update(with: image)
+            texture.setBlending(!image.isOpaque)
             textures.append(texture)
         }
     }
@@ -29,6 +30,7 @@ final class NaiveGallery: BenchSubject {
     func advance(to time: Double) throws { carousel.advance(to: time) }
     func pump() throws -> Bool { false }
     var showsPlaceholder: Bool { false }
+    var isLoading: Bool { false }
 
     func draw(on renderer: SDLRenderer) {
         renderer.clear(style.background)
