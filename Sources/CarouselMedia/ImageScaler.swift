@@ -28,28 +28,55 @@ public enum ImageScaler {
             }
             return out
         }
-        let weights = target < count ? areaWeights(from: count, to: target) : bilinearWeights(from: count, to: target)
+        let taps = Taps(target < count ? areaWeights(from: count, to: target) : bilinearWeights(from: count, to: target))
         src.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { o in
-                for line in 0..<lines {
-                    let inBase = line * lineStride, outBase = line * outLineStride
-                    for (i, taps) in weights.enumerated() {
-                        var acc: (Double, Double, Double, Double) = (0, 0, 0, 0)
-                        for (j, wgt) in taps {
-                            let p = inBase + j * step
-                            acc.0 += Double(s[p]) * wgt
-                            acc.1 += Double(s[p + 1]) * wgt
-                            acc.2 += Double(s[p + 2]) * wgt
-                            acc.3 += Double(s[p + 3]) * wgt
+                taps.first.withUnsafeBufferPointer { first in
+                    taps.count.withUnsafeBufferPointer { counts in
+                        taps.weight.withUnsafeBufferPointer { weight in
+                            for line in 0..<lines {
+                                let inBase = line * lineStride, outBase = line * outLineStride
+                                var k = 0
+                                for i in 0..<target {
+                                    var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
+                                    var p = inBase + first[i] * step
+                                    for _ in 0..<counts[i] {
+                                        let w = weight[k]
+                                        a0 += Float(s[p]) * w
+                                        a1 += Float(s[p + 1]) * w
+                                        a2 += Float(s[p + 2]) * w
+                                        a3 += Float(s[p + 3]) * w
+                                        p += step
+                                        k += 1
+                                    }
+                                    let q = outBase + i * outStep
+                                    o[q] = clampByte(a0); o[q + 1] = clampByte(a1)
+                                    o[q + 2] = clampByte(a2); o[q + 3] = clampByte(a3)
+                                }
+                            }
                         }
-                        let q = outBase + i * outStep
-                        o[q] = clampByte(acc.0); o[q + 1] = clampByte(acc.1)
-                        o[q + 2] = clampByte(acc.2); o[q + 3] = clampByte(acc.3)
                     }
                 }
             }
         }
         return out
+    }
+
+    /// The weights laid out flat, for the inner loop: per target sample its first source
+    /// sample and how many it takes; then all weights one after the other. The taps of one
+    /// sample are always consecutive source samples.
+    private struct Taps {
+        var first: [Int] = []
+        var count: [Int] = []
+        var weight: [Float] = []
+
+        init(_ nested: [[(Int, Double)]]) {
+            for taps in nested {
+                first.append(taps.first?.0 ?? 0)
+                count.append(taps.count)
+                weight += taps.map { Float($0.1) }
+            }
+        }
     }
 
     /// For each target sample, the source samples it covers and the covered fraction (sums to 1).
@@ -77,6 +104,7 @@ public enum ImageScaler {
         }
     }
 
+    /// Rounds half up, without a libm call per channel.
     @inline(__always)
-    private static func clampByte(_ v: Double) -> UInt8 { UInt8(min(max(v.rounded(), 0), 255)) }
+    private static func clampByte(_ v: Float) -> UInt8 { UInt8(min(max(v + 0.5, 0), 255)) }
 }
