@@ -97,7 +97,10 @@ struct InteractiveLoop {
             return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
         if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
-        let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck,
+        // A rescan waits while a finger is down (applying it would jump under the finger),
+        // so its deadline counts only when none is: a passed deadline would spin the loop.
+        let rescan = scene.carousel.isInteracting ? nil : catalog?.nextCheck
+        let deadlines = [scene.carousel.nextScheduledTime, rescan,
                          hours?.state(now: EventQueue.now).nextChange].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()

@@ -286,6 +286,23 @@ struct InteractiveWindowTests {
         #expect(Self.waitForExit(app))
     }
 
+    @Test func aPointerHeldStillWhileARescanFallsDueUsesNoCPU() throws {
+        let x = try XvfbSession()
+        let app = try RunningCarousel(args: [try Self.images(), "--rescan", "1"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("pool", count: 1))
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        try x.xdotool(["mousemove", "--window", wid, "640", "360", "mousedown", "1"])
+        Thread.sleep(forTimeInterval: 1.5)  // the rescan falls due under the held button
+        let before = app.cpuTicks
+        Thread.sleep(forTimeInterval: 2)
+        let used = app.cpuTicks - before
+        try x.xdotool(["mouseup", "1"])
+        let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+        #expect(Double(used) < 0.02 * 2 * Double(ticksPerSecond), "\(used) ticks with the button held")
+    }
+
     @Test func noDisplayIsOneLineSayingWhatToDo() throws {
         let r = try CarouselBinary.run([try Self.images()],
                                        environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": "x11"])
