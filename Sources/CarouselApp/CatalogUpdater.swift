@@ -53,7 +53,10 @@ final class CatalogUpdater {
                 if noted.insert(line).inserted { Log.info(line) }
             }
         } catch {
+            // A manifest edited into a mistake: keep what is shown, say so once, and try
+            // again at the next change or rescan (not at once: that would spin).
             if noted.insert("\(error)").inserted { Log.warn("rescan: \(error)") }
+            recheckAt = nil
             return nil
         }
         watcher?.watch(scan.folders)

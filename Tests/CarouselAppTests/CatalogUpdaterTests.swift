@@ -97,6 +97,24 @@ import CarouselMedia
         #expect(updater.nextCheck == 60)
     }
 
+    @Test func aManifestEditedIntoAMistakeKeepsWhatIsShownAndIsNotRetriedAtOnce() throws {
+        let folder = try Fixtures.temporaryFolder("manifest")
+        try write(folder, "a.bmp")
+        let manifest = folder + "/show.toml"
+        try "[[item]]\npath = \"a.bmp\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        let options = try SourceOptions.parse([manifest])
+        let start = try options.scan { _ in }
+        let updater = CatalogUpdater(options: options, initial: start.sources, folders: start.folders,
+                                     rescanInterval: 30, now: 0, wake: {})
+        try write(folder, "b.bmp")
+        try "[[item]]\npath = \"a.bmp\"\n[[item]]\npath = \"b.bmp\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(updater.check(current: start.sources, now: 1) == nil, "b is new: not yet complete")
+        #expect(updater.nextCheck == 3)
+        try "[[item]\npath = \"a.bmp\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)
+        #expect(updater.check(current: start.sources, now: 3) == nil)
+        #expect(updater.nextCheck == 33, "the next periodic rescan, not a check due at once")
+    }
+
     @Test func randomOrderKeepsItsOrderAndPlacesNewFiles() {
         let s = { (n: String) in ImageSource(path: "/p/\(n)") }
         let kept = CatalogUpdater.keepingOrder(of: [s("c"), s("a"), s("b")], with: [s("a"), s("b"), s("c"), s("d")])
