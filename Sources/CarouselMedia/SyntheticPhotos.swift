@@ -1,3 +1,4 @@
+import CarouselCore
 import Foundation
 import Glibc
 
@@ -69,7 +70,7 @@ public enum SyntheticPhotos {
 
     /// One photo-like picture; `seed` varies the hills, the colours and the noise.
     public static func picture(width: Int, height: Int, seed: UInt64) -> PixelImage {
-        var rng = SplitMix(seed: seed)
+        var rng = SeededRandom(seed: seed)
         let hue = Double(rng.next() % 1000) / 1000
         let sky: (top: (Double, Double, Double), bottom: (Double, Double, Double)) = ((40 + 60 * hue, 90, 170 - 60 * hue), (240, 190 - 80 * hue, 150 + 60 * hue))
         // Two ridges of hills, as a height per column.
@@ -81,7 +82,7 @@ public enum SyntheticPhotos {
         let near = (0..<width).map { ridge(Double($0) / Double(width) * 2 * .pi, 0.72, 3) }
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         pixels.withUnsafeMutableBufferPointer { p in
-            var noise = SplitMix(seed: seed &* 7919)
+            var noise = SeededRandom(seed: seed &* 7919)
             for y in 0..<height {
                 let v = Double(y) / Double(height)
                 let skyR = sky.top.0 + (sky.bottom.0 - sky.top.0) * v
@@ -115,19 +116,6 @@ public enum SyntheticPhotos {
 
     @inline(__always)
     private static func clamp(_ v: Double) -> UInt8 { UInt8(min(max(v, 0), 255)) }
-
-    /// A small fast generator (SplitMix64), so the same seed gives the same picture.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     private final class LockedErrors: @unchecked Sendable {
         private let lock = NSLock()

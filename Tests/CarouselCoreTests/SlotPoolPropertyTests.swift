@@ -12,7 +12,7 @@ import Testing
     }
 
     func run(seed: UInt64, itemCount: Int, wrap: Bool) {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var s = CarouselSettings()
         s.wrap = wrap
         s.layout = [LayoutSpec.centered, .paged, .preview,
