@@ -86,7 +86,10 @@ public struct RunCommand: ParsableCommand {
         }
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
-        var scanned = try source.resolveAll()
+        // A kiosk starts even when its folder is not there yet (a USB stick or a network
+        // share still mounting at boot): it says so on screen and picks the folder up when
+        // it appears. Run by hand, a wrong path is a mistake to report at once.
+        var scanned = try source.resolveAll(tolerant: kiosk)
         var found = scanned.sources
         let log = try events.map(EventLog.open)
 
@@ -139,7 +142,7 @@ public struct RunCommand: ParsableCommand {
             found = scene.sources
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
-                let fresh = try next.source.resolveAll()
+                let fresh = try next.source.resolveAll(tolerant: next.kiosk)
                 scene.recordCatalogChange(from: found, to: fresh.sources)
                 (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")

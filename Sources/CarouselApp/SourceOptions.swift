@@ -46,8 +46,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     public func resolve() throws -> [ImageSource] { try resolveAll().sources }
 
     /// `resolve`, also telling which folders to watch.
-    func resolveAll() throws -> SourceScanner.Result {
-        var found = try scan { Log.info($0) }
+    /// - Parameter tolerant: a path that is not there holds no images instead of being an error.
+    func resolveAll(tolerant: Bool = false) throws -> SourceScanner.Result {
+        var found = try scan(tolerant: tolerant) { Log.info($0) }
         if order == .random { found.sources.shuffle() }
         return found
     }

@@ -303,6 +303,22 @@ struct InteractiveWindowTests {
         #expect(Double(used) < 0.02 * 2 * Double(ticksPerSecond), "\(used) ticks with the button held")
     }
 
+    @Test func aKioskWhosePhotoFolderIsNotThereYetWaitsForIt() throws {
+        let x = try XvfbSession()
+        let folder = try Fixtures.temporaryFolder("late") + "/photos"
+        let app = try RunningCarousel(args: [folder, "--kiosk", "--rescan", "1"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("pool", count: 1), "a kiosk must start without its folder (a share still mounting)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for i in 0..<3 {
+            try Fixtures.bmp(64, 48) { _, _ in (9, 9, 9) }.write(to: URL(fileURLWithPath: folder + "/p\(i).bmp"))
+        }
+        #expect(app.waitFor("catalog_changed", count: 1, timeout: 8))
+        #expect(app.ofType("catalog_changed").first?["added"] as? Int == 3)
+        app.process.terminate()
+        #expect(Self.waitForExit(app))
+    }
+
     @Test func noDisplayIsOneLineSayingWhatToDo() throws {
         let r = try CarouselBinary.run([try Self.images()],
                                        environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": "x11"])
