@@ -19,10 +19,12 @@ final class CatalogUpdater {
 
     /// - Parameters:
     ///   - initial: what is shown now, as scanned at start.
+    ///   - noted: what that scan already logged, not to be logged again.
     ///   - wake: called from the watcher's thread when the folders changed.
-    init(options: SourceOptions, initial: [ImageSource], folders: [String], rescanInterval: Double?,
-         now: Double, wake: @escaping @Sendable () -> Void) {
+    init(options: SourceOptions, initial: [ImageSource], folders: [String], noted: Set<String> = [],
+         rescanInterval: Double?, now: Double, wake: @escaping @Sendable () -> Void) {
         self.options = options
+        self.noted = noted
         self.stable = StableCatalog(initial: initial)
         self.rescanInterval = rescanInterval
         self.nextRescan = rescanInterval.map { now + $0 }

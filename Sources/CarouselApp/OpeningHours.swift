@@ -9,7 +9,7 @@ struct OpeningHours {
     /// Seconds a touch keeps the screen on outside the hours (`--idle-resume`).
     let wakeDuration: Double
     /// The wall clock; tests give their own.
-    var wallClock: () -> Date = { Date() }
+    let wallClock: () -> Date
     /// Monotonic time until which a touch keeps the screen on.
     private(set) var wokenUntil: Double?
 

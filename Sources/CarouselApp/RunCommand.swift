@@ -89,7 +89,10 @@ public struct RunCommand: ParsableCommand {
         // A kiosk starts even when its folder is not there yet (a USB stick or a network
         // share still mounting at boot): it says so on screen and picks the folder up when
         // it appears. Run by hand, a wrong path is a mistake to report at once.
-        var scanned = try source.resolveAll(tolerant: kiosk)
+        // Skipped files are logged once, here or by a later rescan, never both.
+        var noted: Set<String> = []
+        let noteOnce = { (line: String) in if noted.insert(line).inserted { Log.info(line) } }
+        var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)
         var found = scanned.sources
         let log = try events.map(EventLog.open)
 
@@ -126,7 +129,7 @@ public struct RunCommand: ParsableCommand {
             scene.emptyMessage = current.source.emptyMessage
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
             let catalog = CatalogUpdater(options: current.source, initial: found, folders: scanned.folders,
-                                         rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
+                                         noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
                                          wake: { EventQueue.post(.foldersChanged) })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
                                        keys: keys, catalog: catalog)
@@ -142,7 +145,7 @@ public struct RunCommand: ParsableCommand {
             found = scene.sources
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
-                let fresh = try next.source.resolveAll(tolerant: next.kiosk)
+                let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: noteOnce)
                 scene.recordCatalogChange(from: found, to: fresh.sources)
                 (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")

@@ -46,9 +46,11 @@ public struct SourceOptions: ParsableArguments, Sendable {
     public func resolve() throws -> [ImageSource] { try resolveAll().sources }
 
     /// `resolve`, also telling which folders to watch.
-    /// - Parameter tolerant: a path that is not there holds no images instead of being an error.
-    func resolveAll(tolerant: Bool = false) throws -> SourceScanner.Result {
-        var found = try scan(tolerant: tolerant) { Log.info($0) }
+    /// - Parameters:
+    ///   - tolerant: a path that is not there holds no images instead of being an error.
+    ///   - note: hears each file skipped and why; logged by default.
+    func resolveAll(tolerant: Bool = false, note: (String) -> Void = { Log.info($0) }) throws -> SourceScanner.Result {
+        var found = try scan(tolerant: tolerant, note: note)
         if order == .random { found.sources.shuffle() }
         return found
     }

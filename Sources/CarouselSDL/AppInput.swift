@@ -23,9 +23,9 @@ public enum AppInput: Equatable, Sendable {
 /// Which keys do what beyond navigation.
 public struct KeyBindings: Hashable, Sendable {
     /// Kiosk mode: Escape, q, F11 and f do nothing; only `quit` leaves.
-    public var kiosk = false
+    public var kiosk: Bool
     /// The combination that always quits; nil: none (a kiosk then stops only by signal).
-    public var quit: KeyCombo? = KeyCombo(parsing: "ctrl+alt+q")
+    public var quit: KeyCombo?
 
     public init(kiosk: Bool = false, quit: KeyCombo? = KeyCombo(parsing: "ctrl+alt+q")) {
         self.kiosk = kiosk
