@@ -124,10 +124,14 @@ public final class CarouselScene {
         try update()
     }
 
-    /// Makes every slot texture again and refills it, after the renderer lost them.
+    /// Makes every slot texture again and refills it, after the renderer lost them
+    /// (SDL_RENDER_DEVICE_RESET, SDL_RENDER_TARGETS_RESET). The pool is rebuilt at the same
+    /// size, so a `pool` event records it.
     public func rebuildTextures(time: Double) throws(SDLError) {
         slots.reset()
-        try handle(.resize(carousel.layout.viewport, time: time))
+        painter.forgetTextures()
+        carousel.handle(.resize(carousel.layout.viewport, time: time))
+        try update()
     }
 
     /// The size, in pixels, that images are fitted to: the item box less its border.

@@ -19,6 +19,8 @@ public struct GestureScript: Equatable, Sendable {
         case wait(ms: Double)
         case resize(width: Int, height: Int)
         case snapshot(String)
+        /// The rendering device lost every texture, as after a GPU reset.
+        case deviceReset
     }
 
     /// A line that is not a valid action.
@@ -107,6 +109,8 @@ public struct GestureScript: Equatable, Sendable {
                 throw Problem(message: "snapshot: NAME '\(name)' may hold only letters, digits, '-', '_' and '.'")
             }
             action = .snapshot(name)
+        case "device-reset":
+            action = .deviceReset
         default:
             throw Problem(message: "unknown action '\(verb)'")
         }

@@ -143,6 +143,7 @@ struct InteractiveLoop {
                 }
                 needsDraw = true
             case .renderReset:
+                compositor.forgetTextures()
                 try scene.rebuildTextures(time: EventQueue.now)
                 needsDraw = true
             case .redraw:

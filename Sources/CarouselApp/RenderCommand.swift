@@ -84,6 +84,12 @@ public struct RenderCommand: ParsableCommand {
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)
                 renderer.setTarget(nil)
                 try SDLImageCodec.writePNG(image, to: out + "/" + name + ".png")
+            },
+            deviceReset: { t in
+                // What the window does on SDL_RENDER_DEVICE_RESET: every texture made again.
+                target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
+                compositor.forgetTextures()
+                try scene.rebuildTextures(time: t)
             }))
         withExtendedLifetime((session, window)) {}
     }

@@ -14,6 +14,9 @@ final class ScreenCompositor {
         self.rotation = rotation
     }
 
+    /// Forgets the turned frame's texture, for a lost rendering device; the next frame makes it again.
+    func forgetTextures() { logical = nil }
+
     /// The size the carousel lays out for a physical screen of `physical` pixels.
     func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
 

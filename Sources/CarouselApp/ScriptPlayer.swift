@@ -12,6 +12,7 @@ struct ScriptPlayer {
         var advance: (Double) throws -> Void
         var resize: (Int, Int, Double) throws -> Void
         var snapshot: (String, Double) throws -> Void
+        var deviceReset: (Double) throws -> Void
     }
 
     /// Frames played so far; time is always a whole number of frames.
@@ -68,6 +69,8 @@ struct ScriptPlayer {
             try h.resize(w, hgt, time)
         case .snapshot(let name):
             try h.snapshot(name, time)
+        case .deviceReset:
+            try h.deviceReset(time)
         }
     }
 

@@ -12,6 +12,9 @@ public struct FramePainter {
         self.text = text
     }
 
+    /// Forgets the caption textures, for a lost rendering device: they are made again when drawn.
+    public func forgetTextures() { captions.removeAll() }
+
     /// Draws the visible items (neighbours shrunk and dimmed by their distance from the
     /// centre, in strides), then the overlay.
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size, stride: Double,

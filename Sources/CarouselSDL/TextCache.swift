@@ -13,6 +13,9 @@ final class TextCache {
     /// More than a few lines means the caption changed: start again.
     private let limit = 8
 
+    /// Drops every texture, for a lost rendering device.
+    func removeAll() { textures.removeAll() }
+
     func texture(_ text: String, color: Color, maxWidth: Int, font: TextRenderer, renderer: SDLRenderer) -> SDLTexture? {
         let key = Key(text: text, color: color, maxWidth: maxWidth)
         if let t = textures[key] { return t }

@@ -159,6 +159,27 @@ import CarouselMedia
         #expect(Double(differing) < 0.002 * Double(b.width * b.height), "\(differing) pixels differ")
     }
 
+    @Test func aLostRenderingDeviceGetsEveryTextureBackAndTheShowGoesOn() throws {
+        let images = try Fixtures.imageFolder()
+        let options = ["--start-index", "1", "--captions", "title", "--rotate", "90"]
+        let withReset = try CarouselBinary.render([images], script: """
+            snapshot before
+            device-reset
+            snapshot after
+            key right
+            wait 600
+            snapshot next
+            """, options: options)
+        let without = try CarouselBinary.render([images], script: "key right\nwait 600\nsnapshot next\n", options: options)
+        #expect(withReset.result.status == 0 && without.result.status == 0, "stderr: \(withReset.result.stderr)")
+        func png(_ out: String, _ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: out + "/\(name).png")) }
+        #expect(try png(withReset.out, "before") == png(withReset.out, "after"), "images, caption and turned frame all back")
+        #expect(try png(withReset.out, "next") == png(without.out, "next"), "a step after the reset draws as without it")
+        let pools = try EventLines(path: withReset.out + "/events.jsonl").ofType("pool")
+        #expect(pools.count == 2, "the pool is rebuilt once")
+        #expect(pools.map { $0["slots"] as? Int }.allSatisfy { $0 == pools.first?["slots"] as? Int })
+    }
+
     @Test func twoRunsGiveIdenticalPixels() throws {
         let images = try Fixtures.imageFolder()
         let a = try CarouselBinary.render([images], script: Self.tour)
