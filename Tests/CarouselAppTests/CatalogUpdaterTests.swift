@@ -71,15 +71,33 @@ import CarouselMedia
         #expect(withD?.last?.stamp?.size == Int64(full.count))
         shown = withD ?? shown
 
+        // Copied under a temporary name (rsync's hidden ".name.XXXXXX", a browser's ".part"),
+        // then renamed: nothing shows until the real name has stayed the same for 2 s.
+        let partial = Fixtures.bmp(40, 24) { _, _ in (9, 9, 9) }
+        #expect(try settle({
+            try partial.write(to: URL(fileURLWithPath: folder + "/.e.bmp.Xy12ab"))
+            try partial.write(to: URL(fileURLWithPath: folder + "/f.bmp.part"))
+        }, at: 47) == nil)
+        #expect(updater.check(current: shown, now: 49.5) == nil, "a temporary name is never shown")
+        #expect(try settle({
+            try FileManager.default.moveItem(atPath: folder + "/.e.bmp.Xy12ab", toPath: folder + "/e.bmp")
+            try FileManager.default.moveItem(atPath: folder + "/f.bmp.part", toPath: folder + "/f.bmp")
+        }, at: 50) == nil)
+        let renamed = updater.check(current: shown, now: 52)
+        #expect(names(renamed) == ["b.bmp", "c.bmp", "d.bmp", "e.bmp", "f.bmp"])
+        shown = renamed ?? shown
+        for n in ["e.bmp", "f.bmp"] { try FileManager.default.removeItem(atPath: folder + "/" + n) }
+        #expect(names(try settle({}, at: 53)) == ["b.bmp", "c.bmp", "d.bmp"])
+
         // Everything removed, then restored.
         let aside = try Fixtures.temporaryFolder("aside")
         #expect(try settle({
             for n in ["b.bmp", "c.bmp", "d.bmp"] { try FileManager.default.moveItem(atPath: folder + "/" + n, toPath: aside + "/" + n) }
-        }, at: 50) == [])
+        }, at: 60) == [])
         #expect(try settle({
             for n in ["b.bmp", "c.bmp", "d.bmp"] { try FileManager.default.moveItem(atPath: aside + "/" + n, toPath: folder + "/" + n) }
-        }, at: 60) == nil)
-        #expect(names(updater.check(current: shown, now: 62)) == ["b.bmp", "c.bmp", "d.bmp"])
+        }, at: 70) == nil)
+        #expect(names(updater.check(current: shown, now: 72)) == ["b.bmp", "c.bmp", "d.bmp"])
     }
 
     @Test func aRemovedSourceFolderIsEmptyNotAnError() throws {
