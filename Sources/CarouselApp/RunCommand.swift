@@ -104,7 +104,11 @@ public struct RunCommand: ParsableCommand {
         options.width = size.width
         options.height = size.height
         options.fullscreen = fullscreen || kiosk || kms
-        options.display = display
+        // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
+        options.display = display < session.displayCount ? display : 0
+        if display >= session.displayCount {
+            Log.warn("--display \(display): there is no such display (this machine has \(session.displayCount), from 0); showing on display 0")
+        }
         let window: SDLWindow
         do { window = try SDLWindow(options) } catch { throw Failure(DisplayAdvice.message(for: error)) }
         if kiosk {

@@ -10,5 +10,10 @@ public struct SDLError: Error, CustomStringConvertible {
         self.message = String(cString: SDL_GetError())
     }
 
+    init(call: String, message: String) {
+        self.call = call
+        self.message = message
+    }
+
     public var description: String { "\(call) failed: \(message)" }
 }

@@ -1,5 +1,6 @@
 import CSDL2
 import CSDL2Image
+import Glibc
 import CSDL2TTF
 
 /// SDL initialised for video, events, image decoding and text, for as long as this lives.
@@ -8,14 +9,21 @@ public final class SDLSession {
     /// The video driver SDL chose (x11, wayland, kmsdrm, offscreen, dummy…).
     public let videoDriver: String
 
-    /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil lets SDL choose.
+    /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil: a driver
+    ///   that shows something on a screen (SDL_VIDEODRIVER in the environment still wins).
     public init(videoDriver requested: String? = nil) throws(SDLError) {
-        if let d = requested { SDL_SetHint(SDL_HINT_VIDEODRIVER, d) }
         // Signals are ours: SignalWatcher for the window, default actions for render.
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // Keep the compositor from being bypassed/unredirected and the screensaver decisions ours.
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
-        guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("SDL_Init") }
+        if let d = requested {
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, d)
+            guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("SDL_Init") }
+        } else if let chosen = getenv("SDL_VIDEODRIVER"), chosen.pointee != 0 {
+            guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("SDL_Init") }
+        } else {
+            try Self.startOnAScreen()
+        }
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
         _ = IMG_Init(Int32(IMG_INIT_JPG.rawValue | IMG_INIT_PNG.rawValue | IMG_INIT_WEBP.rawValue | IMG_INIT_TIF.rawValue))
         if TTF_Init() != 0 {
@@ -24,6 +32,36 @@ public final class SDLSession {
             throw error
         }
     }
+
+    /// Left to itself, SDL falls back to its offscreen driver when no screen is reachable
+    /// (no X11 or Wayland display, no KMS/DRM device): the program would run on, showing
+    /// nothing to anyone. So only the drivers that draw on a screen are tried, in SDL's order.
+    private static func startOnAScreen() throws(SDLError) {
+        var tried: [String] = []
+        for i in 0..<SDL_GetNumVideoDrivers() {
+            guard let cName = SDL_GetVideoDriver(i) else { continue }
+            let name = String(cString: cName)
+            guard !["offscreen", "dummy", "evdev"].contains(name.lowercased()) else { continue }
+            // Without a runtime folder libwayland cannot connect and prints its own error.
+            if name == "wayland", !waylandReachable { continue }
+            // Over an empty SDL_VIDEODRIVER in the environment, which a plain hint would not beat.
+            SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, name, SDL_HINT_OVERRIDE)
+            tried.append(name)
+            if SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 { return }
+            SDL_Quit()
+        }
+        throw SDLError(call: "SDL_Init", message: tried.isEmpty ? "this SDL has no screen driver"
+                       : "tried \(tried.joined(separator: ", ")): none found a screen")
+    }
+
+    private static var waylandReachable: Bool {
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? ""
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) } ?? ""
+        return display.hasPrefix("/") || !runtime.isEmpty
+    }
+
+    /// How many displays (monitors) the video driver sees.
+    public var displayCount: Int { max(0, Int(SDL_GetNumVideoDisplays())) }
 
     /// Hides or shows the mouse pointer (a kiosk's touchscreen has no use for it).
     public func showCursor(_ on: Bool) {

@@ -62,7 +62,9 @@ enum CarouselBinary {
         var stderr: String
     }
 
-    static func run(_ args: [String], environment: [String: String] = [:]) throws -> Result {
+    /// Runs it to the end; one still running after `timeout` seconds is killed (a hang
+    /// fails the test instead of stalling the suite).
+    static func run(_ args: [String], environment: [String: String] = [:], timeout: Double = 300) throws -> Result {
         let p = Process()
         p.executableURL = url
         p.arguments = args
@@ -73,9 +75,13 @@ enum CarouselBinary {
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        let pid = p.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
+        watchdog.cancel()
         return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
                       stderr: String(decoding: e, as: UTF8.self))
     }

@@ -75,7 +75,12 @@ public struct BenchCommand: ParsableCommand {
         let began = ProcessStats.now
         let found = try options.resolve()
         let accelerated = view.renderer == .opengl || view.renderer == .opengles2
-        let session = try SDLSession(videoDriver: window ? nil : (accelerated ? "offscreen" : "dummy"))
+        let session: SDLSession
+        do {
+            session = try SDLSession(videoDriver: window ? nil : (accelerated ? "offscreen" : "dummy"))
+        } catch {
+            throw Failure(window ? DisplayAdvice.message(for: error) : error.description)
+        }
         var windowOptions = SDLWindow.Options()
         windowOptions.width = size.width
         windowOptions.height = size.height
