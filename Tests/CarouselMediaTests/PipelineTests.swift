@@ -195,3 +195,24 @@ struct CountingDecoder: ImageDecoding {
         #expect(feed.outcome(for: 1) == nil, "the old picture of a replaced file is not shown")
     }
 }
+
+/// A decoder that reports, as its image's width, the nice value of the thread it ran on.
+struct NiceReportingDecoder: ImageDecoding {
+    func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        errno = 0
+        let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)  // this thread's, on Linux
+        return PixelImage(width: Int(nice) + 100, height: 1, fill: (0, 0, 0, 255))
+    }
+}
+
+@Suite struct WorkerPriorityTests {
+    @Test func decodingRunsBelowTheRenderThreadsPriority() {
+        let mine = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let workers = DecodeWorkers(decoder: NiceReportingDecoder(), threads: 1)
+        defer { workers.stop() }
+        workers.want([.init(item: 0, source: ImageSource(path: "/p/0.jpg"), box: Size(width: 10, height: 10))])
+        workers.waitForResult()
+        let width = (try? workers.take().first?.result.get())?.width
+        #expect(width.map { $0 - 100 } == min(Int(mine) + 10, 19), "the worker's nice value: 10 above the caller's")
+    }
+}
