@@ -77,11 +77,11 @@ public final class CarouselScene {
         }
     }
 
-    /// Logs `catalog_changed` with how many files came, went and were replaced.
-    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource]) {
+    /// Logs `catalog_changed` at `time` with how many files came, went and were replaced.
+    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
         let before = Set(old.map(\.path)), after = Set(new.map(\.path))
         let replaced = Set(old.map(\.file)).subtracting(new.map(\.file)).filter { after.contains($0.path) }
-        log?.record(timeMs: ms(carousel.time), type: "catalog_changed",
+        log?.record(timeMs: ms(time), type: "catalog_changed",
                     ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count),
                      "replaced": .int(replaced.count)])
     }
@@ -94,7 +94,7 @@ public final class CarouselScene {
         let centred = current.map { sources[$0].path }
         let index = centred.flatMap { p in new.firstIndex { $0.path == p } } ?? min(current ?? 0, max(new.count - 1, 0))
         carousel.advance(to: time)
-        recordCatalogChange(from: sources, to: new)
+        recordCatalogChange(from: sources, to: new, at: time)
         sources = new
         feed.replaceSources(new)
         carousel.replaceItems(count: new.count, centredOn: index, time: time)

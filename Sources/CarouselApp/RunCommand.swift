@@ -150,7 +150,8 @@ public struct RunCommand: ParsableCommand {
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
                 let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: noteOnce)
-                scene.recordCatalogChange(from: found, to: fresh.sources)
+                // At the signal's time: a carousel at rest last advanced its clock long ago.
+                scene.recordCatalogChange(from: found, to: fresh.sources, at: EventQueue.now)
                 (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")
             } catch {

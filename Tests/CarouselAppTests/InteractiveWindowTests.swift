@@ -200,6 +200,7 @@ struct InteractiveWindowTests {
         try "sources = [\"\(folder)\"]\nstart-index = 3\n".write(toFile: config, atomically: true, encoding: .utf8)
         let app = try RunningCarousel(args: ["--config", config], display: x.display)
         #expect(app.waitFor("pool", count: 1))
+        Thread.sleep(forTimeInterval: 1)  // at rest a while: catalog_changed has the signal's time
         // Two new pictures sorting before the centred img3: it moves from index 3 to 5.
         for name in ["img0a.bmp", "img1a.bmp"] {
             try Fixtures.bmp(64, 48) { _, _ in (9, 9, 9) }.write(to: URL(fileURLWithPath: folder + "/" + name))
@@ -211,6 +212,9 @@ struct InteractiveWindowTests {
         kill(app.process.processIdentifier, SIGHUP)
         #expect(app.waitFor("pool", count: 2), "no new pool after SIGHUP")
         #expect(app.ofType("catalog_changed").first.map { [$0["added"] as? Int, $0["removed"] as? Int] } == [2, 1])
+        let changedAt = app.ofType("catalog_changed").first?["t_ms"] as? Int ?? 0
+        let rebuiltAt = app.ofType("pool").last?["t_ms"] as? Int ?? 0
+        #expect(changedAt >= 1000 && rebuiltAt - changedAt < 500, "catalog_changed at \(changedAt) ms, pool at \(rebuiltAt) ms")
         // Tapping the centre activates the same picture as before.
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
