@@ -52,10 +52,11 @@ struct InteractiveLoop {
             guard running else { break }
             if hours != nil { try followOpeningHours() }
             guard screenOn else { continue }
+            // Also when resting: attract mode may be due to start moving, and whatever the
+            // images bring (a load_failed event) happens now, not at the last motion.
+            try scene.advance(to: EventQueue.now)
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
-            // Also when resting: attract mode may be due to start moving.
-            try scene.advance(to: EventQueue.now)
             // New, gone or replaced files, applied at rest only: the change jumps.
             if let catalog, !scene.carousel.isAnimating, !scene.carousel.isInteracting,
                catalog.isDue(at: EventQueue.now),
