@@ -45,6 +45,39 @@ public enum SignalWatcher {
         #endif
     }
 
+    /// For a command that must tidy up when interrupted (`carousel bench` removes its
+    /// temporary photos): SIGTERM and SIGINT run `cleanup` on a watcher thread, then end
+    /// the process with 128 + the signal's number, the status the default action reports.
+    public static func exitTidily(cleanup: @escaping @Sendable () -> Void) {
+        #if canImport(Glibc)
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGTERM, SIGINT] {
+            signal(s, SIG_DFL)
+            sigaddset(&set, s)
+        }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let task = Unmanaged.passRetained(Cleanup(cleanup)).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { task in
+            let cleanup = Unmanaged<Cleanup>.fromOpaque(task!).takeRetainedValue()
+            var set = sigset_t()
+            sigemptyset(&set)
+            for s in [SIGTERM, SIGINT] { sigaddset(&set, s) }
+            var sig: Int32 = 0
+            while sigwait(&set, &sig) != 0 {}
+            cleanup.run()
+            _exit(128 + sig)
+        }, task)
+        pthread_detach(thread)
+        #endif
+    }
+
+    private final class Cleanup: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
     #if canImport(Glibc)
     private static func watchedSet() -> sigset_t {
         var set = sigset_t()

@@ -87,6 +87,31 @@ import Testing
         #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
     }
 
+    @Test func ctrlCRemovesTheGeneratedPhotos() throws {
+        let tmp = try Fixtures.temporaryFolder("bench-int")
+        let p = Process()
+        p.executableURL = CarouselBinary.url
+        p.arguments = ["bench", "--synthetic", "40:1600x1200", "--size", "320x180"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": tmp + "/"]) { $1 }
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        // Interrupted once the first photos are there, whether still generating or measuring.
+        var folder: String?
+        for _ in 0..<200 {
+            folder = (try? FileManager.default.contentsOfDirectory(atPath: tmp))?.first { $0.hasPrefix("carousel-bench-") }
+            if let folder, ((try? FileManager.default.contentsOfDirectory(atPath: tmp + "/" + folder)) ?? []).count > 0 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(folder != nil, "bench never made its folder")
+        kill(p.processIdentifier, SIGINT)
+        let deadline = Date().addingTimeInterval(10)
+        while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
+        #expect(p.terminationReason == .exit && p.terminationStatus == 130, "status \(p.terminationStatus)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty, "the photos were left behind")
+    }
+
     @Test func badSpecsAndMixedSourcesAreRefused() throws {
         let a = try CarouselBinary.run(["bench", "--synthetic", "lots"])
         #expect(a.status == 64 && a.stderr.contains("--synthetic"))

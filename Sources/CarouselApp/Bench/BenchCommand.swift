@@ -50,12 +50,13 @@ public struct BenchCommand: ParsableCommand {
     static let naiveMaxImages = 10
 
     public func run() throws {
-        SignalWatcher.useDefaultActions()
         let processAge = Self.processAge()
         var options = source
         var folder: String?
         if let spec = synthetic {
             let dir = NSTemporaryDirectory() + "carousel-bench-\(UUID().uuidString)"
+            // Ctrl+C must not leave the photos behind in the temporary folder.
+            SignalWatcher.exitTidily { try? FileManager.default.removeItem(atPath: dir) }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             folder = dir
             if !json { Log.info("generating \(spec.count) photo-like \(spec.width)x\(spec.height) \(spec.format.rawValue.uppercased()) files in \(dir)") }
@@ -64,6 +65,8 @@ public struct BenchCommand: ParsableCommand {
                 throw Failure("cannot generate the images: \(error)")
             }
             options.paths = [dir]
+        } else {
+            SignalWatcher.useDefaultActions()
         }
         defer { if let folder { try? FileManager.default.removeItem(atPath: folder) } }
         let report = try measure(options, processAge: processAge)
