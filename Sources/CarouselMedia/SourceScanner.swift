@@ -107,6 +107,9 @@ public struct SourceScanner: Sendable {
             case S_IFREG:
                 if Self.isImage(name) {
                     files.append((name, Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9, FileStamp(info)))
+                } else if name.lowercased().hasSuffix(".toml") {
+                    // Most likely the folder's own manifest: say how to use its titles.
+                    note("\(full): a manifest in a folder is not read (give it as a source for its order and titles), skipped")
                 } else {
                     note("\(full): not an image type carousel shows, skipped")
                 }
