@@ -181,11 +181,13 @@ public final class CarouselScene {
             let box = imageBoxSize
             try slots.configure(count: carousel.slotCount, width: Int(box.width), height: Int(box.height))
         }
+        // Planned first: after a resize the feed forgets the images fitted to the old box,
+        // which would not fit the new slots.
+        feed.plan(carousel.loadOrder(prefetch: loading.prefetch), box: imageBoxSize)
         for change in carousel.takeSlotChanges() where sources.indices.contains(change.item) {
             slots.assign(change.slot, sources[change.item])
             try fill(change.slot, item: change.item)
         }
-        feed.plan(carousel.loadOrder(prefetch: loading.prefetch), box: imageBoxSize)
         if loading.waitsForImages { try waitForSlots() }
     }
 

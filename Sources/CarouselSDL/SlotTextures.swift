@@ -54,6 +54,9 @@ public final class SlotTextures {
 
     public func fill(_ slot: Int, with image: PixelImage) throws(SDLError) {
         guard case .loading(let source) = contents[slot] else { return }
+        // An image fitted for another slot size is a bug upstream; a kiosk shows the
+        // placeholder rather than stop.
+        guard image.width <= textures[slot].width, image.height <= textures[slot].height else { return }
         let started = uploadObserver == nil ? 0 : SDL_GetPerformanceCounter()
         try textures[slot].update(with: image)
         textures[slot].setBlending(!image.isOpaque)

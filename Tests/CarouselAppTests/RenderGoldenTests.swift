@@ -159,6 +159,22 @@ import CarouselMedia
         #expect(Double(differing) < 0.002 * Double(b.width * b.height), "\(differing) pixels differ")
     }
 
+    @Test func resizingWithLargePicturesRefitsThemInsteadOfCrashing() throws {
+        // Pictures larger than any box: each is fitted to fill it, so an image fitted for
+        // the larger box cannot go into a smaller slot.
+        let dir = try Fixtures.temporaryFolder("large")
+        for (i, color) in [(200, 40, 40), (40, 160, 60), (40, 60, 200)].enumerated() {
+            try Fixtures.bmp(1600, 1200) { x, _ in x < 800 ? (UInt8(color.0), UInt8(color.1), UInt8(color.2)) : (240, 240, 240) }
+                .write(to: URL(fileURLWithPath: dir + "/p\(i).bmp"))
+        }
+        let resized = try CarouselBinary.render([dir], script: "snapshot a\nresize 320 180\nsnapshot b\nresize 640 360\nsnapshot c\n")
+        let fresh = try CarouselBinary.render([dir], script: "snapshot b\n", size: "320x180")
+        #expect(resized.result.status == 0, "stderr: \(resized.result.stderr)")
+        func png(_ out: String, _ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: out + "/\(name).png")) }
+        #expect(try png(resized.out, "b") == png(fresh.out, "b"), "smaller: as if it had started at that size")
+        #expect(try png(resized.out, "c") == png(resized.out, "a"), "back to the first size: the same frame")
+    }
+
     @Test func aLostRenderingDeviceGetsEveryTextureBackAndTheShowGoesOn() throws {
         let images = try Fixtures.imageFolder()
         let options = ["--start-index", "1", "--captions", "title", "--rotate", "90"]
