@@ -1,1 +1,3 @@
 #include <SDL.h>
+/* malloc_trim: the platform layer hands freed memory back after a reload (glibc). */
+#include <malloc.h>

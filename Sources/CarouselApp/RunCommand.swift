@@ -123,7 +123,10 @@ public struct RunCommand: ParsableCommand {
         // What SIGHUP may change: everything but the window, the renderer and the event log.
         var current = self
 
+        var reloads = 0
         while true {
+            // The scene before a reload is gone now: hand back what it freed.
+            if reloads > 0 { FreedMemory.returnToSystem() }
             let scene = try CarouselScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), settings: current.view.carouselSettings(current.behaviour),
                 startIndex: startIndex, renderer: renderer,
@@ -142,6 +145,7 @@ public struct RunCommand: ParsableCommand {
                              wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)
             }
             guard try loop.run() == .reload else { break }
+            reloads += 1
 
             // SIGHUP: the config file and the sources again; the centred picture stays
             // centred if it is still there. A mistake in either keeps what is shown.
