@@ -38,6 +38,7 @@ public struct FittingDecoder: ImageDecoding {
             upright = try SDLImageCodec.decode(bytes, path: path)
             try checkSize(width: upright.width, height: upright.height, path: path)
         }
+        guard upright.width > 0, upright.height > 0 else { throw ImageError(path: path, reason: "has no pixels") }
         let fitted = AspectFit.size(of: upright.size, in: box)
         return ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height))
     }

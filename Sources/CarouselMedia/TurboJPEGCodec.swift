@@ -20,6 +20,10 @@ public enum TurboJPEGCodec {
         guard let size = header(handle, jpeg) else {
             throw ImageError(path: path, reason: "is not a readable JPEG (\(String(cString: tjGetErrorStr2(handle))))")
         }
+        // A file cut off before its frame header "reads" as 0 x 0 with only a warning.
+        guard size.width > 0, size.height > 0 else {
+            throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+        }
         let w = scale.scaled(size.width), h = scale.scaled(size.height)
         var out = [UInt8](repeating: 0, count: w * h * 4)
         let rc = jpeg.withUnsafeBufferPointer { src in

@@ -93,6 +93,9 @@ import Testing
         try MediaFixtures.write(Array(good.prefix(good.count / 2)), to: dir + "/truncated.jpg")
         try MediaFixtures.write([0xFF, 0xD8, 0xFF, 0xDB, 0x00, 0x03, 0x00] + [UInt8](repeating: 0xAB, count: 300), to: dir + "/corrupt.jpg")
         try MediaFixtures.write(Array("Dear diary, this is not a photo.\n".utf8), to: dir + "/text.jpg")
+        // A copy cut off at its first bytes: the JPEG start marker and nothing more.
+        try MediaFixtures.write([0xFF, 0xD8, 0xFF], to: dir + "/start-only.jpg")
+        try MediaFixtures.write(Array(good.prefix(20)), to: dir + "/cut-early.jpg")
         try MediaFixtures.write(MediaFixtures.jpegHeader(claiming: 60000, 60000), to: dir + "/huge.jpg")
         try MediaFixtures.write(MediaFixtures.pngHeader(claiming: 60000, 60000), to: dir + "/huge.png")
         try FileManager.default.createSymbolicLink(atPath: dir + "/loop.jpg", withDestinationPath: dir + "/loop.jpg")
@@ -102,6 +105,8 @@ import Testing
         #expect(reason(dir + "/truncated.jpg") == "is truncated (the JPEG data ends early)")
         #expect(reason(dir + "/corrupt.jpg")?.hasPrefix("is not a readable JPEG") == true)
         #expect(reason(dir + "/text.jpg")?.hasPrefix("cannot be decoded") == true)
+        #expect(reason(dir + "/start-only.jpg") == "is truncated (the JPEG data ends early)")
+        #expect(reason(dir + "/cut-early.jpg") == "is truncated (the JPEG data ends early)")
         #expect(reason(dir + "/huge.jpg") == "claims 60000x60000 pixels, over the 100 megapixel limit")
         #expect(reason(dir + "/huge.png") == "claims 60000x60000 pixels, over the 100 megapixel limit")
         #expect(reason(dir + "/loop.jpg") == "is a symbolic link loop")
