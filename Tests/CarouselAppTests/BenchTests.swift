@@ -117,5 +117,8 @@ import Testing
         #expect(a.status == 64 && a.stderr.contains("--synthetic"))
         let b = try CarouselBinary.run(["bench", "--synthetic", "2:64x64", "/tmp"])
         #expect(b.status == 64 && b.stderr.contains("not both"))
+        let empty = try Fixtures.temporaryFolder("bench-empty")
+        let c = try CarouselBinary.run(["bench", empty])
+        #expect(c.status == 1 && c.stderr == "carousel: No images found in \(empty): nothing to measure\n", "\(c.stderr)")
     }
 }

@@ -77,6 +77,8 @@ public struct BenchCommand: ParsableCommand {
         ProcessStats.resetPeak()
         let began = ProcessStats.now
         let found = try options.resolve()
+        // Figures over no pictures would look like a fast machine.
+        guard !found.isEmpty else { throw Failure("\(options.emptyMessage): nothing to measure") }
         let accelerated = view.renderer == .opengl || view.renderer == .opengles2
         let session: SDLSession
         do {
