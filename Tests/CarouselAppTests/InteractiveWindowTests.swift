@@ -184,6 +184,21 @@ struct InteractiveWindowTests {
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
     }
 
+    @Test func aKioskHidesThePointerAndAWindowShowsIt() throws {
+        let x = try XvfbSession()
+        for kiosk in [false, true] {
+            let app = try RunningCarousel(args: [try Self.images()] + (kiosk ? ["--kiosk"] : []), display: x.display)
+            #expect(app.waitFor("pool", count: 1))
+            _ = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            try x.xdotool(["mousemove", "300", "300"])
+            Thread.sleep(forTimeInterval: 0.5)
+            let visible = PointerProbe.isVisible(display: x.display)
+            #expect(visible == !kiosk, kiosk ? "the kiosk shows a pointer" : "the window's pointer is not seen (probe: \(String(describing: visible)))")
+            app.process.terminate()
+            #expect(Self.waitForExit(app))
+        }
+    }
+
     @Test func sigtermEndsAKioskWithStatusZero() throws {
         let x = try XvfbSession()
         let app = try RunningCarousel(args: [try Self.images(), "--kiosk", "--quit-keys", "none"], display: x.display)

@@ -140,3 +140,35 @@ enum WindowCloser {
         return ok != 0
     }
 }
+
+/// What the X server draws as the pointer right now, read with XFixes (loaded at run time,
+/// as libX11 is above): whether any of its pixels shows.
+enum PointerProbe {
+    typealias OpenDisplay = @convention(c) (UnsafePointer<CChar>?) -> OpaquePointer?
+    typealias WithDisplay = @convention(c) (OpaquePointer?) -> Int32
+    typealias QueryVersion = @convention(c) (OpaquePointer?, UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<Int32>?) -> Int32
+    typealias CursorImage = @convention(c) (OpaquePointer?) -> UnsafeMutableRawPointer?
+    typealias Free = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+
+    /// nil when XFixes cannot be asked.
+    static func isVisible(display: String) -> Bool? {
+        guard let x11 = dlopen("libX11.so.6", RTLD_NOW), let xfixes = dlopen("libXfixes.so.3", RTLD_NOW) else { return nil }
+        defer { dlclose(xfixes); dlclose(x11) }
+        func fn<T>(_ lib: UnsafeMutableRawPointer, _ name: String, _: T.Type) -> T? {
+            dlsym(lib, name).map { unsafeBitCast($0, to: T.self) }
+        }
+        guard let open = fn(x11, "XOpenDisplay", OpenDisplay.self), let close = fn(x11, "XCloseDisplay", WithDisplay.self),
+              let free = fn(x11, "XFree", Free.self), let query = fn(xfixes, "XFixesQueryVersion", QueryVersion.self),
+              let image = fn(xfixes, "XFixesGetCursorImage", CursorImage.self), let dpy = open(display) else { return nil }
+        defer { _ = close(dpy) }
+        var major: Int32 = 6, minor: Int32 = 0
+        guard query(dpy, &major, &minor) != 0, let cursor = image(dpy) else { return nil }
+        defer { _ = free(cursor) }
+        // XFixesCursorImage (LP64): short x, y; unsigned short width, height, xhot, yhot;
+        // unsigned long cursor_serial; unsigned long *pixels (ARGB, one per long); ...
+        let width = Int(cursor.load(fromByteOffset: 4, as: UInt16.self))
+        let height = Int(cursor.load(fromByteOffset: 6, as: UInt16.self))
+        guard let pixels = cursor.load(fromByteOffset: 24, as: UnsafePointer<UInt>?.self) else { return false }
+        return (0..<(width * height)).contains { pixels[$0] & 0xFF00_0000 != 0 }
+    }
+}
