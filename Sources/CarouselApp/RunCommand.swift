@@ -105,9 +105,10 @@ public struct RunCommand: ParsableCommand {
         options.height = size.height
         options.fullscreen = fullscreen || kiosk || kms
         // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
-        options.display = display < session.displayCount ? display : 0
-        if display >= session.displayCount {
-            Log.warn("--display \(display): there is no such display (this machine has \(session.displayCount), from 0); showing on display 0")
+        let displays = session.displayCount
+        options.display = display < displays ? display : 0
+        if display >= displays {
+            Log.warn("--display \(display): there is no such display (this machine has \(displays), from 0); showing on display 0")
         }
         let window: SDLWindow
         do { window = try SDLWindow(options) } catch { throw Failure(DisplayAdvice.message(for: error)) }

@@ -16,10 +16,9 @@ public final class SDLSession {
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // Keep the compositor from being bypassed/unredirected and the screensaver decisions ours.
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
-        if let d = requested {
-            SDL_SetHint(SDL_HINT_VIDEODRIVER, d)
-            guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("SDL_Init") }
-        } else if let chosen = getenv("SDL_VIDEODRIVER"), chosen.pointee != 0 {
+        if let d = requested { SDL_SetHint(SDL_HINT_VIDEODRIVER, d) }
+        let chosen = requested != nil || getenv("SDL_VIDEODRIVER").map { $0.pointee != 0 } == true
+        if chosen {
             guard SDL_Init(SDL_INIT_VIDEO | SDL_INIT_EVENTS) == 0 else { throw SDLError("SDL_Init") }
         } else {
             try Self.startOnAScreen()

@@ -14,12 +14,11 @@ import Glibc
 public enum SignalWatcher {
     public static func start() {
         #if canImport(Glibc)
-        var set = watchedSet()
-        for s in [SIGTERM, SIGINT, SIGHUP] { signal(s, SIG_DFL) }
+        var set = resetToDefault([SIGTERM, SIGINT, SIGHUP])
         pthread_sigmask(SIG_BLOCK, &set, nil)
         var thread = pthread_t()
         pthread_create(&thread, nil, { _ in
-            var set = SignalWatcher.watchedSet()
+            var set = SignalWatcher.signalSet([SIGTERM, SIGINT, SIGHUP])
             while true {
                 var sig: Int32 = 0
                 guard sigwait(&set, &sig) == 0 else { continue }
@@ -35,12 +34,7 @@ public enum SignalWatcher {
     /// or blocked, and then Ctrl+C would do nothing; reset both.
     public static func useDefaultActions() {
         #if canImport(Glibc)
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGTERM, SIGINT] {
-            signal(s, SIG_DFL)
-            sigaddset(&set, s)
-        }
+        var set = resetToDefault([SIGTERM, SIGINT])
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
         #endif
     }
@@ -50,20 +44,13 @@ public enum SignalWatcher {
     /// the process with 128 + the signal's number, the status the default action reports.
     public static func exitTidily(cleanup: @escaping @Sendable () -> Void) {
         #if canImport(Glibc)
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGTERM, SIGINT] {
-            signal(s, SIG_DFL)
-            sigaddset(&set, s)
-        }
+        var set = resetToDefault([SIGTERM, SIGINT])
         pthread_sigmask(SIG_BLOCK, &set, nil)
         let task = Unmanaged.passRetained(Cleanup(cleanup)).toOpaque()
         var thread = pthread_t()
         pthread_create(&thread, nil, { task in
             let cleanup = Unmanaged<Cleanup>.fromOpaque(task!).takeRetainedValue()
-            var set = sigset_t()
-            sigemptyset(&set)
-            for s in [SIGTERM, SIGINT] { sigaddset(&set, s) }
+            var set = SignalWatcher.signalSet([SIGTERM, SIGINT])
             var sig: Int32 = 0
             while sigwait(&set, &sig) != 0 {}
             cleanup.run()
@@ -79,11 +66,17 @@ public enum SignalWatcher {
     }
 
     #if canImport(Glibc)
-    private static func watchedSet() -> sigset_t {
+    private static func signalSet(_ signals: [Int32]) -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
-        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&set, s) }
+        for s in signals { sigaddset(&set, s) }
         return set
+    }
+
+    /// `signals` back to their default actions (a parent may have left them ignored), as a set.
+    private static func resetToDefault(_ signals: [Int32]) -> sigset_t {
+        for s in signals { signal(s, SIG_DFL) }
+        return signalSet(signals)
     }
     #endif
 
