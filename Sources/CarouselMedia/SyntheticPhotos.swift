@@ -41,8 +41,9 @@ public enum SyntheticPhotos {
     public static let distinct = 8
 
     /// Writes the spec's files into `folder`, named `photo-00001.jpg` and so on; returns
-    /// their paths in order. The distinct pictures are made in parallel.
-    public static func write(_ spec: Spec, into folder: String) throws -> [String] {
+    /// their paths in order. The distinct pictures are made in parallel; every file is
+    /// written through `gate`, so an interrupt can remove the folder cleanly.
+    public static func write(_ spec: Spec, into folder: String, through gate: WriteGate = WriteGate()) throws -> [String] {
         let ext = spec.format == .jpeg ? "jpg" : "png"
         let paths = (0..<spec.count).map { String(format: "%@/photo-%05d.%@", folder, $0 + 1, ext) }
         let unique = min(spec.count, distinct)
@@ -52,18 +53,21 @@ public enum SyntheticPhotos {
             do {
                 switch spec.format {
                 case .jpeg:
-                    let bytes = TurboJPEGCodec.encode(image, quality: 90)
-                    guard FileManager.default.createFile(atPath: paths[i], contents: Data(bytes)) else {
-                        throw ImageError(path: paths[i], reason: "cannot be written")
-                    }
+                    let bytes = Data(TurboJPEGCodec.encode(image, quality: 90))
+                    let written = gate.pass { FileManager.default.createFile(atPath: paths[i], contents: bytes) }
+                    guard written else { throw ImageError(path: paths[i], reason: "cannot be written") }
                 case .png:
-                    try SDLImageCodec.writePNG(image, to: paths[i])
+                    try gate.pass { try SDLImageCodec.writePNG(image, to: paths[i]) }
                 }
             } catch { failures.add(error) }
         }
         if let e = failures.first { throw e }
-        for i in unique..<spec.count where link(paths[i % unique], paths[i]) != 0 {
-            try FileManager.default.copyItem(atPath: paths[i % unique], toPath: paths[i])
+        for i in unique..<spec.count {
+            try gate.pass {
+                if link(paths[i % unique], paths[i]) != 0 {
+                    try FileManager.default.copyItem(atPath: paths[i % unique], toPath: paths[i])
+                }
+            }
         }
         return paths
     }

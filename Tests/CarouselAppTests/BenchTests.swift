@@ -109,7 +109,8 @@ import Testing
         while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
         if p.isRunning { kill(p.processIdentifier, SIGKILL) }
         #expect(p.terminationReason == .exit && p.terminationStatus == 130, "status \(p.terminationStatus)")
-        #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? []).isEmpty, "the photos were left behind")
+        let left = (try? FileManager.default.subpathsOfDirectory(atPath: tmp)) ?? []
+        #expect(left.isEmpty, "left behind: \(left)")
     }
 
     @Test func badSpecsAndMixedSourcesAreRefused() throws {

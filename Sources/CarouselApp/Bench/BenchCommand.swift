@@ -55,12 +55,14 @@ public struct BenchCommand: ParsableCommand {
         var folder: String?
         if let spec = synthetic {
             let dir = NSTemporaryDirectory() + "carousel-bench-\(UUID().uuidString)"
-            // Ctrl+C must not leave the photos behind in the temporary folder.
-            SignalWatcher.exitTidily { try? FileManager.default.removeItem(atPath: dir) }
+            // Ctrl+C must not leave the photos behind in the temporary folder, even while
+            // they are being written.
+            let gate = WriteGate()
+            SignalWatcher.exitTidily { gate.closeForGood { try? FileManager.default.removeItem(atPath: dir) } }
             try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
             folder = dir
             if !json { Log.info("generating \(spec.count) photo-like \(spec.width)x\(spec.height) \(spec.format.rawValue.uppercased()) files in \(dir)") }
-            do { _ = try SyntheticPhotos.write(spec, into: dir) } catch {
+            do { _ = try SyntheticPhotos.write(spec, into: dir, through: gate) } catch {
                 try? FileManager.default.removeItem(atPath: dir)
                 throw Failure("cannot generate the images: \(error)")
             }
