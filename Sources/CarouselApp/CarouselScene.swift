@@ -115,6 +115,8 @@ public final class CarouselScene {
     /// Opening hours: the screen went black at `time`.
     public func screenTurnedOff(at time: Double) {
         log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
+        // Asleep means no decoding either, also of what was asked for at start.
+        feed.stopLoading()
     }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.

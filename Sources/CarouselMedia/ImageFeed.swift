@@ -69,6 +69,10 @@ public final class ImageFeed {
         workers.want(missing.map { DecodeWorkers.Request(item: $0, source: sources[$0], box: box) })
     }
 
+    /// Drops the queued decodes; those running finish. The images held stay, and the
+    /// next `plan` queues again what is missing: a screen turned off decodes nothing.
+    public func stopLoading() { workers.want([]) }
+
     /// Takes what the workers finished; returns the items that now have an outcome.
     public func collect() -> [Int] {
         var ready: [Int] = []

@@ -135,6 +135,23 @@ final class GatedDecoder: ImageDecoding, @unchecked Sendable {
         #expect(feed.collect().count == 1)
     }
 
+    @Test func stoppingDropsWhatIsQueuedAndTheNextPlanAsksAgain() throws {
+        let decoder = GatedDecoder()
+        let feed = ImageFeed(sources: Self.sources(10), workers: DecodeWorkers(decoder: decoder, threads: 1))
+        let box = Size(width: 90, height: 90)
+        feed.plan([0, 1, 2, 3, 4], box: box)
+        decoder.waitForStart(beyond: 0)
+        feed.stopLoading()
+        decoder.allow(1)
+        while feed.isLoading { feed.waitForWorkers() }
+        #expect(decoder.counts.started == 1, "only the decode already running: \(decoder.started)")
+        #expect(feed.collect() == [0])
+        feed.plan([0, 1, 2, 3, 4], box: box)
+        decoder.openForever()
+        while feed.isLoading { feed.waitForWorkers() }
+        #expect(decoder.started == ["0", "1", "2", "3", "4"], "the missing ones, and not the one held")
+    }
+
     @Test func imagesOutsideThePlanAreForgotten() throws {
         let decoder = GatedDecoder()
         decoder.openForever()
