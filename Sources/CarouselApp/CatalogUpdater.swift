@@ -2,13 +2,15 @@ import CarouselMedia
 
 /// Keeps the shown images in step with the source folders while the program runs: a
 /// `FolderWatcher` says when something changed, a periodic rescan catches what inotify
-/// cannot see (network mounts), and `StableCatalog` holds back files still being written.
-/// Main thread only; scanning reads names and sizes, never pixels.
+/// cannot see (network mounts, a source not there yet), and `StableCatalog` holds back
+/// files still being written. Where inotify sees everything there is no periodic rescan:
+/// a kiosk at rest on a local disk does not wake at all. Main thread only; scanning reads
+/// names and sizes, never pixels.
 final class CatalogUpdater {
     private let options: SourceOptions
     private var stable: StableCatalog
     private let watcher: FolderWatcher?
-    /// Seconds between full rescans; nil: only when the watcher reports a change.
+    /// Seconds between rescans of what the watcher cannot see; nil: never.
     private let rescanInterval: Double?
     private var nextRescan: Double?
     private var recheckAt: Double?
@@ -18,18 +20,25 @@ final class CatalogUpdater {
     private var noted: Set<String> = []
 
     /// - Parameters:
-    ///   - initial: what is shown now, as scanned at start.
+    ///   - initial: what is shown now, as scanned at start, with its folders and missing sources.
     ///   - noted: what that scan already logged, not to be logged again.
     ///   - wake: called from the watcher's thread when the folders changed.
-    init(options: SourceOptions, initial: [ImageSource], folders: [String], noted: Set<String> = [],
-         rescanInterval: Double?, now: Double, wake: @escaping @Sendable () -> Void) {
+    init(options: SourceOptions, initial: SourceScanner.Result, noted: Set<String> = [],
+         rescanInterval: Double?, now: Double, watcher makeWatcher: (@escaping @Sendable () -> Void) -> FolderWatcher? = { FolderWatcher(onChange: $0) },
+         wake: @escaping @Sendable () -> Void) {
         self.options = options
         self.noted = noted
-        self.stable = StableCatalog(initial: initial)
+        self.stable = StableCatalog(initial: initial.sources)
         self.rescanInterval = rescanInterval
-        self.nextRescan = rescanInterval.map { now + $0 }
-        self.watcher = FolderWatcher(onChange: wake)
-        watcher?.watch(folders)
+        self.watcher = makeWatcher(wake)
+        armRescan(after: initial, now: now)
+    }
+
+    /// Watches the scan's folders; a periodic rescan only if some of it is out of sight.
+    private func armRescan(after scan: SourceScanner.Result, now: Double) {
+        let unseen = watcher?.watch(scan.folders) ?? scan.folders
+        let blind = watcher == nil || !unseen.isEmpty || !scan.missing.isEmpty
+        nextRescan = blind ? rescanInterval.map { now + $0 } : nil
     }
 
     /// The watcher reported a change.
@@ -48,7 +57,6 @@ final class CatalogUpdater {
     /// Rescans; returns the new list when it differs from `current`, else nil.
     func check(current: [ImageSource], now: Double) -> [ImageSource]? {
         changed = false
-        nextRescan = rescanInterval.map { now + $0 }
         let scan: SourceScanner.Result
         do {
             scan = try options.scan(tolerant: true) { [self] line in
@@ -59,9 +67,10 @@ final class CatalogUpdater {
             // again at the next change or rescan (not at once: that would spin).
             if noted.insert("\(error)").inserted { Log.warn("rescan: \(error)") }
             recheckAt = nil
+            nextRescan = rescanInterval.map { now + $0 }
             return nil
         }
-        watcher?.watch(scan.folders)
+        armRescan(after: scan, now: now)
         let admitted = stable.admit(scan.sources, at: now)
         recheckAt = admitted.recheckAt
         var next = admitted.sources

@@ -40,7 +40,7 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
     var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
 
-    @Option(help: ArgumentHelp("Read the folders again every SECONDS, for changes inotify misses (network mounts); 0: never.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Read again every SECONDS what inotify cannot watch (network and FUSE mounts, a source not there yet); 0: never.", valueName: "SECONDS"))
     var rescan: Double = 30
 
     @Option(help: ArgumentHelp("Write the event log (JSON lines) to FILE, or to standard output with -.", valueName: "FILE|-"))
@@ -136,7 +136,9 @@ public struct RunCommand: ParsableCommand {
                 timeOrigin: clockOrigin, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
-            let catalog = CatalogUpdater(options: current.source, initial: found, folders: scanned.folders,
+            var shown = scanned
+            shown.sources = found  // a failed reload keeps what rescans made of it
+            let catalog = CatalogUpdater(options: current.source, initial: shown,
                                          noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
                                          wake: { EventQueue.post(.foldersChanged) })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,

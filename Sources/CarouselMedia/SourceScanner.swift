@@ -32,6 +32,9 @@ public struct SourceScanner: Sendable {
         public var sources: [ImageSource] = []
         /// Folders read, and the folders holding the files and manifests given: what to watch.
         public var folders: [String] = []
+        /// Sources given that are not there now (tolerant scans only): no folder to watch,
+        /// so only a periodic rescan finds them when they come.
+        public var missing: [String] = []
     }
 
     /// Every image in `paths`, in order: files as given, folders' images sorted, manifests'
@@ -44,11 +47,13 @@ public struct SourceScanner: Sendable {
     public func scanAll(_ paths: [String], note: (String) -> Void = { _ in }) throws(Problem) -> Result {
         var found: [ImageSource] = []
         var folders: [String] = []
+        var missing: [String] = []
         for path in paths {
             var info = stat()
             guard stat(path, &info) == 0 else {
                 if missingIsEmpty {
                     note("\(path): not there now; showing what else there is")
+                    missing.append(path)
                     continue
                 }
                 throw Problem(description: errno == ELOOP ? "\(path): is a symbolic link loop"
@@ -72,7 +77,7 @@ public struct SourceScanner: Sendable {
             }
         }
         var seen = Set<String>()
-        return Result(sources: found, folders: folders.filter { seen.insert($0).inserted })
+        return Result(sources: found, folders: folders.filter { seen.insert($0).inserted }, missing: missing)
     }
 
     static func folder(of path: String) -> String {

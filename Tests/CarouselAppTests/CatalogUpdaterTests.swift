@@ -27,7 +27,7 @@ import CarouselMedia
         let options = try SourceOptions.parse([folder])
         let start = try options.scan { _ in }
         let wakes = Wakes()
-        let updater = CatalogUpdater(options: options, initial: start.sources, folders: start.folders,
+        let updater = CatalogUpdater(options: options, initial: start,
                                      rescanInterval: nil, now: 0, wake: { wakes.semaphore.signal() })
         var shown = start.sources
         func settle(_ change: () throws -> Void, at t: Double) throws -> [ImageSource]? {
@@ -107,12 +107,41 @@ import CarouselMedia
         try write(folder, "a.bmp")
         let options = try SourceOptions.parse([folder])
         let start = try options.scan { _ in }
-        let updater = CatalogUpdater(options: options, initial: start.sources, folders: start.folders,
+        let updater = CatalogUpdater(options: options, initial: start,
                                      rescanInterval: 30, now: 0, wake: {})
-        #expect(updater.nextCheck == 30, "a periodic rescan")
+        #expect(updater.nextCheck == nil, "inotify sees a local folder: no periodic rescan")
         try FileManager.default.removeItem(atPath: folder)
         #expect(updater.check(current: start.sources, now: 30) == [])
+        #expect(updater.nextCheck == 60, "gone, it cannot be watched: looked for periodically")
+    }
+
+    @Test func aSourceNotThereYetIsLookedForUntilItComes() throws {
+        let folder = try Fixtures.temporaryFolder("later") + "/photos"
+        let options = try SourceOptions.parse([folder])
+        let start = try options.scan(tolerant: true) { _ in }
+        let updater = CatalogUpdater(options: options, initial: start, rescanInterval: 30, now: 0, wake: {})
+        #expect(start.sources.isEmpty && updater.nextCheck == 30)
+        #expect(updater.check(current: [], now: 30) == nil && updater.nextCheck == 60)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try write(folder, "a.bmp")
+        #expect(updater.check(current: [], now: 60) == nil, "new: not yet complete")
+        #expect(names(updater.check(current: [], now: 62)) == ["a.bmp"])
+        #expect(updater.nextCheck == nil, "there and watched now: no more periodic rescans")
+    }
+
+    @Test func aFolderOnANetworkShareIsRescannedPeriodically() throws {
+        let folder = try Fixtures.temporaryFolder("share")
+        try write(folder, "a.bmp")
+        let options = try SourceOptions.parse([folder])
+        let start = try options.scan { _ in }
+        let updater = CatalogUpdater(options: options, initial: start, rescanInterval: 30, now: 0,
+                                     watcher: { FolderWatcher(isRemote: { _ in true }, onChange: $0) }, wake: {})
+        #expect(updater.nextCheck == 30)
+        #expect(updater.check(current: start.sources, now: 30) == nil)
         #expect(updater.nextCheck == 60)
+        let never = CatalogUpdater(options: options, initial: start, rescanInterval: nil, now: 0,
+                                   watcher: { FolderWatcher(isRemote: { _ in true }, onChange: $0) }, wake: {})
+        #expect(never.nextCheck == nil, "--rescan 0: never, even where inotify is blind")
     }
 
     @Test func aManifestEditedIntoAMistakeKeepsWhatIsShownAndIsNotRetriedAtOnce() throws {
@@ -122,7 +151,7 @@ import CarouselMedia
         try "[[item]]\npath = \"a.bmp\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)
         let options = try SourceOptions.parse([manifest])
         let start = try options.scan { _ in }
-        let updater = CatalogUpdater(options: options, initial: start.sources, folders: start.folders,
+        let updater = CatalogUpdater(options: options, initial: start,
                                      rescanInterval: 30, now: 0, wake: {})
         try write(folder, "b.bmp")
         try "[[item]]\npath = \"a.bmp\"\n[[item]]\npath = \"b.bmp\"\n".write(toFile: manifest, atomically: true, encoding: .utf8)

@@ -307,7 +307,9 @@ struct InteractiveWindowTests {
 
     @Test func aPointerHeldStillWhileARescanFallsDueUsesNoCPU() throws {
         let x = try XvfbSession()
-        let app = try RunningCarousel(args: [try Self.images(), "--rescan", "1"], display: x.display)
+        // A source not there yet is what periodic rescans are for (a kiosk may start without it).
+        let later = try Fixtures.temporaryFolder("held") + "/not-yet"
+        let app = try RunningCarousel(args: [try Self.images(), later, "--kiosk", "--rescan", "1"], display: x.display)
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("pool", count: 1))
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
