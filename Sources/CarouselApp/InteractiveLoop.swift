@@ -57,12 +57,15 @@ struct InteractiveLoop {
             try scene.advance(to: EventQueue.now)
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
-            // New, gone or replaced files, applied at rest only: the change jumps.
-            if let catalog, !scene.carousel.isAnimating, !scene.carousel.isInteracting,
-               catalog.isDue(at: EventQueue.now),
-               let fresh = catalog.check(current: scene.sources, now: EventQueue.now) {
-                try scene.replaceCatalog(fresh, time: EventQueue.now)
-                needsDraw = true
+            if let catalog {
+                // Scanned on a thread, so it may begin at any time; its end wakes the loop.
+                if catalog.isDue(at: EventQueue.now) { catalog.begin(now: EventQueue.now) }
+                // New, gone or replaced files, applied at rest only: the change jumps.
+                if !scene.carousel.isAnimating, !scene.carousel.isInteracting,
+                   let fresh = catalog.finish(current: scene.sources, now: EventQueue.now) {
+                    try scene.replaceCatalog(fresh, time: EventQueue.now)
+                    needsDraw = true
+                }
             }
             if scene.carousel.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
@@ -98,8 +101,8 @@ struct InteractiveLoop {
             return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
         if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
-        // A rescan waits while a finger is down (applying it would jump under the finger),
-        // so its deadline counts only when none is: a passed deadline would spin the loop.
+        // A rescan's result waits while a finger is down (applying it would jump under the
+        // finger), so its deadline counts only when none is: a passed deadline would spin.
         let rescan = scene.carousel.isInteracting ? nil : catalog?.nextCheck
         let deadlines = [scene.carousel.nextScheduledTime, rescan,
                          hours?.state(now: EventQueue.now).nextChange].compactMap { $0 }

@@ -140,7 +140,7 @@ public struct RunCommand: ParsableCommand {
             shown.sources = found  // a failed reload keeps what rescans made of it
             let catalog = CatalogUpdater(options: current.source, initial: shown,
                                          noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
-                                         wake: { EventQueue.post(.foldersChanged) })
+                                         wake: { EventQueue.post(.foldersChanged) }, scanned: { EventQueue.post(.workDone) })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
                                        keys: keys, catalog: catalog)
             loop.hours = try current.schedule.map {

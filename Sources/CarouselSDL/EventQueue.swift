@@ -35,6 +35,9 @@ public enum EventQueue {
         case reload = 2
         /// A watched source folder changed.
         case foldersChanged = 3
+        /// Work on another thread finished (a rescan): the loop looks at it and draws only
+        /// if it changed something.
+        case workDone = 4
     }
 
     /// Wakes a thread blocked in `wait()`: an image is ready. Any thread may call it

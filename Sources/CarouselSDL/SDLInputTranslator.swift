@@ -90,6 +90,7 @@ public struct SDLInputTranslator {
             case .quit: return [.quit]
             case .reload: return [.reload]
             case .foldersChanged: return [.foldersChanged]
+            case .workDone: return []
             case .imageReady, nil: return [.redraw]
             }
         case SDL_RENDER_TARGETS_RESET, SDL_RENDER_DEVICE_RESET:

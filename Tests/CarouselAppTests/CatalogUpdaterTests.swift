@@ -115,6 +115,33 @@ import CarouselMedia
         #expect(updater.nextCheck == 60, "gone, it cannot be watched: looked for periodically")
     }
 
+    @Test func aRescanRunsOnAThreadAndIsAppliedOnceFinished() throws {
+        let folder = try Fixtures.temporaryFolder("async")
+        try write(folder, "a.bmp")
+        let options = try SourceOptions.parse([folder])
+        let start = try options.scan { _ in }
+        // A slow share: the scan is held until the test lets it go (2 s at most).
+        let gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        let updater = CatalogUpdater(options: options, initial: start, rescanInterval: 30, now: 0,
+                                     scan: { note in
+                                         _ = gate.wait(timeout: .now() + 2)
+                                         return try options.scan(tolerant: true, note: note)
+                                     }, wake: {}, scanned: { done.signal() })
+        try FileManager.default.removeItem(atPath: folder + "/a.bmp")
+        updater.noteChange()
+        #expect(updater.isDue(at: 5))
+        updater.begin(now: 5)
+        #expect(!updater.hasResult, "begin must not wait for the scan")
+        #expect(!updater.isDue(at: 5) && updater.nextCheck == nil, "one scan at a time; its end wakes the loop")
+        updater.noteChange()  // a change while it runs
+        #expect(updater.finish(current: start.sources, now: 6) == nil, "still scanning")
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 5) == .success, "the end of the scan never woke the loop")
+        #expect(updater.hasResult)
+        #expect(updater.finish(current: start.sources, now: 7) == [])
+        #expect(!updater.hasResult && updater.isDue(at: 7), "the change made during the scan gets a scan of its own")
+    }
+
     @Test func aSourceNotThereYetIsLookedForUntilItComes() throws {
         let folder = try Fixtures.temporaryFolder("later") + "/photos"
         let options = try SourceOptions.parse([folder])

@@ -197,6 +197,8 @@ import Testing
         #expect(t.translate(e, geometry: hidpi) == [.foldersChanged])
         e.user.code = 0
         #expect(t.translate(e, geometry: hidpi) == [.redraw])
+        e.user.code = EventQueue.Wake.workDone.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [], "a finished rescan draws only if it changed something")
     }
 
     @Test func keyCombinationsParse() {
