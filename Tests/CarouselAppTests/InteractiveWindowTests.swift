@@ -111,7 +111,7 @@ struct InteractiveWindowTests {
         #expect((app.ofType("activate").last?["source"] as? String)?.hasSuffix("img9.bmp") == true)
 
         // At rest: under 2% of one core over 3 s (CPU time from /proc, not wall time).
-        Thread.sleep(forTimeInterval: 0.5)
+        app.waitForRest()
         let before = app.cpuTicks
         Thread.sleep(forTimeInterval: 3)
         let used = app.cpuTicks - before
@@ -312,6 +312,7 @@ struct InteractiveWindowTests {
         let app = try RunningCarousel(args: [try Self.images(), later, "--kiosk", "--rescan", "1"], display: x.display)
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("pool", count: 1))
+        app.waitForRest()  // the pictures decoded first
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
         try x.xdotool(["mousemove", "--window", wid, "640", "360", "mousedown", "1"])

@@ -98,6 +98,21 @@ final class RunningCarousel: @unchecked Sendable {
         return false
     }
 
+    /// Waits until the program has finished what it was doing (at most 1 tick of CPU over
+    /// a second), or `timeout` seconds. Decoding at start may take seconds on a loaded
+    /// machine (the workers run niced); a measurement of rest must not count it. A program
+    /// that never rests is still measured after the timeout, and fails.
+    func waitForRest(timeout: Double = 10) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = cpuTicks
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 1)
+            let now = cpuTicks
+            if now - last <= 1 { return }
+            last = now
+        }
+    }
+
     /// CPU time used so far (user + system), in clock ticks, from /proc.
     var cpuTicks: Int {
         guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
