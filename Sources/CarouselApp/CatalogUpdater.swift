@@ -93,8 +93,8 @@ final class CatalogUpdater {
     }
 
     /// Applies a finished scan: the new list when it differs from `current`, else nil
-    /// (also while the scan still runs). `now`: the time it is applied.
-    func finish(current: [ImageSource], now: Double) -> [ImageSource]? {
+    /// (also while the scan still runs).
+    func finish(current: [ImageSource]) -> [ImageSource]? {
         guard let (box, began) = running, let result = box.result else { return nil }
         running = nil
         // Files are judged complete by when they were looked at, not when it is applied.

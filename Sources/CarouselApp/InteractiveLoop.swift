@@ -62,7 +62,7 @@ struct InteractiveLoop {
                 if catalog.isDue(at: EventQueue.now) { catalog.begin(now: EventQueue.now) }
                 // New, gone or replaced files, applied at rest only: the change jumps.
                 if !scene.carousel.isAnimating, !scene.carousel.isInteracting,
-                   let fresh = catalog.finish(current: scene.sources, now: EventQueue.now) {
+                   let fresh = catalog.finish(current: scene.sources) {
                     try scene.replaceCatalog(fresh, time: EventQueue.now)
                     needsDraw = true
                 }

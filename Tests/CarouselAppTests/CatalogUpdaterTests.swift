@@ -134,11 +134,11 @@ import CarouselMedia
         #expect(!updater.hasResult, "begin must not wait for the scan")
         #expect(!updater.isDue(at: 5) && updater.nextCheck == nil, "one scan at a time; its end wakes the loop")
         updater.noteChange()  // a change while it runs
-        #expect(updater.finish(current: start.sources, now: 6) == nil, "still scanning")
+        #expect(updater.finish(current: start.sources) == nil, "still scanning")
         gate.signal()
         #expect(done.wait(timeout: .now() + 5) == .success, "the end of the scan never woke the loop")
         #expect(updater.hasResult)
-        #expect(updater.finish(current: start.sources, now: 7) == [])
+        #expect(updater.finish(current: start.sources) == [])
         #expect(!updater.hasResult && updater.isDue(at: 7), "the change made during the scan gets a scan of its own")
     }
 
