@@ -101,10 +101,9 @@ struct InteractiveLoop {
             return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
         if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
-        // A rescan's result waits while a finger is down (applying it would jump under the
-        // finger), so its deadline counts only when none is: a passed deadline would spin.
-        let rescan = scene.carousel.isInteracting ? nil : catalog?.nextCheck
-        let deadlines = [scene.carousel.nextScheduledTime, rescan,
+        // A check that fell due has begun by now, and while it runs or its result waits for
+        // the finger to lift there is no deadline: a passed one would spin the loop.
+        let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck,
                          hours?.state(now: EventQueue.now).nextChange].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()

@@ -22,6 +22,11 @@ public final class WriteGate: @unchecked Sendable {
         pthread_rwlockattr_destroy(&attributes)
     }
 
+    deinit {
+        pthread_rwlock_destroy(lock)
+        lock.deallocate()
+    }
+
     /// Runs `write` unless the gate is closed; once it is, blocks until the process ends.
     public func pass<T>(_ write: () throws -> T) rethrows -> T {
         pthread_rwlock_rdlock(lock)
