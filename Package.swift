@@ -25,17 +25,22 @@ let package = Package(
                        providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp",
+                       providers: [.apt(["libseccomp-dev"])]),
+        // glibc's GNU extensions and macros (sendmsg with descriptors, memfd seals, wait
+        // status, statfs, malloc_trim) as inline functions; links nothing of its own.
+        .systemLibrary(name: "CLinux"),
 
         .target(name: "CarouselCore"),
         // Pixel loops (fitting, EXIF rotation, RGB to RGBA) run 3x slower unoptimised: a
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG",
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CSeccomp", "CLinux",
                                .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
-                dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2Image", "CSDL2TTF"]),
+                dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2Image", "CSDL2TTF", "CLinux"]),
         .target(name: "CarouselApp",
                 dependencies: [
                     "CarouselCore", "CarouselSDL", "CarouselMedia",
@@ -48,7 +53,7 @@ let package = Package(
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore"],
-                    exclude: ["Snapshots"]),
+                    exclude: ["Snapshots", "ImageFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,7 @@ public struct CarouselCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "An image carousel for touchscreen kiosks, preview windows and headless rendering.",
-        subcommands: [RunCommand.self, RenderCommand.self, BenchCommand.self],
+        subcommands: [RunCommand.self, RenderCommand.self, BenchCommand.self, DecodeHelperCommand.self],
         defaultSubcommand: RunCommand.self)
 
     public init() {}

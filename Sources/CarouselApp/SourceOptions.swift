@@ -23,11 +23,23 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Images decoded ahead beyond each end of the slot pool.", valueName: "N"))
     public var prefetch: Int = 2
 
+    @Option(help: ArgumentHelp("A picture still decoding after SECONDS is shown as failed and its decoder process replaced.", valueName: "SECONDS"))
+    public var decodeTimeout: Double = 10
+
+    @Option(help: ArgumentHelp("Memory limit of each decoder process (address space), in MB; a picture needing more is shown as failed. Default: a quarter of this machine's memory, from \(DecodeMemory.floorMB) to \(DecodeMemory.ceilingMB).", valueName: "MB"))
+    public var decodeMemory: Int = DecodeMemory.defaultLimitMB
+
     public init() {}
 
     public func validate() throws {
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
         if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
+        if !(decodeTimeout >= 0.1 && decodeTimeout <= 3600) {
+            throw ValidationError("--decode-timeout must be 0.1 to 3600 seconds, not \(decodeTimeout)")
+        }
+        if decodeMemory < 128 || decodeMemory > 65536 {
+            throw ValidationError("--decode-memory must be 128 to 65536 MB, not \(decodeMemory)")
+        }
     }
 
     /// What the window says when the sources hold no images.
@@ -39,7 +51,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
     var configEntries: [ConfigEntry] {
         [.init(ConfigFile.sourcesKey, paths.isEmpty ? nil : .strings(paths), unset: "the bundled demo images"),
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
-         .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch)))]
+         .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
+         .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory)))]
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.
@@ -75,8 +88,16 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// Background loading as these options ask: `wake` is called from a worker when an
     /// image is ready; `waitsForImages` makes every frame wait for its images (render).
     func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false) -> CarouselScene.Loading {
-        CarouselScene.Loading(
-            workers: DecodeWorkers(decoder: FittingDecoder(maxPixels: Int(maxMegapixels * 1_000_000)), wake: wake),
+        let threads = DecodeWorkers.defaultThreadCount
+        let decoder = IsolatedDecoder(decoderSettings, helpers: threads, warn: { Log.warn($0) })
+        return CarouselScene.Loading(
+            workers: DecodeWorkers(decoder: decoder, threads: threads, wake: wake),
             prefetch: prefetch, reshufflesEachPass: order == .random, waitsForImages: waitsForImages)
+    }
+
+    /// How the decoder helpers run, as these options ask.
+    var decoderSettings: IsolatedDecoder.Settings {
+        IsolatedDecoder.Settings(timeout: decodeTimeout, memoryLimitMB: decodeMemory,
+                                 maxPixels: Int(maxMegapixels * 1_000_000))
     }
 }

@@ -84,9 +84,14 @@ public final class DecodeWorkers: @unchecked Sendable {
     /// Requests queued or running.
     public var busy: Bool { locked { !queue.isEmpty || !running.isEmpty } }
 
-    /// Lets the workers finish their current decode and exit.
+    /// Lets the workers finish their current decode and exit; a decoder with helper
+    /// processes ends them, so a decode that hangs cannot hold anything up.
     public func stop() {
-        locked { stopping = true; queue.removeAll(); condition.broadcast() }
+        let first = locked { () -> Bool in
+            defer { stopping = true; queue.removeAll(); condition.broadcast() }
+            return !stopping
+        }
+        if first { decoder.stop() }
     }
 
     private func work() {

@@ -5,6 +5,12 @@ import CarouselCore
 public protocol ImageDecoding: Sendable {
     /// The image at `source`, upright and aspect-fitted to `box`, in device pixels.
     func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage
+    /// Ends whatever the decoder keeps running (helper processes); decodes under way fail.
+    func stop()
+}
+
+extension ImageDecoding {
+    public func stop() {}
 }
 
 /// The real decoder: reads the file, refuses oversized headers before allocating, decodes
@@ -22,8 +28,12 @@ public struct FittingDecoder: ImageDecoding {
     }
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
-        let path = source.path
-        let bytes = try ImageFile.read(path)
+        try decode(ImageFile.read(source.path), name: source.path, fittingIn: box)
+    }
+
+    /// The encoded image `bytes`, upright and fitted to `box`; `name` names it in errors.
+    /// What a decoder helper runs.
+    public func decode(_ bytes: [UInt8], name path: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
         let header = ImageHeader.read(bytes)
         if let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: path)

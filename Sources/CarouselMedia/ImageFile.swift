@@ -8,7 +8,15 @@ public enum ImageFile {
     public static let maxBytes = 512 << 20
 
     public static func read(_ path: String) throws(ImageError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        let fd = try open(path)
+        defer { close(fd) }
+        return try read(fd, name: path)
+    }
+
+    /// Opens `path` read-only for decoding and checks it is a non-empty regular file of a
+    /// believable size. The descriptor is the caller's to close.
+    public static func open(_ path: String) throws(ImageError) -> Int32 {
+        let fd = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let reason: String
             switch errno {
@@ -19,23 +27,39 @@ public enum ImageFile {
             }
             throw ImageError(path: path, reason: reason)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ImageError(path: path, reason: "cannot be examined") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImageError(path: path, reason: "is not a regular file") }
-        let size = Int(info.st_size)
-        guard size > 0 else { throw ImageError(path: path, reason: "is empty (0 bytes)") }
-        guard size <= maxBytes else { throw ImageError(path: path, reason: "is \(size >> 20) MB, too large to be an image") }
+        do throws(ImageError) {
+            _ = try size(of: fd, name: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    /// The bytes of the open file `fd`, read from its start whatever its offset (the
+    /// descriptor may be shared with another process); `name` names it in errors.
+    public static func read(_ fd: Int32, name: String) throws(ImageError) -> [UInt8] {
+        let size = try size(of: fd, name: name)
         var bytes = [UInt8](repeating: 0, count: size)
         var done = 0
         while done < size {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, size - done) }
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { break }  // shrank while reading: decode what is there
             done += n
         }
         if done < size { bytes.removeLast(size - done) }
-        guard !bytes.isEmpty else { throw ImageError(path: path, reason: "is empty (0 bytes)") }
+        guard !bytes.isEmpty else { throw ImageError(path: name, reason: "is empty (0 bytes)") }
         return bytes
+    }
+
+    private static func size(of fd: Int32, name: String) throws(ImageError) -> Int {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ImageError(path: name, reason: "cannot be examined") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw ImageError(path: name, reason: "is not a regular file") }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw ImageError(path: name, reason: "is empty (0 bytes)") }
+        guard size <= maxBytes else { throw ImageError(path: name, reason: "is \(size >> 20) MB, too large to be an image") }
+        return size
     }
 }

@@ -1,5 +1,5 @@
 import Glibc
-import CSDL2
+import CLinux
 
 /// File systems whose changes inotify does not report: network shares see only what this
 /// machine itself writes, and FUSE (sshfs, rclone, gvfs) depends on the daemon. Folders on

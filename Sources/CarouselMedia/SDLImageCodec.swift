@@ -4,6 +4,11 @@ import CSDL2Image
 /// The only file of this module that calls SDL and SDL_image: decoding any format
 /// SDL_image knows into RGBA, and writing PNGs. Needs no SDL_Init.
 public enum SDLImageCodec {
+    /// Loads every format library SDL_image may use now, before a sandbox would stop it.
+    static func prepare() {
+        _ = IMG_Init(Int32(IMG_INIT_JPG.rawValue | IMG_INIT_PNG.rawValue | IMG_INIT_TIF.rawValue | IMG_INIT_WEBP.rawValue))
+    }
+
     /// Decodes the file at `path` into RGBA.
     public static func decode(path: String) throws(ImageError) -> PixelImage {
         try decode(ImageFile.read(path), path: path)
@@ -12,9 +17,11 @@ public enum SDLImageCodec {
     /// Decodes an encoded image already in memory into RGBA; `path` names it in errors.
     /// SDL_image detects the format from the bytes, so a PNG named .jpg still works.
     public static func decode(_ bytes: [UInt8], path: String) throws(ImageError) -> PixelImage {
+        // TGA has no signature to detect it by: only its name says what it is.
+        let type: String? = path.lowercased().hasSuffix(".tga") ? "TGA" : nil
         let loaded = bytes.withUnsafeBytes { buf -> UnsafeMutablePointer<SDL_Surface>? in
             guard let rw = SDL_RWFromConstMem(buf.baseAddress, Int32(buf.count)) else { return nil }
-            return IMG_Load_RW(rw, 1)
+            return type.map { IMG_LoadTyped_RW(rw, 1, $0) } ?? IMG_Load_RW(rw, 1)
         }
         guard let loaded else {
             throw ImageError(path: path, reason: "cannot be decoded (\(lastError(or: "unknown format")))")

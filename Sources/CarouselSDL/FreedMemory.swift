@@ -1,4 +1,4 @@
-import CSDL2
+import CLinux
 
 /// glibc keeps freed memory for reuse instead of handing it back, and what a replaced
 /// scene freed (its images, its decode threads' arenas) is rarely reused in full: a

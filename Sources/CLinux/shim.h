@@ -1,0 +1,109 @@
+/* Linux and glibc calls that Swift's Glibc module does not give (GNU extensions) or cannot
+   import (macros), as small inline functions. No library of its own: glibc is always linked. */
+#ifndef KIOSK_CLINUX_SHIM_H
+#define KIOSK_CLINUX_SHIM_H
+/* No _GNU_SOURCE here: it would give these headers other definitions than Swift's Glibc
+   module has. The few GNU names needed are spelled out below. */
+#include <errno.h>
+#include <fcntl.h>
+#include <malloc.h>          /* malloc_trim: freed memory handed back after a reload */
+#include <signal.h>
+#include <spawn.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/vfs.h>         /* statfs: network and FUSE file systems, which inotify misses */
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Sends len bytes as one message and, when fd >= 0, the descriptor fd with it (SCM_RIGHTS).
+   MSG_NOSIGNAL: a peer that died is an error (EPIPE), never a SIGPIPE. */
+static inline ssize_t kc_send_with_fd(int sock, const void *buf, size_t len, int fd) {
+    struct iovec iov = { (void *)buf, len };
+    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (fd >= 0) {
+        memset(&control, 0, sizeof control);
+        msg.msg_control = control.bytes;
+        msg.msg_controllen = sizeof control.bytes;
+        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+        c->cmsg_level = SOL_SOCKET;
+        c->cmsg_type = SCM_RIGHTS;
+        c->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(c), &fd, sizeof(int));
+    }
+    ssize_t n;
+    do { n = sendmsg(sock, &msg, MSG_NOSIGNAL); } while (n < 0 && errno == EINTR);
+    return n;
+}
+
+/* Receives one message of at most cap bytes. *fd is the one descriptor passed with it, or -1.
+   Any other descriptor that came along is closed; a message cut short (MSG_TRUNC or
+   MSG_CTRUNC) is refused with -1 and EMSGSIZE, its descriptors closed. */
+static inline ssize_t kc_recv_with_fd(int sock, void *buf, size_t cap, int *fd) {
+    struct iovec iov = { buf, cap };
+    union { char bytes[CMSG_SPACE(sizeof(int) * 4)]; struct cmsghdr align; } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.bytes;
+    msg.msg_controllen = sizeof control.bytes;
+    *fd = -1;
+    ssize_t n;
+    do { n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC); } while (n < 0 && errno == EINTR);
+    if (n < 0) return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int got;
+            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (*fd < 0) *fd = got; else close(got);
+        }
+    }
+    if (msg.msg_flags & (MSG_TRUNC | MSG_CTRUNC)) {
+        if (*fd >= 0) { close(*fd); *fd = -1; }
+        errno = EMSGSIZE;
+        return -1;
+    }
+    return n;
+}
+
+/* An anonymous shared-memory file that can be sealed (memfd_create: MFD_CLOEXEC 1,
+   MFD_ALLOW_SEALING 2, from <linux/memfd.h>). */
+static inline int kc_memfd(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, 1U | 2U);
+}
+
+/* The seals that make a shared buffer safe to map in another process: it can no longer
+   shrink (which would turn a read of the mapping into SIGBUS), grow or be written.
+   F_SEAL_SEAL 1, SHRINK 2, GROW 4, WRITE 8; F_ADD_SEALS 1033, F_GET_SEALS 1034
+   (<linux/fcntl.h>). */
+static inline int kc_pixel_seals(void) { return 1 | 2 | 4 | 8; }
+static inline int kc_add_seals(int fd, int seals) { return fcntl(fd, 1033, seals); }
+static inline int kc_get_seals(int fd) { return fcntl(fd, 1034); }
+
+/* wait status macros */
+static inline int kc_exited(int status) { return WIFEXITED(status); }
+static inline int kc_exit_status(int status) { return WEXITSTATUS(status); }
+static inline int kc_signaled(int status) { return WIFSIGNALED(status); }
+static inline int kc_term_signal(int status) { return WTERMSIG(status); }
+
+/* Asks the kernel to send sig to this process when the thread that started it ends. */
+static inline int kc_parent_death_signal(int sig) { return prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0); }
+
+/* Closes every descriptor from `first` on. */
+static inline int kc_close_from(unsigned first) { return (int)syscall(SYS_close_range, first, ~0U, 0); }
+
+/* The name of a signal without "SIG" ("SEGV"), or NULL (glibc 2.32). */
+extern const char *sigabbrev_np(int sig);
+static inline const char *kc_signal_abbrev(int sig) { return sigabbrev_np(sig); }
+
+#endif

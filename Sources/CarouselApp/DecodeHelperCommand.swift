@@ -1,0 +1,18 @@
+import ArgumentParser
+import CarouselMedia
+
+/// `carousel decode-helper`: not for people. The main process starts one per decode worker
+/// with its socket as descriptor 3; see `DecoderHelper`.
+struct DecodeHelperCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: DecoderHelper.subcommand,
+        abstract: "Decodes images for the main process in a sandbox (started by carousel itself).",
+        shouldDisplay: false)
+
+    @Option(help: "Address-space limit in MB.")
+    var memoryMb: Int = DecodeMemory.defaultLimitMB
+
+    func run() throws {
+        DecoderHelper.serve(memoryLimitMB: memoryMb)
+    }
+}

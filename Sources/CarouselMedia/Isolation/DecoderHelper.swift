@@ -1,0 +1,71 @@
+import CarouselCore
+import Glibc
+
+/// The decoder helper process (`carousel decode-helper`): the only place a format decoder
+/// runs. It sandboxes itself, says it is ready, then answers one request at a time on
+/// descriptor 3 until the main process closes the socket. It never opens a file: each
+/// comes as a descriptor, and the fitted pixels go back as a sealed memfd.
+public enum DecoderHelper {
+    /// The hidden subcommand that starts one.
+    public static let subcommand = "decode-helper"
+    /// The descriptor its socket is given as.
+    static let socketDescriptor: Int32 = 3
+
+    /// Serves requests until the main process goes away; never returns.
+    public static func serve(memoryLimitMB: Int) -> Never {
+        let limit = memoryLimitMB << 20
+        let unsandboxed = HelperSandbox.enter(memoryBytes: limit)
+        let socket = MessageSocket(descriptor: socketDescriptor)
+        let budget = MemoryBudget(limit: limit, inUse: MemoryBudget.addressSpaceInUse)
+        guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
+        while true {
+            switch socket.receive() {
+            case .closed, .timedOut:
+                exit(0)
+            case .malformed:
+                exit(2)  // the main process is ours: this cannot happen, so stop
+            case .message(let message, let passed):
+                let reply = answer(message, file: passed, budget: budget)
+                if let passed { close(passed) }
+                switch reply {
+                case .image(let image):
+                    guard let fd = SharedPixels.seal(image) else {
+                        socket.send(.failed(reason: "cannot be handed over (no shared memory: \(String(cString: strerror(errno))))"))
+                        continue
+                    }
+                    socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque), attaching: fd)
+                    close(fd)
+                case .message(let m):
+                    socket.send(m)
+                }
+            }
+        }
+    }
+
+    private enum Reply {
+        case image(PixelImage)
+        case message(HelperMessage)
+    }
+
+    private static func answer(_ message: HelperMessage, file: Int32?, budget: MemoryBudget) -> Reply {
+        switch message {
+        case .decode(let job):
+            guard let file else { return .message(.failed(reason: "was not passed to the decoder")) }
+            let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
+            do throws(ImageError) {
+                let bytes = try ImageFile.read(file, name: job.name)
+                try budget.check(ImageHeader.read(bytes), box: box, dctScaling: job.dctScaling, name: job.name)
+                let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling)
+                return .image(try decoder.decode(bytes, name: job.name, fittingIn: box))
+            } catch {
+                return .message(.failed(reason: budget.explain(error.reason)))
+            }
+        case .probeOpen(let path):
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd >= 0 { close(fd); return .message(.failed(reason: "opened")) }
+            return .message(.failed(reason: "refused: \(String(cString: strerror(errno)))"))
+        case .ready, .image, .failed:
+            return .message(.failed(reason: "is not a request"))
+        }
+    }
+}

@@ -1,0 +1,131 @@
+/// What the main process and a decoder helper say to each other over their socket: one
+/// message per datagram (SOCK_SEQPACKET), fixed binary fields, big-endian. A descriptor
+/// travels beside a message: the file to decode with a request, the sealed pixels with an
+/// image. Reading is total: any malformed message is nil, never a trap, since a helper that
+/// a hostile file took over may send anything.
+enum HelperMessage: Equatable, Sendable {
+    /// Helper to main, once after start-up: whether the sandbox is in place, and if not, why.
+    case ready(sandboxed: Bool, note: String)
+    /// Main to helper: decode the attached file to fit `box`. `name` names it in reasons.
+    case decode(DecodeJob)
+    /// Main to helper, for tests: try to open `path` and say what happened. Proves that a
+    /// sandboxed helper cannot open files.
+    case probeOpen(path: String)
+    /// Helper to main: the fitted image's size; its pixels are in the attached memfd.
+    case image(width: Int, height: Int, isOpaque: Bool)
+    /// Helper to main: the file cannot be shown, and why (one line).
+    case failed(reason: String)
+
+    struct DecodeJob: Equatable, Sendable {
+        var name: String
+        var boxWidth: Int
+        var boxHeight: Int
+        var maxPixels: Int
+        var dctScaling: Bool
+    }
+
+    /// Largest message either side accepts, in bytes: a path or reason of 4,000 bytes.
+    static let maxBytes = 4096
+    /// Longest text field, in bytes; longer text is cut when encoding.
+    static let maxText = 4000
+
+    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed }
+
+    var encoded: [UInt8] {
+        var out = MessageWriter()
+        switch self {
+        case .ready(let sandboxed, let note):
+            out.u8(Tag.ready.rawValue); out.u8(sandboxed ? 1 : 0); out.text(note)
+        case .decode(let job):
+            out.u8(Tag.decode.rawValue)
+            out.u32(job.boxWidth); out.u32(job.boxHeight); out.u64(job.maxPixels)
+            out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
+        case .probeOpen(let path):
+            out.u8(Tag.probeOpen.rawValue); out.text(path)
+        case .image(let width, let height, let isOpaque):
+            out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0)
+        case .failed(let reason):
+            out.u8(Tag.failed.rawValue); out.text(reason)
+        }
+        return out.bytes
+    }
+
+    /// The message in `bytes`, or nil if they are not exactly one well-formed message.
+    init?(decoding bytes: [UInt8]) {
+        var r = MessageReader(bytes)
+        guard let raw = r.u8(), let tag = Tag(rawValue: raw) else { return nil }
+        switch tag {
+        case .ready:
+            guard let s = r.flag(), let note = r.text() else { return nil }
+            self = .ready(sandboxed: s, note: note)
+        case .decode:
+            guard let w = r.u32(), let h = r.u32(), let max = r.u64(), let dct = r.flag(),
+                  let name = r.text() else { return nil }
+            self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct))
+        case .probeOpen:
+            guard let path = r.text() else { return nil }
+            self = .probeOpen(path: path)
+        case .image:
+            guard let w = r.u32(), let h = r.u32(), let opaque = r.flag() else { return nil }
+            self = .image(width: w, height: h, isOpaque: opaque)
+        case .failed:
+            guard let reason = r.text() else { return nil }
+            self = .failed(reason: reason)
+        }
+        guard r.atEnd else { return nil }
+    }
+}
+
+/// Appends big-endian fields.
+private struct MessageWriter {
+    var bytes: [UInt8] = []
+    mutating func u8(_ v: UInt8) { bytes.append(v) }
+    mutating func u32(_ v: Int) {
+        let x = UInt32(clamping: v)
+        for s in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: x >> UInt32(s))) }
+    }
+    mutating func u64(_ v: Int) {
+        let x = UInt64(clamping: v)
+        for s in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: x >> UInt64(s))) }
+    }
+    /// A 16-bit length and UTF-8, cut to `maxText` bytes.
+    mutating func text(_ s: String) {
+        let utf8 = Array(s.utf8.prefix(HelperMessage.maxText))
+        bytes.append(UInt8(utf8.count >> 8)); bytes.append(UInt8(utf8.count & 0xFF))
+        bytes += utf8
+    }
+}
+
+/// Reads big-endian fields in order; nil once anything is missing or out of range.
+private struct MessageReader {
+    private let bytes: [UInt8]
+    private var at = 0
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    var atEnd: Bool { at == bytes.count }
+
+    mutating func u8() -> UInt8? {
+        guard at < bytes.count else { return nil }
+        defer { at += 1 }
+        return bytes[at]
+    }
+    mutating func flag() -> Bool? {
+        guard let v = u8(), v <= 1 else { return nil }
+        return v == 1
+    }
+    private mutating func unsigned(_ n: Int) -> UInt64? {
+        guard bytes.count - at >= n else { return nil }
+        var v: UInt64 = 0
+        for k in 0..<n { v = v << 8 | UInt64(bytes[at + k]) }
+        at += n
+        return v
+    }
+    mutating func u32() -> Int? { unsigned(4).map { Int($0) } }
+    /// At most Int.max: a larger value is malformed.
+    mutating func u64() -> Int? { unsigned(8).flatMap { $0 <= UInt64(Int.max) ? Int($0) : nil } }
+    mutating func text() -> String? {
+        guard let n = unsigned(2).map(Int.init), n <= HelperMessage.maxText, bytes.count - at >= n else { return nil }
+        defer { at += n }
+        return String(decoding: bytes[at..<(at + n)], as: UTF8.self)
+    }
+}

@@ -1,0 +1,168 @@
+import CLinux
+import Glibc
+
+/// One decoder helper as the main process sees it: a child process and the socket to it.
+/// Used by one thread at a time. Ended by `terminate` (or by the main process ending:
+/// the helper asks the kernel to kill it then).
+final class HelperProcess: @unchecked Sendable {
+    /// How one request ended.
+    enum Outcome {
+        case image(PixelImage)
+        case failed(reason: String)
+        /// No answer before the deadline: the helper is hung and must be killed.
+        case timedOut
+        /// The helper died (crashed, was killed) or broke the protocol.
+        case lost(String)
+    }
+
+    let pid: pid_t
+    private let socket: MessageSocket
+    /// Why the helper is not sandboxed; nil when it is.
+    private(set) var unsandboxedBecause: String?
+    private var reaped = false
+
+    private init(pid: pid_t, socket: MessageSocket) {
+        self.pid = pid
+        self.socket = socket
+    }
+
+    deinit { terminate() }
+
+    /// Starts `executable decode-helper --memory-mb N` with its socket as descriptor 3 and
+    /// waits (at most `startTimeout` seconds) for it to say it is ready.
+    static func start(executable: String, memoryLimitMB: Int, startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
+        guard let (ours, theirs) = MessageSocket.pair() else {
+            throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
+        }
+        let args = [executable, DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
+        var pid: pid_t = 0
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 onto 3 clears close-on-exec; nothing else of ours reaches the helper.
+        posix_spawn_file_actions_adddup2(&actions, theirs.descriptor, DecoderHelper.socketDescriptor)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // A decoder spinning on a damaged file can print a warning a microsecond (libpng
+        // did: 400,000 lines in 2 s); what a helper says goes nowhere. The main process
+        // reports each failure once.
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The main process blocks the signals it handles on a thread of its own; the
+        // helper starts with none blocked and every handler at its default.
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var cArgs = args.map { strdup($0) }
+        cArgs.append(nil)
+        defer { for p in cArgs { free(p) } }
+        // The helper's end must stay open until the helper has its copy, and no longer.
+        // No environment but what the Swift runtime reads: a crash ends the helper at once
+        // instead of starting the backtracer (which the sandbox would refuse anyway).
+        var cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
+        defer { for p in cEnv { free(p) } }
+        let rc = withExtendedLifetime(theirs) { posix_spawn(&pid, executable, &actions, &attributes, cArgs, &cEnv) }
+        guard rc == 0 else { throw HelperFault("cannot start the decoder \(executable) (\(String(cString: strerror(rc))))") }
+        let helper = HelperProcess(pid: pid, socket: ours)
+        switch ours.receive(until: MonotonicClock.now + startTimeout) {
+        case .message(.ready(let sandboxed, let note), let fd):
+            if let fd { close(fd) }
+            helper.unsandboxedBecause = sandboxed ? nil : note
+            return helper
+        case .timedOut:
+            helper.terminate()
+            throw HelperFault("the decoder did not start within \(Int(startTimeout)) s")
+        case .closed:
+            let why = helper.reap()
+            throw HelperFault("the decoder stopped at start (\(why))")
+        case .message(_, let fd):
+            if let fd { close(fd) }
+            helper.terminate()
+            throw HelperFault("the decoder said something unexpected at start")
+        case .malformed(let what):
+            helper.terminate()
+            throw HelperFault("the decoder sent \(what) at start")
+        }
+    }
+
+    /// Has the helper decode the open file `file` (not closed here) to fit `job`'s box,
+    /// waiting until `deadline` (a `MonotonicClock` reading).
+    func decode(_ job: HelperMessage.DecodeJob, file: Int32, deadline: Double) -> Outcome {
+        guard socket.send(.decode(job), attaching: file) else { return .lost(reap()) }
+        return answer(until: deadline) { message, fd in
+            switch message {
+            case .image(let w, let h, let opaque):
+                guard let fd else { return .lost("sent an image without pixels") }
+                // The helper was asked for a fitted image: more than the box is a lie.
+                guard w >= 1, h >= 1, w <= job.boxWidth, h <= job.boxHeight else {
+                    close(fd)
+                    return .lost("sent an image of \(w)x\(h) for a box of \(job.boxWidth)x\(job.boxHeight)")
+                }
+                do throws(HelperFault) {
+                    return .image(try SharedPixels.read(fd, width: w, height: h, isOpaque: opaque))
+                } catch {
+                    return .lost(error.description)
+                }
+            case .failed(let reason):
+                if let fd { close(fd) }
+                return .failed(reason: reason)
+            default:
+                if let fd { close(fd) }
+                return .lost("answered a decode with something else")
+            }
+        }
+    }
+
+    /// Asks the helper to open `path` (tests: proves the sandbox refuses it). Returns what
+    /// the helper said: "opened" or "refused: …".
+    func probeOpen(_ path: String, deadline: Double) -> Outcome {
+        guard socket.send(.probeOpen(path: path)) else { return .lost(reap()) }
+        return answer(until: deadline) { message, fd in
+            if let fd { close(fd) }
+            if case .failed(let reason) = message { return .failed(reason: reason) }
+            return .lost("answered a probe with something else")
+        }
+    }
+
+    private func answer(until deadline: Double, _ read: (HelperMessage, Int32?) -> Outcome) -> Outcome {
+        switch socket.receive(until: deadline) {
+        case .message(let message, let fd): return read(message, fd)
+        case .timedOut: return .timedOut
+        case .closed: return .lost(reap())
+        case .malformed(let what): return .lost("sent \(what)")
+        }
+    }
+
+    /// Kills the helper (if still there) and waits for it: no zombie is left.
+    func terminate() {
+        guard !reaped else { return }
+        kill(pid, SIGKILL)
+        _ = reap()
+    }
+
+    /// Waits for the helper to end; says how it ended ("SIGSEGV", "exit status 2").
+    @discardableResult
+    func reap() -> String {
+        guard !reaped else { return "already ended" }
+        var status: Int32 = 0
+        var rc: pid_t
+        repeat { rc = waitpid(pid, &status, 0) } while rc < 0 && errno == EINTR
+        reaped = true
+        guard rc == pid else { return "gone" }
+        if kc_signaled(status) != 0 { return Self.signalName(kc_term_signal(status)) }
+        return "exit status \(kc_exit_status(status))"
+    }
+
+    /// "SIGSEGV" for 11.
+    static func signalName(_ signal: Int32) -> String {
+        kc_signal_abbrev(signal).map { "SIG" + String(cString: $0) } ?? "signal \(signal)"
+    }
+
+    /// Whether the helper is still running (a cheap check, no wait).
+    var isRunning: Bool { !reaped && kill(pid, 0) == 0 }
+}

@@ -1,0 +1,84 @@
+import CLinux
+import CSeccomp
+import Glibc
+
+/// What a decoder helper does to itself at start-up, before it reads a byte of anyone's
+/// file: it dies with the main process, gets no other descriptor, a cap on its address
+/// space, no core files, a lower priority than drawing, and a seccomp filter after which
+/// it cannot open files, make sockets or start processes. Helper process only.
+enum HelperSandbox {
+    /// Syscalls a helper may not make once sandboxed; each fails with EPERM, so a decoder
+    /// that tries one gets an error rather than killing the helper. A name this
+    /// architecture lacks is skipped.
+    static let refused = [
+        // files by name
+        "open", "openat", "openat2", "creat", "open_by_handle_at", "name_to_handle_at",
+        "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename", "renameat", "renameat2",
+        "link", "linkat", "symlink", "symlinkat", "chmod", "fchmodat", "chown", "fchownat",
+        "lchown", "truncate", "mknod", "mknodat", "chdir", "chroot", "uselib", "inotify_add_watch",
+        // the network and other processes
+        "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+        "execve", "execveat", "fork", "vfork", "ptrace", "process_vm_readv", "process_vm_writev",
+        "kill", "pidfd_open", "pidfd_getfd", "pidfd_send_signal",
+        // the system
+        "mount", "umount2", "pivot_root", "setns", "unshare", "bpf", "userfaultfd",
+        "perf_event_open", "io_uring_setup", "keyctl", "add_key", "request_key",
+        "init_module", "finit_module", "delete_module", "reboot", "kexec_load", "kexec_file_load",
+        "swapon", "swapoff", "sethostname", "setdomainname", "setuid", "setgid", "setreuid",
+        "setregid", "setresuid", "setresgid", "setgroups", "personality", "acct", "quotactl",
+    ]
+
+    /// Applies everything; returns nil when sandboxed, else why the seccomp filter could
+    /// not be installed (the rest still applies).
+    static func enter(memoryBytes: Int) -> String? {
+        // Dies with the main process, even one killed with SIGKILL; already orphaned: leave.
+        _ = kc_parent_death_signal(SIGKILL)
+        if getppid() == 1 { exit(0) }
+        // Only the socket (3) and the standard streams stay open.
+        _ = kc_close_from(4)
+        // Ctrl+C in a terminal reaches the whole process group; the main process decides.
+        signal(SIGINT, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        signal(SIGPIPE, SIG_IGN)
+        limit(RLIMIT_AS, to: memoryBytes)
+        limit(RLIMIT_CORE, to: 0)  // a crash on a hostile file must not fill the disk
+        limit(RLIMIT_NOFILE, to: 32)
+        // Drawing comes first: where a core is shared, decoding yields to the render thread.
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        _ = setpriority(which, 0, min(getpriority(which, 0) + 10, 19))
+        // Anything a decoder library would load or open lazily, now.
+        SDLImageCodec.prepare()
+        return installFilter()
+    }
+
+    private static func limit(_ resource: __rlimit_resource, to value: Int) {
+        var r = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
+        _ = setrlimit(__rlimit_resource_t(resource.rawValue), &r)
+    }
+
+    /// CLONE_THREAD from <sched.h>, hidden behind _GNU_SOURCE.
+    private static let cloneThread: UInt64 = 0x0001_0000
+
+    /// SCMP_ACT_ERRNO, a C macro.
+    private static func errno(_ code: Int32) -> UInt32 { 0x0005_0000 | (UInt32(code) & 0xFFFF) }
+
+    private static func installFilter() -> String? {
+        guard let filter = seccomp_init(SCMP_ACT_ALLOW) else { return "seccomp is not available (seccomp_init failed)" }
+        defer { seccomp_release(filter) }
+        for name in refused {
+            let number = seccomp_syscall_resolve_name(name)
+            guard number >= 0 else { continue }
+            _ = seccomp_rule_add_array(filter, errno(EPERM), number, 0, nil)
+        }
+        // Threads are allowed (clone with CLONE_THREAD), new processes are not. clone3
+        // passes its flags in memory a filter cannot read: "not implemented" makes glibc
+        // fall back to clone, which is checked.
+        var newProcess = scmp_arg_cmp(arg: 0, op: SCMP_CMP_MASKED_EQ, datum_a: cloneThread, datum_b: 0)
+        let clone = seccomp_syscall_resolve_name("clone")
+        if clone >= 0 { _ = seccomp_rule_add_array(filter, errno(EPERM), clone, 1, &newProcess) }
+        let clone3 = seccomp_syscall_resolve_name("clone3")
+        if clone3 >= 0 { _ = seccomp_rule_add_array(filter, errno(ENOSYS), clone3, 0, nil) }
+        let rc = seccomp_load(filter)
+        return rc == 0 ? nil : "seccomp is not available (\(String(cString: strerror(-rc))))"
+    }
+}

@@ -1,0 +1,208 @@
+import CarouselCore
+import Foundation
+
+/// Decoding in helper processes (`carousel decode-helper`), so that no format decoder ever
+/// runs in the main process: a file that crashes or hangs a decoder costs one helper, which
+/// is replaced, and the file fails with the reason. The main process opens each file itself
+/// and passes the descriptor; the helper returns fitted pixels through sealed shared memory.
+/// Any thread may call `decode`; each call takes a helper of its own from the pool.
+public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
+    public struct Settings: Sendable {
+        /// The program the helpers run (this program: `/proc/self/exe`).
+        public var executable: String
+        /// Seconds a decode may take before its helper is killed (`--decode-timeout`).
+        public var timeout: Double
+        /// Each helper's address-space limit in MB (`--decode-memory`).
+        public var memoryLimitMB: Int
+        /// Largest image accepted, in pixels (`--max-megapixels`).
+        public var maxPixels: Int
+        /// Off only to measure what DCT scaling saves.
+        public var dctScaling: Bool
+
+        public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
+                    memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
+                    dctScaling: Bool = true) {
+            self.executable = executable
+            self.timeout = timeout
+            self.memoryLimitMB = memoryLimitMB
+            self.maxPixels = maxPixels
+            self.dctScaling = dctScaling
+        }
+    }
+
+    /// This running program's own file.
+    public static let ownExecutable = "/proc/self/exe"
+
+    /// What happened to the helpers so far.
+    public struct Tally: Sendable, Equatable {
+        public var started = 0
+        public var crashed = 0
+        public var timedOut = 0
+    }
+
+    public let settings: Settings
+    /// Guards every stored property below it.
+    private let lock = NSLock()
+    private var idle: [HelperProcess] = []
+    private var live: [pid_t: HelperProcess] = [:]
+    /// Helpers a thread has checked out: only that thread may wait for them.
+    private var busy: Set<pid_t> = []
+    /// Files that crashed or hung a helper, with the reason: not tried again in this run.
+    private var killers: [FileIdentity: String] = [:]
+    private var tally = Tally()
+    private var stopped = false
+    private var warnedUnsandboxed = false
+    private let warn: @Sendable (String) -> Void
+    private let spawner = SpawnThread()
+
+    /// Starts `helpers` helpers now (one per decode worker); `warn` hears the one line
+    /// saying the sandbox is unavailable, if it is, and each helper that could not start.
+    public init(_ settings: Settings, helpers: Int, warn: @escaping @Sendable (String) -> Void) {
+        self.settings = settings
+        self.warn = warn
+        for _ in 0..<max(1, helpers) {
+            if let h = spawn() { lock.withLock { idle.append(h) } }
+        }
+    }
+
+    deinit { stop() }
+
+    /// Helpers started, crashed and timed out so far.
+    public var helperTally: Tally { lock.withLock { tally } }
+    /// Process ids of the helpers running now.
+    public var helperProcesses: [pid_t] { lock.withLock { Array(live.keys) } }
+
+    public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        let path = source.path
+        if let reason = lock.withLock({ killers[source.file] }) {
+            throw ImageError(path: path, reason: reason + "; not tried again until a restart")
+        }
+        let fd = try ImageFile.open(path)
+        defer { close(fd) }
+        guard let helper = checkOut() else {
+            throw ImageError(path: path, reason: "cannot be decoded: the decoder helper cannot be started")
+        }
+        let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
+                                          maxPixels: settings.maxPixels, dctScaling: settings.dctScaling)
+        switch helper.decode(job, file: fd, deadline: MonotonicClock.now + settings.timeout) {
+        case .image(let image):
+            checkIn(helper)
+            return image
+        case .failed(let reason):
+            checkIn(helper)
+            throw ImageError(path: path, reason: reason)
+        case .timedOut:
+            let reason = "took longer than \(Self.seconds(settings.timeout)) s to decode"
+            replace(helper, blaming: source.file, reason: reason) { $0.timedOut += 1 }
+            throw ImageError(path: path, reason: reason)
+        case .lost(let how):
+            if isStopped { throw ImageError(path: path, reason: "was not decoded (stopping)") }
+            let reason = how.hasPrefix("SIG") ? "the decoder crashed on this file (\(how))"
+                                              : "the decoder failed on this file (\(how))"
+            replace(helper, blaming: source.file, reason: reason) { $0.crashed += 1 }
+            throw ImageError(path: path, reason: reason)
+        }
+    }
+
+    /// Asks a helper to open `path`; what it answered ("opened", "refused: …"). Tests only:
+    /// shows the sandbox at work.
+    public func probeOpen(_ path: String) -> String {
+        guard let helper = checkOut() else { return "no helper" }
+        defer { checkIn(helper) }
+        switch helper.probeOpen(path, deadline: MonotonicClock.now + settings.timeout) {
+        case .failed(let answer): return answer
+        default: return "no answer"
+        }
+    }
+
+    /// Kills every helper, idle or busy; decodes under way end as failures. For good.
+    public func stop() {
+        spawner.finish()
+        let (all, busyNow) = lock.withLock { () -> ([HelperProcess], Set<pid_t>) in
+            stopped = true
+            idle.removeAll()
+            defer { live.removeAll() }
+            return (Array(live.values), busy)
+        }
+        // Busy ones are reaped by the thread that has them, when its receive sees the end.
+        for h in all {
+            if busyNow.contains(h.pid) { kill(h.pid, SIGKILL) } else { h.terminate() }
+        }
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    private func checkOut() -> HelperProcess? {
+        let h = lock.withLock { () -> HelperProcess? in stopped ? nil : idle.popLast() } ?? spawn()
+        guard let h else { return nil }
+        let ok = lock.withLock { () -> Bool in
+            guard !stopped else { return false }
+            busy.insert(h.pid)
+            return true
+        }
+        if !ok { h.terminate(); return nil }
+        return h
+    }
+
+    private func checkIn(_ helper: HelperProcess) {
+        let kept = lock.withLock { () -> Bool in
+            busy.remove(helper.pid)
+            guard !stopped else { return false }
+            idle.append(helper)
+            return true
+        }
+        if !kept { helper.terminate() }
+    }
+
+    /// Kills `helper`, remembers the file that did it, and starts a replacement at once.
+    private func replace(_ helper: HelperProcess, blaming file: FileIdentity, reason: String,
+                         count: (inout Tally) -> Void) {
+        helper.terminate()
+        let keepGoing = lock.withLock { () -> Bool in
+            live[helper.pid] = nil
+            busy.remove(helper.pid)
+            killers[file] = reason
+            count(&tally)
+            return !stopped
+        }
+        if keepGoing, let fresh = spawn() {
+            checkIn(fresh)
+        }
+    }
+
+    private func spawn() -> HelperProcess? {
+        guard !isStopped else { return nil }
+        let (executable, memory) = (settings.executable, settings.memoryLimitMB)
+        let started = spawner.run { () -> Result<HelperProcess, HelperFault> in
+            do throws(HelperFault) {
+                return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let helper: HelperProcess
+        switch started {
+        case .success(let h)?: helper = h
+        case .failure(let error)?:
+            warn("decoder helper: \(error.description)")
+            return nil
+        case nil:
+            return nil  // stopped meanwhile
+        }
+        let (note, stillWanted) = lock.withLock { () -> (String?, Bool) in
+            tally.started += 1
+            guard !stopped else { return (nil, false) }
+            live[helper.pid] = helper
+            guard let why = helper.unsandboxedBecause, !warnedUnsandboxed else { return (nil, true) }
+            warnedUnsandboxed = true
+            return (why, true)
+        }
+        if let note { warn("decoder helpers run without their system-call filter: \(note)") }
+        if !stillWanted { helper.terminate(); return nil }
+        return helper
+    }
+
+    private static func seconds(_ s: Double) -> String {
+        s == s.rounded() ? String(Int(s)) : String(s)
+    }
+}

@@ -1,0 +1,61 @@
+import CarouselCore
+import Glibc
+
+/// A decoder helper's memory: the address-space limit it runs under, less what the program
+/// itself already takes. A file whose header says decoding it needs more is refused with
+/// a reason before anything is allocated; a file that lies runs into the limit itself
+/// (RLIMIT_AS), where the decoder's allocation fails instead of the machine running out.
+struct MemoryBudget {
+    /// RLIMIT_AS, in bytes.
+    var limit: Int
+    /// Address space mapped before any decoding (code, libraries, heap), in bytes.
+    var inUse: Int
+
+    var available: Int { max(0, limit - inUse) }
+
+    /// This process's mapped address space now, from /proc/self/statm; 0 if unreadable.
+    /// Read before the sandbox forbids opening it.
+    static var addressSpaceInUse: Int {
+        guard let f = fopen("/proc/self/statm", "r") else { return 0 }
+        defer { fclose(f) }
+        var pages = 0
+        return fscanf_statm(f, &pages) ? pages * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+    }
+
+    /// Refuses a file whose header says its decode needs more than is available: the
+    /// decoded pixels (at the JPEG DCT scale that will be used, else full size), the
+    /// fitted copy and one resampling pass.
+    func check(_ header: ImageHeader, box: Size, dctScaling: Bool, name: String) throws(ImageError) {
+        guard let w = header.width, let h = header.height, w > 0, h > 0 else { return }
+        var decoded = (w, h)
+        if header.format == .jpeg && dctScaling {
+            let fitted = AspectFit.size(of: Size(width: Double(max(w, h)), height: Double(min(w, h))), in: box)
+            let scale = DCTScale.choose(source: (max(w, h), min(w, h)), target: (Int(fitted.width), Int(fitted.height)))
+            decoded = (scale.scaled(w), scale.scaled(h))
+        }
+        let pixels = decoded.0.multipliedReportingOverflow(by: decoded.1)
+        let boxBytes = Int(box.width * box.height) * 4
+        let needed = pixels.overflow || pixels.partialValue > Int.max / 8 ? Int.max
+            : pixels.partialValue * 4 + 2 * boxBytes
+        if needed > available {
+            throw ImageError(path: name, reason: "needs about \(needed >> 20) MB to decode (\(w)x\(h)), more than the decoder's \(available >> 20) MB (--decode-memory)")
+        }
+    }
+
+    /// A decoder's own out-of-memory message, said in terms of the limit.
+    func explain(_ reason: String) -> String {
+        let lower = reason.lowercased()
+        guard lower.contains("out of memory") || lower.contains("memory allocation") || lower.contains("insufficient memory") else { return reason }
+        return "needs more memory than the decoder's \(available >> 20) MB (--decode-memory): \(reason)"
+    }
+}
+
+/// Reads statm's first field (total program size in pages).
+private func fscanf_statm(_ f: UnsafeMutablePointer<FILE>, _ pages: inout Int) -> Bool {
+    var line = [CChar](repeating: 0, count: 128)
+    guard fgets(&line, Int32(line.count), f) != nil else { return false }
+    let text = String(cString: line)
+    guard let first = text.split(separator: " ").first, let n = Int(first) else { return false }
+    pages = n
+    return true
+}

@@ -1,0 +1,78 @@
+import CLinux
+import Glibc
+
+/// One end of a connected SOCK_SEQPACKET socket pair carrying `HelperMessage`s and the
+/// descriptors beside them. Owns its descriptor.
+final class MessageSocket: @unchecked Sendable {
+    /// What `receive` got.
+    enum Received {
+        case message(HelperMessage, descriptor: Int32?)
+        /// Nothing arrived before the deadline.
+        case timedOut
+        /// The other end closed (or died).
+        case closed
+        /// Something arrived that is not a message.
+        case malformed(String)
+    }
+
+    let descriptor: Int32
+
+    init(descriptor: Int32) { self.descriptor = descriptor }
+    deinit { close(descriptor) }
+
+    /// A connected pair, both ends close-on-exec.
+    static func pair() -> (MessageSocket, MessageSocket)? {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else { return nil }
+        return (MessageSocket(descriptor: fds[0]), MessageSocket(descriptor: fds[1]))
+    }
+
+    /// Sends `message`, with `attached` passed beside it. False when the peer is gone.
+    @discardableResult
+    func send(_ message: HelperMessage, attaching attached: Int32 = -1) -> Bool {
+        let bytes = message.encoded
+        return bytes.withUnsafeBytes { kc_send_with_fd(descriptor, $0.baseAddress, $0.count, attached) } == bytes.count
+    }
+
+    /// Waits for the next message until `deadline` (a `MonotonicClock` reading), or for
+    /// ever when nil. A descriptor that arrives is the caller's to close.
+    func receive(until deadline: Double? = nil) -> Received {
+        while true {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let timeout: Int32
+            if let deadline {
+                let left = deadline - MonotonicClock.now
+                if left <= 0 { return .timedOut }
+                timeout = Int32(min((left * 1000).rounded(.up), 60_000))
+            } else {
+                timeout = -1
+            }
+            let ready = poll(&poller, 1, timeout)
+            if ready < 0 && errno == EINTR { continue }
+            if ready < 0 { return .malformed("poll failed: \(String(cString: strerror(errno)))") }
+            if ready == 0 { continue }  // loop re-checks the deadline
+            var buffer = [UInt8](repeating: 0, count: HelperMessage.maxBytes)
+            var passed: Int32 = -1
+            let n = buffer.withUnsafeMutableBytes { kc_recv_with_fd(descriptor, $0.baseAddress, $0.count, &passed) }
+            if n == 0 { return .closed }
+            if n < 0 {
+                if errno == ECONNRESET || errno == EPIPE { return .closed }
+                return .malformed("receive failed: \(String(cString: strerror(errno)))")
+            }
+            guard let message = HelperMessage(decoding: Array(buffer.prefix(n))) else {
+                if passed >= 0 { close(passed) }
+                return .malformed("a message of \(n) bytes that is not one of ours")
+            }
+            return .message(message, descriptor: passed >= 0 ? passed : nil)
+        }
+    }
+}
+
+/// Seconds on CLOCK_MONOTONIC: deadlines that a change of the wall clock cannot move.
+enum MonotonicClock {
+    static var now: Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,124 @@
+import CarouselCore
+import CarouselMedia
+import Foundation
+import Testing
+
+/// Decoding in helper processes: what a hostile file can do to a helper stays there.
+@Suite struct IsolatedDecodingTests {
+    static let box = Size(width: 200, height: 150)
+
+    static func decoder(timeout: Double = 10, memoryMB: Int = 256, helpers: Int = 1) -> IsolatedDecoder {
+        IsolatedDecoder(IsolatedDecoder.Settings(executable: CarouselBinary.url.path, timeout: timeout,
+                                                 memoryLimitMB: memoryMB), helpers: helpers, warn: { _ in })
+    }
+
+    static func source(_ path: String) -> ImageSource { ImageSource(path: path, stamp: FileStamp.of(path)) }
+
+    static func reason(_ decoder: IsolatedDecoder, _ path: String) -> String? {
+        do { _ = try decoder.decode(source(path), fittingIn: box); return nil } catch { return error.reason }
+    }
+
+    static func isRunning(_ pid: pid_t) -> Bool {
+        // A zombie still has a /proc entry: only a running process counts.
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+
+    /// `body`'s result, run on a thread of its own; nil if it has not returned after
+    /// `seconds`, in which case the decoder is stopped so that the thread can end.
+    static func withinSeconds(_ seconds: Double, stopping decoder: IsolatedDecoder,
+                              _ body: @escaping @Sendable () -> String?) -> String?? {
+        final class Box: @unchecked Sendable { var value: String?? }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        Thread { box.value = body(); done.signal() }.start()
+        if done.wait(timeout: .now() + seconds) == .timedOut {
+            decoder.stop()
+            done.wait()
+            return nil
+        }
+        return box.value ?? nil
+    }
+
+    @Test func aHelperAskedToOpenAPathIsRefused() throws {
+        let dir = try Fixtures.temporaryFolder("probe")
+        let secret = dir + "/secret.txt"
+        try "not for decoders".write(toFile: secret, atomically: true, encoding: .utf8)
+        #expect(FileManager.default.isReadableFile(atPath: secret), "the test itself can read it")
+        let decoder = Self.decoder()
+        let answer = decoder.probeOpen(secret)
+        #expect(answer.hasPrefix("refused"), "a sandboxed helper opened a file: \(answer)")
+        decoder.stop()
+    }
+
+    @Test func helperPixelsAreThoseOfDecodingInProcess() throws {
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        for name in ["baseline.jpg", "alpha.png", "plain.bmp", "lossy.webp"] {
+            let path = ImageDamage.fixtures + "/" + name
+            let isolated = try decoder.decode(Self.source(path), fittingIn: Self.box)
+            let local = try FittingDecoder().decode(Self.source(path), fittingIn: Self.box)
+            #expect(isolated == local, "\(name) differs through the helper")
+        }
+    }
+
+    @Test func aCrashFailsItsFileOnceAndTheNextFileDecodes() throws {
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        let crasher = ImageDamage.hostile + "/crashes-sdl-image-2.6.3.gif"
+        let first = decoder.helperProcesses
+        #expect(Self.reason(decoder, crasher) == "the decoder crashed on this file (SIGSEGV)")
+        #expect(decoder.helperTally.crashed == 1)
+        #expect(!first.contains(where: Self.isRunning), "the crashed helper is still there")
+        #expect(decoder.helperProcesses.count == 1 && decoder.helperProcesses.allSatisfy(Self.isRunning), "no replacement")
+        #expect(Self.reason(decoder, ImageDamage.fixtures + "/baseline.jpg") == nil)
+        // Never retried in this run: no second crash, no new helper.
+        let started = decoder.helperTally.started
+        #expect(Self.reason(decoder, crasher)?.contains("not tried again") == true)
+        #expect(decoder.helperTally.crashed == 1 && decoder.helperTally.started == started)
+    }
+
+    @Test func aDecodeThatHangsIsStoppedAtItsDeadline() throws {
+        let decoder = Self.decoder(timeout: 1)
+        defer { decoder.stop() }
+        let hung = decoder.helperProcesses
+        // This file never finishes decoding by itself: a returned call is the deadline's
+        // doing. Without one the call would never return; the test gives up after 60 s.
+        let answer = Self.withinSeconds(60, stopping: decoder) {
+            Self.reason(decoder, ImageDamage.hostile + "/hangs-sdl-image-2.6.3.png")
+        }
+        #expect(answer == .some(.some("took longer than 1 s to decode")), "the deadline did not stop the decode")
+        #expect(decoder.helperTally.timedOut == 1)
+        #expect(!hung.contains(where: Self.isRunning), "the hung helper was not killed")
+        #expect(Self.reason(decoder, ImageDamage.fixtures + "/rgb.png") == nil, "the replacement does not decode")
+    }
+
+    /// A TGA (whose header is not read before decoding) claiming 9000x9000 pixels in 3 MB of
+    /// run-length packets: 324 MB once decoded. Within `--max-megapixels`, so only the
+    /// memory limit stops it.
+    @Test func aDecompressionBombStopsAtTheMemoryLimit() throws {
+        let dir = try Fixtures.temporaryFolder("bomb")
+        var tga: [UInt8] = [0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+        let side = 9000
+        tga += [UInt8(side & 0xFF), UInt8(side >> 8), UInt8(side & 0xFF), UInt8(side >> 8), 32, 0x28]
+        let packets = (side * side + 127) / 128
+        tga.reserveCapacity(tga.count + packets * 5)
+        for _ in 0..<packets { tga += [0xFF, 30, 90, 160, 255] }  // 128 pixels each
+        let path = dir + "/bomb.tga"
+        try Data(tga).write(to: URL(fileURLWithPath: path))
+        let decoder = Self.decoder(memoryMB: 256)
+        defer { decoder.stop() }
+        let reason = Self.reason(decoder, path)
+        #expect(reason?.contains("--decode-memory") == true, "the bomb gave: \(reason ?? "an image")")
+        #expect(decoder.helperTally.crashed == 0, "running out of memory crashed the helper")
+    }
+
+    @Test func stoppingLeavesNoHelperRunning() throws {
+        let decoder = Self.decoder(helpers: 3)
+        let pids = decoder.helperProcesses
+        #expect(pids.count == 3 && pids.allSatisfy(Self.isRunning))
+        decoder.stop()
+        #expect(!pids.contains(where: Self.isRunning))
+        #expect(decoder.helperProcesses.isEmpty)
+    }
+}
