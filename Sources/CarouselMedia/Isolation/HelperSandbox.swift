@@ -36,9 +36,11 @@ enum HelperSandbox {
         if getppid() == 1 { exit(0) }
         // Only the socket (3) and the standard streams stay open.
         _ = kc_close_from(4)
-        // Ctrl+C in a terminal reaches the whole process group; the main process decides.
+        // Ctrl+C in a terminal and systemd stopping the unit signal the whole process group:
+        // the main process decides, and its end kills us (the parent-death signal).
         signal(SIGINT, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)  // systemd signals the whole group: the main process ends us
         signal(SIGPIPE, SIG_IGN)
         limit(RLIMIT_AS, to: memoryBytes)
         limit(RLIMIT_CORE, to: 0)  // a crash on a hostile file must not fill the disk

@@ -1,0 +1,69 @@
+import CarouselCore
+import CarouselMedia
+import Foundation
+import Testing
+
+/// The fuzz regression: seeded damaged copies of a small picture of every format, decoded
+/// through the helpers as the carousel does. Whatever the bytes, the test process lives,
+/// every file ends as an image or as a failure with a reason, within its deadline, and no
+/// helper is left behind.
+@Suite struct DamagedImagesTests {
+    /// Times each decode of the decoder it wraps.
+    final class Timed: ImageDecoding, @unchecked Sendable {
+        let inner: IsolatedDecoder
+        private let lock = NSLock()
+        private(set) var longest: Double = 0
+        init(_ inner: IsolatedDecoder) { self.inner = inner }
+        func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+            let start = Date()
+            defer { let t = Date().timeIntervalSince(start); lock.withLock { longest = max(longest, t) } }
+            return try inner.decode(source, fittingIn: box)
+        }
+        func stop() { inner.stop() }
+    }
+
+    @Test func everyDamagedFileEndsAsAnImageOrAReason() throws {
+        let dir = try Fixtures.temporaryFolder("damaged")
+        let originals = try ImageDamage.cleanFixtures()
+        #expect(originals.count >= 15, "a format's fixture is missing: \(originals)")
+        var paths = try ImageDamage.copies(of: originals, count: 16 * originals.count, seed: 2026, into: dir)
+        paths += try FileManager.default.contentsOfDirectory(atPath: ImageDamage.hostile).map { ImageDamage.hostile + "/" + $0 }
+        #expect(paths.count >= 200)
+
+        let timeout = 2.0
+        let isolated = IsolatedDecoder(IsolatedDecoder.Settings(executable: CarouselBinary.url.path, timeout: timeout,
+                                                                memoryLimitMB: 256), helpers: 2, warn: { _ in })
+        let decoder = Timed(isolated)
+        let workers = DecodeWorkers(decoder: decoder, threads: 2)
+        let box = Size(width: 160, height: 120)
+        workers.want(paths.enumerated().map { DecodeWorkers.Request(item: $0.offset, source: ImageSource(path: $0.element), box: box) })
+        var outcomes: [Int: Result<PixelImage, ImageError>] = [:]
+        while workers.busy || outcomes.count < paths.count {
+            workers.waitForResult()
+            for done in workers.take() { outcomes[done.request.item] = done.result }
+            if !workers.busy && workers.take().isEmpty && outcomes.count < paths.count { break }
+        }
+        let helpers = isolated.helperProcesses
+        let tally = isolated.helperTally
+        workers.stop()
+
+        #expect(outcomes.count == paths.count, "\(paths.count - outcomes.count) files never ended")
+        var images = 0, failures = 0
+        for (i, outcome) in outcomes {
+            switch outcome {
+            case .success(let image):
+                images += 1
+                #expect(image.width <= 160 && image.height <= 120 && image.width > 0, "\(paths[i]) came back \(image.width)x\(image.height)")
+            case .failure(let error):
+                failures += 1
+                #expect(!error.reason.isEmpty, "\(paths[i]) failed without a reason")
+            }
+        }
+        // A decode ends by its deadline, plus the moment a replacement helper takes to start.
+        #expect(decoder.longest < timeout + 3, "a decode took \(decoder.longest) s")
+        #expect(!helpers.contains(where: IsolatedDecodingTests.isRunning), "a helper outlived the decoder")
+        print("damaged files: \(paths.count), images \(images), failures \(failures), helpers started \(tally.started), crashed \(tally.crashed), timed out \(tally.timedOut), longest decode \(decoder.longest) s")
+        // The kept hostile files are among the failures: one crashed, one hung.
+        #expect(tally.crashed >= 1 && tally.timedOut >= 1)
+    }
+}

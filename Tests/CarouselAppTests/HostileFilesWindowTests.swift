@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import CarouselApp
+
+/// Files that crash or hang a decoder, in the real window: the kiosk lives on.
+extension InteractiveWindowTests {
+    /// Process ids of `pid`'s children (started by any of its threads).
+    static func children(of pid: pid_t) -> [pid_t] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task in
+            ((try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? "")
+                .split(separator: " ").compactMap { pid_t($0) }
+        }
+    }
+
+    static func isRunning(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+    }
+
+    @Test func hostileFilesDroppedIntoTheWatchedFolderFailOnceAndTheShowGoesOn() throws {
+        let x = try XvfbSession()
+        let folder = try Self.images()
+        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "2"], display: x.display)
+        #expect(app.waitFor("pool", count: 1))
+        let helpers = Self.children(of: app.process.processIdentifier)
+        #expect(!helpers.isEmpty, "no decoder helper runs")
+        // Sorted right after the centred img0.
+        for name in ["crashes-sdl-image-2.6.3.gif", "hangs-sdl-image-2.6.3.png"] {
+            try FileManager.default.copyItem(atPath: ImageDamage.hostile + "/" + name, toPath: folder + "/img0a-" + name)
+        }
+        #expect(app.waitFor("catalog_changed", count: 1))
+        // Step onto each hostile item and wait there for its failure (the hang's deadline),
+        // then over every other item to the last.
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        for step in 1...2 {
+            try x.xdotool(["key", "--window", wid, "Right"])
+            #expect(app.waitFor("load_failed", count: step, timeout: 10), "item \(step) was not failed")
+        }
+        for _ in 0..<40 where (app.ofType("settled").last?["index"] as? Int) != 11 {
+            try x.xdotool(["key", "--window", wid, "Right"])
+            Thread.sleep(forTimeInterval: 0.4)
+        }
+        #expect(app.ofType("settled").last?["index"] as? Int == 11, "the kiosk stopped answering keys")
+        let failed = Dictionary(app.ofType("load_failed").compactMap { e -> (String, String)? in
+            guard let s = e["source"] as? String, let r = e["reason"] as? String else { return nil }
+            return ((s as NSString).lastPathComponent, r)
+        }, uniquingKeysWith: { a, _ in a })
+        #expect(failed["img0a-crashes-sdl-image-2.6.3.gif"] == "the decoder crashed on this file (SIGSEGV)")
+        #expect(failed["img0a-hangs-sdl-image-2.6.3.png"] == "took longer than 2 s to decode")
+        #expect(failed.count == 2 && app.ofType("load_failed").count == 2, "good pictures failed too: \(failed)")
+        #expect(app.process.isRunning, "the kiosk died")
+        app.process.terminate()
+        #expect(Self.waitForExit(app))
+        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+        #expect(!helpers.contains(where: Self.isRunning), "a decoder helper outlived the kiosk")
+    }
+
+    @Test func sigtermWhileADecodeHangsEndsAtOnceLeavingNoHelper() throws {
+        let x = try XvfbSession()
+        let folder = try Self.images()
+        try FileManager.default.copyItem(atPath: ImageDamage.hostile + "/hangs-sdl-image-2.6.3.png",
+                                         toPath: folder + "/img0-hangs.png")
+        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "600", "--start-index", "1"],
+                                      display: x.display)
+        #expect(app.waitFor("pool", count: 1))
+        let pid = app.process.processIdentifier
+        // Wait until a helper spins on the file (a helper using CPU at full tilt).
+        var helpers: [pid_t] = []
+        for _ in 0..<50 {
+            helpers = Self.children(of: pid)
+            if helpers.count >= 1 && app.cpuTicks >= 0 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        #expect(!helpers.isEmpty)
+        let sent = Date()
+        app.process.terminate()
+        while app.process.isRunning && Date().timeIntervalSince(sent) < 10 { Thread.sleep(forTimeInterval: 0.02) }
+        let took = Date().timeIntervalSince(sent)
+        if app.process.isRunning { kill(pid, SIGKILL) }
+        #expect(took < 2, "SIGTERM took \(took) s to end it while a decode hung")
+        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(!helpers.contains(where: Self.isRunning), "a decoder helper outlived the kiosk")
+        #expect(app.ofType("load_failed").isEmpty, "stopping reported a failure: \(app.ofType("load_failed"))")
+    }
+}
