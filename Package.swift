@@ -25,6 +25,10 @@ let package = Package(
                        providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
+        // The format libraries fuzzed upstream, called directly (inside the decoder helpers).
+        .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp",
                        providers: [.apt(["libseccomp-dev"])]),
         // glibc's GNU extensions and macros (sendmsg with descriptors, memfd seals, wait
@@ -36,7 +40,8 @@ let package = Package(
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CSeccomp", "CLinux",
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                               "CSeccomp", "CLinux",
                                .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
@@ -49,7 +54,7 @@ let package = Package(
         .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore"],

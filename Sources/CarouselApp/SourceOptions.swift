@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CarouselMedia
 
 /// Order of the images when no manifest gives one.
@@ -95,9 +96,11 @@ public struct SourceOptions: ParsableArguments, Sendable {
             prefetch: prefetch, reshufflesEachPass: order == .random, waitsForImages: waitsForImages)
     }
 
-    /// How the decoder helpers run, as these options ask.
+    /// How the decoder helpers run, as these options ask. `CAROUSEL_DECODE_HELPER` names
+    /// another helper program: the tests stand in helpers that crash or hang on purpose.
     var decoderSettings: IsolatedDecoder.Settings {
-        IsolatedDecoder.Settings(timeout: decodeTimeout, memoryLimitMB: decodeMemory,
-                                 maxPixels: Int(maxMegapixels * 1_000_000))
+        IsolatedDecoder.Settings(
+            executable: ProcessInfo.processInfo.environment["CAROUSEL_DECODE_HELPER"] ?? IsolatedDecoder.ownExecutable,
+            timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000))
     }
 }

@@ -15,7 +15,10 @@ extension ImageDecoding {
 
 /// The real decoder: reads the file, refuses oversized headers before allocating, decodes
 /// JPEGs at the smallest DCT scale that still covers the box (seed 002: a 24 MP photo is
-/// 96 MB decoded), turns them upright by EXIF, then area-averages down to the fitted size.
+/// 96 MB decoded) and turns them upright by EXIF, PNGs row by row and WebPs scaled while
+/// decoding, GIF's first frame through giflib and the rarer formats through SDL_image,
+/// then area-averages down to the fitted size. Runs in a decoder helper (`IsolatedDecoder`);
+/// in the main process only in tests and `carousel bench`'s in-process comparison.
 public struct FittingDecoder: ImageDecoding {
     /// Largest image accepted, in pixels: a guard against files that would exhaust memory.
     public var maxPixels: Int
@@ -38,13 +41,21 @@ public struct FittingDecoder: ImageDecoding {
         if let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: path)
         }
+        // The common formats through their reference libraries, fitted while decoding where
+        // the library can; the rarer ones through SDL_image at full size.
         let upright: PixelImage
-        if header.format == .jpeg, let w = header.width, let h = header.height {
-            upright = try decodeJPEG(bytes, stored: (w, h), box: box, path: path)
-        } else if header.format == .jpeg {
-            // No frame header: libturbojpeg says what is wrong.
-            upright = try TurboJPEGCodec.decode(bytes, scale: .full, path: path)
-        } else {
+        switch header.format {
+        case .jpeg:
+            if let w = header.width, let h = header.height {
+                upright = try decodeJPEG(bytes, stored: (w, h), box: box, path: path)
+            } else {
+                // No frame header: libturbojpeg says what is wrong.
+                upright = try TurboJPEGCodec.decode(bytes, scale: .full, path: path)
+            }
+        case .png: upright = try PNGCodec.decode(bytes, fittingIn: box, path: path)
+        case .webp: upright = try WebPCodec.decode(bytes, fittingIn: box, path: path)
+        case .gif: upright = try GIFCodec.decode(bytes, fittingIn: box, path: path)
+        default:
             upright = try SDLImageCodec.decode(bytes, path: path)
             try checkSize(width: upright.width, height: upright.height, path: path)
         }

@@ -28,7 +28,7 @@ public enum ImageScaler {
             }
             return out
         }
-        let taps = Taps(target < count ? areaWeights(from: count, to: target) : bilinearWeights(from: count, to: target))
+        let taps = Taps(from: count, to: target)
         src.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { o in
                 taps.first.withUnsafeBufferPointer { first in
@@ -65,10 +65,16 @@ public enum ImageScaler {
     /// The weights laid out flat, for the inner loop: per target sample its first source
     /// sample and how many it takes; then all weights one after the other. The taps of one
     /// sample are always consecutive source samples.
-    private struct Taps {
+    struct Taps {
         var first: [Int] = []
         var count: [Int] = []
         var weight: [Float] = []
+
+        /// Area averaging where `target` is smaller than `count`, else bilinear.
+        init(from count: Int, to target: Int) {
+            self.init(target < count ? ImageScaler.areaWeights(from: count, to: target)
+                                     : ImageScaler.bilinearWeights(from: count, to: target))
+        }
 
         init(_ nested: [[(Int, Double)]]) {
             for taps in nested {
@@ -106,5 +112,5 @@ public enum ImageScaler {
 
     /// Rounds half up, without a libm call per channel.
     @inline(__always)
-    private static func clampByte(_ v: Float) -> UInt8 { UInt8(min(max(v + 0.5, 0), 255)) }
+    static func clampByte(_ v: Float) -> UInt8 { UInt8(min(max(v + 0.5, 0), 255)) }
 }

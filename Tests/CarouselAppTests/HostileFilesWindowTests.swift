@@ -48,8 +48,9 @@ extension InteractiveWindowTests {
             guard let s = e["source"] as? String, let r = e["reason"] as? String else { return nil }
             return ((s as NSString).lastPathComponent, r)
         }, uniquingKeysWith: { a, _ in a })
-        #expect(failed["img0a-crashes-sdl-image-2.6.3.gif"] == "the decoder crashed on this file (SIGSEGV)")
-        #expect(failed["img0a-hangs-sdl-image-2.6.3.png"] == "took longer than 2 s to decode")
+        // Through giflib and libspng they fail with a reason, with no helper lost.
+        #expect(failed["img0a-crashes-sdl-image-2.6.3.gif"]?.hasPrefix("is a corrupt GIF") == true)
+        #expect(failed["img0a-hangs-sdl-image-2.6.3.png"]?.hasPrefix("is ") == true)
         #expect(failed.count == 2 && app.ofType("load_failed").count == 2, "good pictures failed too: \(failed)")
         #expect(app.process.isRunning, "the kiosk died")
         app.process.terminate()
@@ -61,21 +62,18 @@ extension InteractiveWindowTests {
     @Test func sigtermWhileADecodeHangsEndsAtOnceLeavingNoHelper() throws {
         let x = try XvfbSession()
         let folder = try Self.images()
-        try FileManager.default.copyItem(atPath: ImageDamage.hostile + "/hangs-sdl-image-2.6.3.png",
-                                         toPath: folder + "/img0-hangs.png")
-        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "600", "--start-index", "1"],
-                                      display: x.display)
+        // Every decode hangs in this helper, spinning.
+        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "600"], display: x.display,
+                                      environment: ["CAROUSEL_DECODE_HELPER": try StandInHelper.hangs.script()])
         #expect(app.waitFor("pool", count: 1))
         let pid = app.process.processIdentifier
-        // Wait until a helper spins on the file (a helper using CPU at full tilt).
         var helpers: [pid_t] = []
-        for _ in 0..<50 {
-            helpers = Self.children(of: pid)
-            if helpers.count >= 1 && app.cpuTicks >= 0 { break }
+        for _ in 0..<50 where helpers.isEmpty {
             Thread.sleep(forTimeInterval: 0.1)
+            helpers = Self.children(of: pid)
         }
-        Thread.sleep(forTimeInterval: 1)
         #expect(!helpers.isEmpty)
+        Thread.sleep(forTimeInterval: 1)  // the first decode is under way, spinning
         let sent = Date()
         app.process.terminate()
         while app.process.isRunning && Date().timeIntervalSince(sent) < 10 { Thread.sleep(forTimeInterval: 0.02) }

@@ -7,8 +7,9 @@ import Testing
 @Suite struct IsolatedDecodingTests {
     static let box = Size(width: 200, height: 150)
 
-    static func decoder(timeout: Double = 10, memoryMB: Int = 256, helpers: Int = 1) -> IsolatedDecoder {
-        IsolatedDecoder(IsolatedDecoder.Settings(executable: CarouselBinary.url.path, timeout: timeout,
+    static func decoder(timeout: Double = 10, memoryMB: Int = 256, helpers: Int = 1,
+                        executable: String = CarouselBinary.url.path) -> IsolatedDecoder {
+        IsolatedDecoder(IsolatedDecoder.Settings(executable: executable, timeout: timeout,
                                                  memoryLimitMB: memoryMB), helpers: helpers, warn: { _ in })
     }
 
@@ -62,35 +63,48 @@ import Testing
         }
     }
 
-    @Test func aCrashFailsItsFileOnceAndTheNextFileDecodes() throws {
-        let decoder = Self.decoder()
+    @Test func aCrashFailsItsFileOnceAndTheHelperIsReplaced() throws {
+        let decoder = Self.decoder(executable: try StandInHelper.crashes.script())
         defer { decoder.stop() }
-        let crasher = ImageDamage.hostile + "/crashes-sdl-image-2.6.3.gif"
+        let crasher = ImageDamage.fixtures + "/still.gif"
         let first = decoder.helperProcesses
         #expect(Self.reason(decoder, crasher) == "the decoder crashed on this file (SIGSEGV)")
         #expect(decoder.helperTally.crashed == 1)
         #expect(!first.contains(where: Self.isRunning), "the crashed helper is still there")
         #expect(decoder.helperProcesses.count == 1 && decoder.helperProcesses.allSatisfy(Self.isRunning), "no replacement")
-        #expect(Self.reason(decoder, ImageDamage.fixtures + "/baseline.jpg") == nil)
+        #expect(decoder.helperTally.started == 2)
         // Never retried in this run: no second crash, no new helper.
-        let started = decoder.helperTally.started
         #expect(Self.reason(decoder, crasher)?.contains("not tried again") == true)
-        #expect(decoder.helperTally.crashed == 1 && decoder.helperTally.started == started)
+        #expect(decoder.helperTally.crashed == 1 && decoder.helperTally.started == 2)
+        // Another file is tried (and crashes this stand-in too).
+        #expect(Self.reason(decoder, ImageDamage.fixtures + "/rgb.png") == "the decoder crashed on this file (SIGSEGV)")
     }
 
     @Test func aDecodeThatHangsIsStoppedAtItsDeadline() throws {
-        let decoder = Self.decoder(timeout: 1)
+        let decoder = Self.decoder(timeout: 1, executable: try StandInHelper.hangs.script())
         defer { decoder.stop() }
         let hung = decoder.helperProcesses
-        // This file never finishes decoding by itself: a returned call is the deadline's
-        // doing. Without one the call would never return; the test gives up after 60 s.
+        // This helper never answers: a returned call is the deadline's doing. Without one
+        // the call would never return; the test gives up after 60 s.
         let answer = Self.withinSeconds(60, stopping: decoder) {
-            Self.reason(decoder, ImageDamage.hostile + "/hangs-sdl-image-2.6.3.png")
+            Self.reason(decoder, ImageDamage.fixtures + "/rgb.png")
         }
         #expect(answer == .some(.some("took longer than 1 s to decode")), "the deadline did not stop the decode")
         #expect(decoder.helperTally.timedOut == 1)
         #expect(!hung.contains(where: Self.isRunning), "the hung helper was not killed")
-        #expect(Self.reason(decoder, ImageDamage.fixtures + "/rgb.png") == nil, "the replacement does not decode")
+        #expect(decoder.helperProcesses.count == 1 && decoder.helperProcesses.allSatisfy(Self.isRunning), "no replacement")
+    }
+
+    /// Hostile files once found to crash or hang SDL_image now reach hardened libraries
+    /// (giflib, libspng): each fails with a reason, and the helper lives on.
+    @Test func theFilesThatBrokeSDLImageFailCleanly() throws {
+        let decoder = Self.decoder(timeout: 5)
+        defer { decoder.stop() }
+        let gif = Self.reason(decoder, ImageDamage.hostile + "/crashes-sdl-image-2.6.3.gif")
+        let png = Self.reason(decoder, ImageDamage.hostile + "/hangs-sdl-image-2.6.3.png")
+        #expect(gif?.hasPrefix("is a corrupt GIF") == true, "\(gif ?? "shown")")
+        #expect(png?.hasPrefix("is truncated") == true || png?.hasPrefix("is a corrupt PNG") == true, "\(png ?? "shown")")
+        #expect(decoder.helperTally.crashed == 0 && decoder.helperTally.timedOut == 0 && decoder.helperTally.started == 1)
     }
 
     /// A TGA (whose header is not read before decoding) claiming 9000x9000 pixels in 3 MB of

@@ -59,13 +59,14 @@ final class RunningCarousel: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = ""
 
-    init(args: [String], display: String) throws {
+    init(args: [String], display: String, environment: [String: String] = [:]) throws {
         process.executableURL = CarouselBinary.url
         process.arguments = args + ["--events", "-"]
         var env = ProcessInfo.processInfo.environment
         env["DISPLAY"] = display
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         env.removeValue(forKey: "SDL_VIDEODRIVER")
+        env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe()
         process.standardOutput = out

@@ -1,0 +1,104 @@
+/// Resamples an RGBA image that arrives one row at a time, top to bottom, so that a decoder
+/// never holds the full-size picture: each row is shrunk across as it comes, and added
+/// into the at most few output rows it covers. Gives exactly the pixels of
+/// `ImageScaler.resize` on the whole image (same weights, same order, same rounding).
+struct RowScaler {
+    let sourceWidth: Int
+    let sourceHeight: Int
+    let width: Int
+    let height: Int
+    private let across: ImageScaler.Taps
+    private let down: ImageScaler.Taps
+    /// The output, filled as rows complete.
+    private(set) var pixels: [UInt8]
+    /// Output rows begun and not yet complete, by row: their running sums.
+    private var open: [Int: [Float]] = [:]
+    /// Per source row, the output rows it feeds and at which tap: (row, index in weights).
+    private var feeds: [[(row: Int, weight: Int)]]
+    private var nextRow = 0
+    private var shrunk: [UInt8]
+
+    init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
+        self.sourceWidth = sourceWidth
+        self.sourceHeight = sourceHeight
+        self.width = max(1, width)
+        self.height = max(1, height)
+        across = ImageScaler.Taps(from: sourceWidth, to: self.width)
+        down = ImageScaler.Taps(from: sourceHeight, to: self.height)
+        pixels = [UInt8](repeating: 0, count: self.width * self.height * 4)
+        shrunk = [UInt8](repeating: 0, count: self.width * 4)
+        feeds = Array(repeating: [], count: sourceHeight)
+        var k = 0
+        for j in 0..<self.height {
+            for t in 0..<down.count[j] {
+                let i = down.first[j] + t
+                if i < sourceHeight { feeds[i].append((j, k + t)) }
+            }
+            k += down.count[j]
+        }
+    }
+
+    /// Whether every source row has been given.
+    var isComplete: Bool { nextRow == sourceHeight }
+
+    /// Takes the next source row: `sourceWidth` RGBA pixels.
+    mutating func add(row: UnsafeBufferPointer<UInt8>) {
+        guard nextRow < sourceHeight, row.count >= sourceWidth * 4 else { return }
+        shrinkAcross(row)
+        for (j, k) in feeds[nextRow] {
+            let w = down.weight[k]
+            var sums = open[j] ?? [Float](repeating: 0, count: width * 4)
+            shrunk.withUnsafeBufferPointer { s in
+                sums.withUnsafeMutableBufferPointer { a in
+                    for x in 0..<(width * 4) { a[x] += Float(s[x]) * w }
+                }
+            }
+            if nextRow == down.first[j] + down.count[j] - 1 {
+                let base = j * width * 4
+                for x in 0..<(width * 4) { pixels[base + x] = ImageScaler.clampByte(sums[x]) }
+                open[j] = nil
+            } else {
+                open[j] = sums
+            }
+        }
+        nextRow += 1
+    }
+
+    /// The source row resampled to `width` pixels into `shrunk`, rounded to bytes as the
+    /// whole-image scaler's first pass rounds.
+    private mutating func shrinkAcross(_ row: UnsafeBufferPointer<UInt8>) {
+        if width == sourceWidth {
+            for x in 0..<(width * 4) { shrunk[x] = row[x] }
+            return
+        }
+        across.first.withUnsafeBufferPointer { first in
+            across.count.withUnsafeBufferPointer { counts in
+                across.weight.withUnsafeBufferPointer { weight in
+                    shrunk.withUnsafeMutableBufferPointer { o in
+                        var k = 0
+                        for i in 0..<width {
+                            var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
+                            var p = first[i] * 4
+                            for _ in 0..<counts[i] {
+                                let w = weight[k]
+                                a0 += Float(row[p]) * w
+                                a1 += Float(row[p + 1]) * w
+                                a2 += Float(row[p + 2]) * w
+                                a3 += Float(row[p + 3]) * w
+                                p += 4
+                                k += 1
+                            }
+                            o[i * 4] = ImageScaler.clampByte(a0); o[i * 4 + 1] = ImageScaler.clampByte(a1)
+                            o[i * 4 + 2] = ImageScaler.clampByte(a2); o[i * 4 + 3] = ImageScaler.clampByte(a3)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The resampled image once complete.
+    func image(isOpaque: Bool) -> PixelImage {
+        PixelImage(width: width, height: height, pixels: pixels, isOpaque: isOpaque)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// Decoder helpers that misbehave on purpose, for the tests of what contains them: now that
+/// the common formats go through hardened libraries, no file at hand still crashes or hangs
+/// the real helper. A stand-in says "ready" as a real helper does (tag 1, sandboxed 1, an
+/// empty note), then on its first request crashes or hangs.
+enum StandInHelper {
+    case crashes, hangs
+
+    /// The path of a script that behaves so.
+    func script() throws -> String {
+        let action: String
+        switch self {
+        case .crashes: action = "kill -SEGV $$"
+        case .hangs: action = "while :; do :; done"  // spins, as the PNG that hung libpng did
+        }
+        let path = try Fixtures.temporaryFolder("helper") + "/helper-that-\(self)"
+        // Helpers start with no PATH: every program by its full name.
+        let text = """
+            #!/bin/sh
+            printf '\\001\\001\\000\\000' >&3
+            /bin/dd bs=8192 count=1 <&3 >/dev/null 2>&1
+            \(action)
+            """
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o755)
+        return path
+    }
+}
