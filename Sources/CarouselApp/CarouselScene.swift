@@ -33,6 +33,8 @@ public final class CarouselScene {
     private let timeOrigin: Double
     /// Shown instead of the strip when there are no images.
     public var emptyMessage = "No images found"
+    /// Under `high`, only the slot pool's images are kept and nothing is prefetched.
+    public private(set) var memoryPressure = MemoryPressureLevel.normal
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: Loading, log: EventLog?, time: Double,
@@ -164,6 +166,16 @@ public final class CarouselScene {
         }
     }
 
+    /// Waits until every image asked for, prefetched ones too, has arrived (render only:
+    /// a script's memory pressure then finds the same cache on every run).
+    public func finishLoading() throws(SDLError) {
+        try pump()
+        while feed.isLoading {
+            feed.waitForWorkers()
+            try pump()
+        }
+    }
+
     /// Whether images are still being decoded (the loop keeps polling).
     public var isLoading: Bool { feed.isLoading }
 
@@ -185,12 +197,35 @@ public final class CarouselScene {
         }
         // Planned first: after a resize the feed forgets the images fitted to the old box,
         // which would not fit the new slots.
-        feed.plan(carousel.loadOrder(prefetch: loading.prefetch), box: imageBoxSize)
+        let prefetch = memoryPressure == .high ? 0 : loading.prefetch
+        feed.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
         for change in carousel.takeSlotChanges() where sources.indices.contains(change.item) {
             slots.assign(change.slot, sources[change.item])
             try fill(change.slot, item: change.item)
         }
         if loading.waitsForImages { try waitForSlots() }
+    }
+
+    /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are
+    /// dropped (and handed back to the system) and nothing is prefetched until it eases.
+    /// Logs one line and a `memory_pressure` event {level, and under `high` cached: the
+    /// images still held, dropped: those let go}.
+    public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
+        guard level != memoryPressure else { return }
+        memoryPressure = level
+        let before = feed.cachedCount
+        try update()
+        if level == .high {
+            FreedMemory.returnToSystem()
+            log?.record(timeMs: ms(time), type: "memory_pressure",
+                        ["level": .string(level.rawValue), "cached": .int(feed.cachedCount),
+                         "dropped": .int(max(0, before - feed.cachedCount))])
+        } else {
+            log?.record(timeMs: ms(time), type: "memory_pressure", ["level": .string(level.rawValue)])
+        }
+        warn(level == .high
+             ? "memory is tight: keeping only the \(feed.cachedCount) images on screen and prefetching nothing until it eases"
+             : "memory pressure eased: prefetching again")
     }
 
     /// A new random order for every item not in the slot pool, so none on screen moves.

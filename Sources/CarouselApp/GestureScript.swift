@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselMedia
 
 /// A parsed gesture script: plain text, one action a line, `#` starts a comment,
 /// coordinates in viewport pixels, durations in milliseconds.
@@ -21,6 +22,8 @@ public struct GestureScript: Equatable, Sendable {
         case snapshot(String)
         /// The rendering device lost every texture, as after a GPU reset.
         case deviceReset
+        /// The kernel reports memory pressure rising or easing.
+        case memoryPressure(MemoryPressureLevel)
     }
 
     /// A line that is not a valid action.
@@ -111,6 +114,11 @@ public struct GestureScript: Equatable, Sendable {
             action = .snapshot(name)
         case "device-reset":
             action = .deviceReset
+        case "memory-pressure":
+            guard let word = a.next(), let level = MemoryPressureLevel(rawValue: word) else {
+                throw Problem(message: "memory-pressure: expected high or normal")
+            }
+            action = .memoryPressure(level)
         default:
             throw Problem(message: "unknown action '\(verb)'")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import CarouselCore
+import CarouselMedia
 import CarouselSDL
 
 /// The interactive run loop. Event-driven: while nothing moves it blocks in SDL's event
@@ -29,6 +30,8 @@ struct InteractiveLoop {
     let touch: TouchTransform
     /// `--schedule`: outside the hours the screen is black and nothing runs.
     var hours: OpeningHours?
+    /// Tells the level when a `.memoryPressure` wake arrives; nil: not watched.
+    var memoryPressure: MemoryPressureWatcher?
     private var screenOn = true
 
     init(scene: CarouselScene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
@@ -137,6 +140,8 @@ struct InteractiveLoop {
                 running = false
             case .foldersChanged:
                 catalog?.noteChange()
+            case .memoryPressureChanged:
+                if let level = memoryPressure?.level { try scene.setMemoryPressure(level, time: EventQueue.now) }
             case .toggleFullscreen:
                 window.setFullscreen(!window.isFullscreen)
             case .resized:

@@ -90,6 +90,11 @@ public struct RenderCommand: ParsableCommand {
                 target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
                 compositor.forgetTextures()
                 try scene.rebuildTextures(time: t)
+            },
+            memoryPressure: { level, t in
+                // The prefetched images all in, so that what is dropped is the same every run.
+                try scene.finishLoading()
+                try scene.setMemoryPressure(level, time: t)
             }))
         withExtendedLifetime((session, window)) {}
     }

@@ -120,6 +120,7 @@ public struct RunCommand: ParsableCommand {
         let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
         let clockOrigin = EventQueue.now
+        let pressure = Self.watchMemoryPressure()
         var startIndex = view.startIndex
         // What SIGHUP may change: everything but the window, the renderer and the event log.
         var current = self
@@ -135,6 +136,7 @@ public struct RunCommand: ParsableCommand {
                 loading: current.source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
                 timeOrigin: clockOrigin, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage
+            if let level = pressure?.level, level != .normal { try scene.setMemoryPressure(level, time: EventQueue.now) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
             var shown = scanned
             shown.sources = found  // a failed reload keeps what rescans made of it
@@ -143,6 +145,7 @@ public struct RunCommand: ParsableCommand {
                                          wake: { EventQueue.post(.foldersChanged) }, scanned: { EventQueue.post(.workDone) })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
                                        keys: keys, catalog: catalog)
+            loop.memoryPressure = pressure
             loop.hours = try current.schedule.map {
                 OpeningHours(schedule: try Schedule(parsing: $0),
                              wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)
@@ -167,6 +170,17 @@ public struct RunCommand: ParsableCommand {
             startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.carousel.currentIndex ?? 0
         }
         withExtendedLifetime(session) {}
+    }
+}
+
+extension RunCommand {
+    /// Watches the kernel's memory pressure for the whole run (reloads keep it); nil, said
+    /// once in the log, where the kernel does not report it.
+    static func watchMemoryPressure() -> MemoryPressureWatcher? {
+        let (source, note) = PSIMemorySource.open()
+        if let note { Log.info(note) }
+        guard let source else { return nil }
+        return MemoryPressureWatcher(source: source) { _ in EventQueue.post(.memoryPressure) }
     }
 }
 

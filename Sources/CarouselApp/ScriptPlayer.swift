@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselMedia
 
 /// Plays a gesture script against a scene on virtual time: time advances only through
 /// `wait` and gesture durations, in frames of 1/60 s, so a script gives the same frames
@@ -13,6 +14,7 @@ struct ScriptPlayer {
         var resize: (Int, Int, Double) throws -> Void
         var snapshot: (String, Double) throws -> Void
         var deviceReset: (Double) throws -> Void
+        var memoryPressure: (MemoryPressureLevel, Double) throws -> Void
     }
 
     /// Frames played so far; time is always a whole number of frames.
@@ -71,6 +73,8 @@ struct ScriptPlayer {
             try h.snapshot(name, time)
         case .deviceReset:
             try h.deviceReset(time)
+        case .memoryPressure(let level):
+            try h.memoryPressure(level, time)
         }
     }
 

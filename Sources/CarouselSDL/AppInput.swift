@@ -12,6 +12,8 @@ public enum AppInput: Equatable, Sendable {
     case reload
     /// A watched source folder changed: rescan it.
     case foldersChanged
+    /// Memory pressure rose or eased.
+    case memoryPressureChanged
     /// The window's drawable size changed (resize, rotation, full screen).
     case resized
     /// The renderer lost its textures; they must be made and filled again.

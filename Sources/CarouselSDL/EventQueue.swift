@@ -38,6 +38,8 @@ public enum EventQueue {
         /// Work on another thread finished (a rescan): the loop looks at it and draws only
         /// if it changed something.
         case workDone = 4
+        /// Memory pressure changed level: the loop asks the watcher for the new one.
+        case memoryPressure = 5
     }
 
     /// Wakes a thread blocked in `wait()`: an image is ready. Any thread may call it

@@ -90,6 +90,7 @@ public struct SDLInputTranslator {
             case .quit: return [.quit]
             case .reload: return [.reload]
             case .foldersChanged: return [.foldersChanged]
+            case .memoryPressure: return [.memoryPressureChanged]
             case .workDone: return []
             case .imageReady, nil: return [.redraw]
             }
