@@ -9,13 +9,24 @@ public final class TextRenderer {
     /// The font used when none is given: DejaVu Sans, from fonts-dejavu-core.
     public static let defaultFontPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
+    /// Holds SDL_ttf open itself (its TTF_Init counts): a font closed after the session
+    /// that opened SDL_ttf has ended would crash in FreeType (seen at the end of a release
+    /// `carousel bench`, where the optimiser freed the session first).
     public init(fontPath: String = TextRenderer.defaultFontPath, pointSize: Int) throws(SDLError) {
-        guard let f = TTF_OpenFont(fontPath, Int32(pointSize)) else { throw SDLError("TTF_OpenFont(\(fontPath))") }
+        guard TTF_Init() == 0 else { throw SDLError("TTF_Init") }
+        guard let f = TTF_OpenFont(fontPath, Int32(pointSize)) else {
+            let error = SDLError("TTF_OpenFont(\(fontPath))")
+            TTF_Quit()
+            throw error
+        }
         font = f
         self.pointSize = pointSize
     }
 
-    deinit { TTF_CloseFont(font) }
+    deinit {
+        TTF_CloseFont(font)
+        TTF_Quit()
+    }
 
     /// `text` as a texture, cut with an ellipsis to fit `maxWidth` pixels; nil for empty text.
     func texture(_ text: String, color: Color, maxWidth: Int, renderer: SDLRenderer) -> SDLTexture? {

@@ -125,7 +125,7 @@ public struct BenchCommand: ParsableCommand {
         let box = ours.imageBoxSize
         scene = nil
 
-        let decode = DecodeSampler.measure(found, box: box, perGroup: short ? 2 : 9)
+        let decode = DecodeSampler.measure(found, box: box, helper: options.decoderSettings, perGroup: short ? 2 : 9)
 
         var naiveRun: BenchReport.Run?
         var naiveNote: String?
@@ -157,7 +157,7 @@ public struct BenchCommand: ParsableCommand {
             renderer: "\(session.videoDriver) driver, \(renderer.name) renderer, vsync off",
             ours: oursRun, naive: naiveRun, naiveNote: naiveNote, decode: decode,
             targets: Self.targets(oursRun, size: size, count: found.count, pixels: synthetic.map { $0.width * $0.height },
-                                  headless: !window))
+                                  headless: !window, isolationCost: DecodeSampler.isolationCost(decode)))
     }
 
     private static func run(images: Int, firstFrame: Double, played: BenchRunner.Result, uploads: [Double]?,
@@ -181,7 +181,7 @@ public struct BenchCommand: ParsableCommand {
 
     /// The targets README states, judged where this run can tell.
     private static func targets(_ r: BenchReport.Run, size: PixelSize, count: Int, pixels: Int?,
-                                headless: Bool) -> [BenchReport.Target] {
+                                headless: Bool, isolationCost: Double?) -> [BenchReport.Target] {
         let fullHD = size.width >= 1920 && size.height >= 1080
         let bigSet = count >= 10_000
         let camera = (pixels ?? 0) >= 24_000_000
@@ -199,6 +199,9 @@ public struct BenchCommand: ParsableCommand {
             // display's wait blocks, so only --window can show this one.
             .init(goal: "no CPU at rest" + (headless ? " (headless polls: use --window)" : ""),
                   measured: f(r.restCPUPercent, "%"), met: headless ? nil : (r.restCPUPercent ?? 100) < 1),
+            .init(goal: "decode through a helper within 5 % of in-process",
+                  measured: isolationCost.map { String(format: "%+.1f %%", $0) } ?? "–",
+                  met: isolationCost.map { $0 < 5 }),
         ]
     }
 

@@ -3,25 +3,29 @@ import CarouselMedia
 import Foundation
 
 /// Times decode-and-fit on a sample of the sources, grouped by format and size, with and
-/// without DCT scaling (which only JPEG has), one decode at a time on this thread.
+/// without DCT scaling (which only JPEG has), one decode at a time: in this process and
+/// through a decoder helper, as the carousel decodes, so the cost of isolation shows.
 enum DecodeSampler {
     struct Row: Codable, Sendable {
         var format: String
         var size: String
         var dctScaled: Bool
+        /// Through a decoder helper process (as the carousel decodes) or in this process.
+        var isolated: Bool
         var samples: Int
         var p50Ms: Double
         var p95Ms: Double
 
         enum CodingKeys: String, CodingKey {
-            case format, size, samples
+            case format, size, samples, isolated
             case dctScaled = "dct_scaled", p50Ms = "p50_ms", p95Ms = "p95_ms"
         }
     }
 
     /// Looks at up to `spread` sources spread over the list, then decodes up to `perGroup`
     /// of each format and size into `box`.
-    static func measure(_ sources: [ImageSource], box: Size, spread: Int = 40, perGroup: Int = 9) -> [Row] {
+    static func measure(_ sources: [ImageSource], box: Size, helper: IsolatedDecoder.Settings,
+                        spread: Int = 40, perGroup: Int = 9) -> [Row] {
         guard !sources.isEmpty else { return [] }
         let step = max(1, sources.count / spread)
         var groups: [String: (format: String, size: String, members: [ImageSource])] = [:]
@@ -36,21 +40,42 @@ enum DecodeSampler {
             if groups[key]!.members.count < perGroup { groups[key]!.members.append(s) }
         }
         var rows: [Row] = []
+        var isolatedSettings = helper
         for key in order {
             guard let g = groups[key] else { continue }
             for dct in g.format == "JPEG" ? [true, false] : [false] {
-                let decoder = FittingDecoder(dctScaling: dct)
-                let times = g.members.compactMap { s -> Double? in
-                    let start = ProcessStats.now
-                    guard (try? decoder.decode(s, fittingIn: box)) != nil else { return nil }
-                    return ProcessStats.now - start
+                isolatedSettings.dctScaling = dct
+                let isolated = IsolatedDecoder(isolatedSettings, helpers: 1, warn: { _ in })
+                defer { isolated.stop() }
+                let ways: [(any ImageDecoding, Bool)] = dct ? [(FittingDecoder(dctScaling: dct), false), (isolated, true)]
+                                                            : [(FittingDecoder(dctScaling: dct), false)]
+                for (decoder, throughHelper) in ways {
+                    _ = try? decoder.decode(g.members[0], fittingIn: box)  // warm: caches, page faults
+                    let times = g.members.compactMap { s -> Double? in
+                        let start = ProcessStats.now
+                        guard (try? decoder.decode(s, fittingIn: box)) != nil else { return nil }
+                        return ProcessStats.now - start
+                    }
+                    let p = Percentiles(times)
+                    guard let p50 = p.at(0.5), let p95 = p.at(0.95) else { continue }
+                    rows.append(Row(format: g.format, size: g.size, dctScaled: dct, isolated: throughHelper,
+                                    samples: p.count, p50Ms: p50 * 1000, p95Ms: p95 * 1000))
                 }
-                let p = Percentiles(times)
-                guard let p50 = p.at(0.5), let p95 = p.at(0.95) else { continue }
-                rows.append(Row(format: g.format, size: g.size, dctScaled: dct, samples: p.count,
-                                p50Ms: p50 * 1000, p95Ms: p95 * 1000))
             }
         }
         return rows
+    }
+
+    /// How much longer the p50 decode takes through a helper than in this process, in
+    /// percent, over the groups measured both ways; nil when none was.
+    static func isolationCost(_ rows: [Row]) -> Double? {
+        var inProcess = 0.0, isolated = 0.0
+        for r in rows where r.isolated {
+            guard let local = rows.first(where: { !$0.isolated && $0.format == r.format && $0.size == r.size && $0.dctScaled == r.dctScaled })
+            else { continue }
+            inProcess += local.p50Ms
+            isolated += r.p50Ms
+        }
+        return inProcess > 0 ? (isolated / inProcess - 1) * 100 : nil
     }
 }

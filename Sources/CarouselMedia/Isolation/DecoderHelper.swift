@@ -1,4 +1,5 @@
 import CarouselCore
+import CLinux
 import Glibc
 
 /// The decoder helper process (`carousel decode-helper`): the only place a format decoder
@@ -10,6 +11,9 @@ public enum DecoderHelper {
     public static let subcommand = "decode-helper"
     /// The descriptor its socket is given as.
     static let socketDescriptor: Int32 = 3
+    /// Seconds without a request after which the helper hands its freed memory back: a
+    /// strip being browsed keeps its buffers, one at rest costs only the program's own.
+    static let idleTrim = 2.0
 
     /// Serves requests until the main process goes away; never returns.
     public static func serve(memoryLimitMB: Int) -> Never {
@@ -18,9 +22,15 @@ public enum DecoderHelper {
         let socket = MessageSocket(descriptor: socketDescriptor)
         let budget = MemoryBudget(limit: limit, inUse: MemoryBudget.addressSpaceInUse)
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
+        var trimmed = true
         while true {
-            switch socket.receive() {
-            case .closed, .timedOut:
+            let received = socket.receive(until: trimmed ? nil : MonotonicClock.now + idleTrim)
+            trimmed = false
+            switch received {
+            case .timedOut:
+                _ = malloc_trim(0)
+                trimmed = true
+            case .closed:
                 exit(0)
             case .malformed:
                 exit(2)  // the main process is ours: this cannot happen, so stop

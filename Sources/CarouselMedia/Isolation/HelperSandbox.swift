@@ -43,6 +43,12 @@ enum HelperSandbox {
         signal(SIGTERM, SIG_IGN)  // systemd signals the whole group: the main process ends us
         signal(SIGPIPE, SIG_IGN)
         limit(RLIMIT_AS, to: memoryBytes)
+        // Decoding one picture after another reuses the same few large buffers. glibc would
+        // map and unmap each (and the kernel zero every page again): a 24 MP JPEG took 13 %
+        // longer here than in one long-lived process. Kept on the heap instead, and handed
+        // back once the helper has been idle a moment (see `DecoderHelper`).
+        _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
+        _ = mallopt(M_TRIM_THRESHOLD, Int32.max)
         limit(RLIMIT_CORE, to: 0)  // a crash on a hostile file must not fill the disk
         limit(RLIMIT_NOFILE, to: 32)
         // Drawing comes first: where a core is shared, decoding yields to the render thread.
