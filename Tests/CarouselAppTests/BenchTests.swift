@@ -80,9 +80,11 @@ import Testing
         let naive = json["naive"] as? [String: Any] ?? [:]
         #expect(number(naive, "images") == 4 && number(naive, "frames") > 10)
         let decode = json["decode"] as? [[String: Any]] ?? []
-        #expect(decode.map { $0["dct_scaled"] as? Bool } == [true, false])
+        // DCT-scaled in this process and through a helper, then a full decode.
+        #expect(decode.map { $0["dct_scaled"] as? Bool } == [true, true, false])
+        #expect(decode.map { $0["isolated"] as? Bool } == [false, true, false])
         #expect(decode.allSatisfy { ($0["p50_ms"] as? NSNumber)?.doubleValue ?? 0 > 0 && $0["format"] as? String == "JPEG" })
-        #expect((json["targets"] as? [Any])?.count == 5)
+        #expect((json["targets"] as? [Any])?.count == 6)
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
         #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
     }
