@@ -45,7 +45,7 @@ let package = Package(
                                .product(name: "TOMLKit", package: "TOMLKit")],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
-                dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2Image", "CSDL2TTF", "CLinux"]),
+                dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2TTF", "CLinux"]),
         .target(name: "CarouselApp",
                 dependencies: [
                     "CarouselCore", "CarouselSDL", "CarouselMedia",

@@ -83,7 +83,7 @@ public struct RenderCommand: ParsableCommand {
                 try compositor.draw(scene, physical: viewport.size, into: target)
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)
                 renderer.setTarget(nil)
-                try SDLImageCodec.writePNG(image, to: out + "/" + name + ".png")
+                try PNGCodec.write(image, to: out + "/" + name + ".png")
             },
             deviceReset: { t in
                 // What the window does on SDL_RENDER_DEVICE_RESET: every texture made again.

@@ -1,4 +1,5 @@
 import CarouselCore
+import Glibc
 
 /// Turns a file into what a slot shows. Workers call it off the render thread, and tests
 /// inject slow or counting decoders through it.
@@ -32,6 +33,19 @@ public struct FittingDecoder: ImageDecoding {
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
         try decode(ImageFile.read(source.path), name: source.path, fittingIn: box)
+    }
+
+    /// The image in the open file `fd`, upright and fitted to `box`; `name` names it in
+    /// errors. A PNG is read as it decodes; other formats are read whole first.
+    public func decode(file fd: Int32, name: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        var head = [UInt8](repeating: 0, count: 24)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        let header = ImageHeader.read(Array(head.prefix(max(0, n))))
+        if header.format == .png, let w = header.width, let h = header.height {
+            try checkSize(width: w, height: h, path: name)
+            return try PNGCodec.decode(file: fd, fittingIn: box, path: name)
+        }
+        return try decode(ImageFile.read(fd, name: name), name: name, fittingIn: box)
     }
 
     /// The encoded image `bytes`, upright and fitted to `box`; `name` names it in errors.

@@ -1,5 +1,6 @@
 import CarouselCore
 import CSPNG
+import Glibc
 
 /// The only file of this module that calls libspng: PNG decoding straight to the fitted
 /// size. Rows are decoded one at a time and shrunk as they arrive (`RowScaler`), so a
@@ -13,19 +14,60 @@ public enum PNGCodec {
 
     /// `png` decoded upright into RGBA and aspect-fitted to `box`; `path` names it in errors.
     public static func decode(_ png: [UInt8], fittingIn box: Size, path: String) throws(ImageError) -> PixelImage {
-        guard let ctx = spng_ctx_new(0) else { throw ImageError(path: path, reason: "PNG decoder unavailable") }
+        let ctx = try context(path)
         defer { spng_ctx_free(ctx) }
-        // A damaged ancillary chunk (text, metadata) is skipped; damaged pixels are an error.
-        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
-        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
         return try png.withUnsafeBytes { buf in
-            Result { () throws(ImageError) -> PixelImage in try decode(ctx, buf, box: box, path: path) }
+            Result { () throws(ImageError) -> PixelImage in
+                try check(spng_set_png_buffer(ctx, buf.baseAddress, buf.count), path)
+                return try decode(ctx, box: box, path: path)
+            }
         }.get()
     }
 
-    private static func decode(_ ctx: OpaquePointer, _ buf: UnsafeRawBufferPointer, box: Size,
-                               path: String) throws(ImageError) -> PixelImage {
-        try check(spng_set_png_buffer(ctx, buf.baseAddress, buf.count), path)
+    /// The PNG in the open file `fd`, read as it decodes: neither the file nor the picture
+    /// is ever whole in memory (a 5120×2880 photo PNG is 20 to 30 MB of file).
+    public static func decode(file fd: Int32, fittingIn box: Size, path: String) throws(ImageError) -> PixelImage {
+        let ctx = try context(path)
+        defer { spng_ctx_free(ctx) }
+        let reader = FileReader(fd)
+        let stream = spng_set_png_stream(ctx, { _, user, destination, length in
+            FileReader.read(user, destination, length)
+        }, Unmanaged.passUnretained(reader).toOpaque())
+        try check(stream, path)
+        return try withExtendedLifetime(reader) { () throws(ImageError) -> PixelImage in try decode(ctx, box: box, path: path) }
+    }
+
+    private static func context(_ path: String) throws(ImageError) -> OpaquePointer {
+        guard let ctx = spng_ctx_new(0) else { throw ImageError(path: path, reason: "PNG decoder unavailable") }
+        // A damaged ancillary chunk (text, metadata) is skipped; damaged pixels are an error.
+        spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
+        spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
+        return ctx
+    }
+
+    /// Reads a file from its start for libspng, whatever the descriptor's offset.
+    private final class FileReader {
+        let fd: Int32
+        var offset: off_t = 0
+        init(_ fd: Int32) { self.fd = fd }
+
+        static func read(_ user: UnsafeMutableRawPointer?, _ destination: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+            guard let user, let destination else { return Int32(SPNG_IO_ERROR.rawValue) }
+            let reader = Unmanaged<FileReader>.fromOpaque(user).takeUnretainedValue()
+            var done = 0
+            while done < length {
+                let n = pread(reader.fd, destination + done, length - done, reader.offset)
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { return Int32(SPNG_IO_ERROR.rawValue) }
+                if n == 0 { return Int32(SPNG_IO_EOF.rawValue) }
+                done += n
+                reader.offset += off_t(n)
+            }
+            return 0
+        }
+    }
+
+    private static func decode(_ ctx: OpaquePointer, box: Size, path: String) throws(ImageError) -> PixelImage {
         var ihdr = spng_ihdr()
         try check(spng_get_ihdr(ctx, &ihdr), path)
         let w = Int(ihdr.width), h = Int(ihdr.height)
@@ -53,6 +95,41 @@ public enum PNGCodec {
         }
         guard scaler.isComplete else { throw ImageError(path: path, reason: "is truncated (the PNG data ends early)") }
         return scaler.image(isOpaque: opaque)
+    }
+
+    /// `image` as an RGBA PNG, written to `path` (snapshots, generated pictures): libspng's
+    /// encoder, so that the main process needs no SDL_image at all.
+    public static func write(_ image: PixelImage, to path: String) throws(ImageError) {
+        guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
+            throw ImageError(path: path, reason: "PNG encoder unavailable")
+        }
+        defer { spng_ctx_free(ctx) }
+        spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
+        var ihdr = spng_ihdr(width: UInt32(image.width), height: UInt32(image.height), bit_depth: 8,
+                             color_type: UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue),
+                             compression_method: 0, filter_method: 0, interlace_method: 0)
+        spng_set_ihdr(ctx, &ihdr)
+        let rc = image.pixels.withUnsafeBytes {
+            spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue))
+        }
+        guard rc == 0 else {
+            throw ImageError(path: path, reason: "cannot be encoded (\(String(cString: spng_strerror(rc))))")
+        }
+        var length = 0, error: Int32 = 0
+        guard let buffer = spng_get_png_buffer(ctx, &length, &error) else {
+            throw ImageError(path: path, reason: "cannot be encoded (\(String(cString: spng_strerror(error))))")
+        }
+        defer { free(buffer) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw ImageError(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        var done = 0
+        while done < length {
+            let n = Glibc.write(fd, buffer + done, length - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw ImageError(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))") }
+            done += n
+        }
     }
 
     private static func check(_ rc: Int32, _ path: String) throws(ImageError) {

@@ -11,8 +11,11 @@ struct RowScaler {
     private let down: ImageScaler.Taps
     /// The output, filled as rows complete.
     private(set) var pixels: [UInt8]
-    /// Output rows begun and not yet complete, by row: their running sums.
-    private var open: [Int: [Float]] = [:]
+    /// Running sums of the output rows begun and not yet complete: row j uses slot
+    /// j % `ring`. The rows open at once are those one source row feeds, so `ring` of them
+    /// always suffice.
+    private var sums: [Float]
+    private let ring: Int
     /// Per source row, the output rows it feeds and at which tap: (row, index in weights).
     private var feeds: [[(row: Int, weight: Int)]]
     private var nextRow = 0
@@ -27,7 +30,7 @@ struct RowScaler {
         down = ImageScaler.Taps(from: sourceHeight, to: self.height)
         pixels = [UInt8](repeating: 0, count: self.width * self.height * 4)
         shrunk = [UInt8](repeating: 0, count: self.width * 4)
-        feeds = Array(repeating: [], count: sourceHeight)
+        var feeds = [[(row: Int, weight: Int)]](repeating: [], count: sourceHeight)
         var k = 0
         for j in 0..<self.height {
             for t in 0..<down.count[j] {
@@ -36,6 +39,9 @@ struct RowScaler {
             }
             k += down.count[j]
         }
+        self.feeds = feeds
+        ring = max(1, feeds.map(\.count).max() ?? 1)
+        sums = [Float](repeating: 0, count: ring * self.width * 4)
     }
 
     /// Whether every source row has been given.
@@ -45,20 +51,22 @@ struct RowScaler {
     mutating func add(row: UnsafeBufferPointer<UInt8>) {
         guard nextRow < sourceHeight, row.count >= sourceWidth * 4 else { return }
         shrinkAcross(row)
+        let n = width * 4
         for (j, k) in feeds[nextRow] {
             let w = down.weight[k]
-            var sums = open[j] ?? [Float](repeating: 0, count: width * 4)
+            let first = nextRow == down.first[j], last = nextRow == down.first[j] + down.count[j] - 1
+            let at = (j % ring) * n
             shrunk.withUnsafeBufferPointer { s in
                 sums.withUnsafeMutableBufferPointer { a in
-                    for x in 0..<(width * 4) { a[x] += Float(s[x]) * w }
+                    // The first tap starts the sum (0 + v, as the whole-image scaler does).
+                    if first { for x in 0..<n { a[at + x] = 0 + Float(s[x]) * w } }
+                    else { for x in 0..<n { a[at + x] += Float(s[x]) * w } }
+                    guard last else { return }
+                    pixels.withUnsafeMutableBufferPointer { o in
+                        let base = j * n
+                        for x in 0..<n { o[base + x] = ImageScaler.clampByte(a[at + x]) }
+                    }
                 }
-            }
-            if nextRow == down.first[j] + down.count[j] - 1 {
-                let base = j * width * 4
-                for x in 0..<(width * 4) { pixels[base + x] = ImageScaler.clampByte(sums[x]) }
-                open[j] = nil
-            } else {
-                open[j] = sums
             }
         }
         nextRow += 1

@@ -1,8 +1,8 @@
 import CSDL2
 import CSDL2Image
 
-/// The only file of this module that calls SDL and SDL_image: decoding any format
-/// SDL_image knows into RGBA, and writing PNGs. Needs no SDL_Init.
+/// The only file of this module that calls SDL and SDL_image: decoding the rarer formats
+/// (TIFF, BMP, TGA, QOI, PNM, …) into RGBA, in a decoder helper only. Needs no SDL_Init.
 public enum SDLImageCodec {
     /// Loads every format library SDL_image may use now, before a sandbox would stop it.
     static func prepare() {
@@ -32,19 +32,6 @@ public enum SDLImageCodec {
         }
         defer { SDL_FreeSurface(rgba) }
         return copy(rgba)
-    }
-
-    /// Writes `image` as a PNG file.
-    public static func writePNG(_ image: PixelImage, to path: String) throws(ImageError) {
-        var pixels = image.pixels
-        let ok: Bool = pixels.withUnsafeMutableBytes { buf in
-            guard let surface = SDL_CreateRGBSurfaceWithFormatFrom(
-                buf.baseAddress, Int32(image.width), Int32(image.height), 32,
-                Int32(image.width * 4), SDL_PIXELFORMAT_RGBA32.rawValue) else { return false }
-            defer { SDL_FreeSurface(surface) }
-            return IMG_SavePNG(surface, path) == 0
-        }
-        if !ok { throw ImageError(path: path, reason: lastError(or: "cannot be written")) }
     }
 
     /// Copies a 32-bit RGBA surface into a `PixelImage`, dropping row padding.

@@ -57,7 +57,7 @@ public enum SyntheticPhotos {
                     let written = gate.pass { FileManager.default.createFile(atPath: paths[i], contents: bytes) }
                     guard written else { throw ImageError(path: paths[i], reason: "cannot be written") }
                 case .png:
-                    try gate.pass { try SDLImageCodec.writePNG(image, to: paths[i]) }
+                    try gate.pass { try PNGCodec.write(image, to: paths[i]) }
                 }
             } catch { failures.add(error) }
         }

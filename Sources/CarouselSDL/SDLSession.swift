@@ -1,5 +1,4 @@
 import CSDL2
-import CSDL2Image
 import Glibc
 import CSDL2TTF
 
@@ -24,7 +23,6 @@ public final class SDLSession {
             try Self.startOnAScreen()
         }
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
-        _ = IMG_Init(Int32(IMG_INIT_JPG.rawValue | IMG_INIT_PNG.rawValue | IMG_INIT_WEBP.rawValue | IMG_INIT_TIF.rawValue))
         if TTF_Init() != 0 {
             let error = SDLError("TTF_Init")
             SDL_Quit()
@@ -74,7 +72,6 @@ public final class SDLSession {
 
     deinit {
         TTF_Quit()
-        IMG_Quit()
         SDL_Quit()
     }
 }

@@ -144,7 +144,7 @@ enum Golden {
         let actualCopy = folder + "/\(name).actual.png", diffPath = folder + "/\(name).diff.png"
         try? FileManager.default.removeItem(atPath: actualCopy)
         try? FileManager.default.copyItem(atPath: actualPath, toPath: actualCopy)
-        try? SDLImageCodec.writePNG(PixelImage(width: actual.width, height: actual.height, pixels: diff), to: diffPath)
+        try? PNGCodec.write(PixelImage(width: actual.width, height: actual.height, pixels: diff), to: diffPath)
         return "\(differing) pixels differ (\(share * 100)%): see \(actualCopy) and \(diffPath)"
     }
 }

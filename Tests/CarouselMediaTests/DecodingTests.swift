@@ -134,7 +134,7 @@ import Testing
 
     @Test func otherFormatsGoThroughSDLImageAndAreFitted() throws {
         let dir = try MediaFixtures.folder("formats")
-        try SDLImageCodec.writePNG(MediaFixtures.quadrants, to: dir + "/q.png")
+        try PNGCodec.write(MediaFixtures.quadrants, to: dir + "/q.png")
         let image = try decoder.decode(ImageSource(path: dir + "/q.png"), fittingIn: box)
         #expect(image.width == 300 && image.height == 150)
         #expect(MediaFixtures.near(MediaFixtures.pixel(image, 20, 20), MediaFixtures.colour(left: true, top: true)))

@@ -41,7 +41,7 @@ import Testing
         var photo = MediaFixtures.noisy(c.0, c.1)
         for i in stride(from: 3, to: photo.pixels.count, by: 28) { photo.pixels[i] = UInt8(i % 256) }  // some alpha
         let path = try MediaFixtures.folder("png") + "/p.png"
-        try SDLImageCodec.writePNG(photo, to: path)
+        try PNGCodec.write(photo, to: path)
         let bytes = try ImageFile.read(path)
         let scaled = try PNGCodec.decode(bytes, fittingIn: Self.box(c), path: path)
         let full = try PNGCodec.decode(bytes, fittingIn: Size(width: Double(c.0), height: Double(c.1)), path: path)

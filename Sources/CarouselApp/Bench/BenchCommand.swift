@@ -137,7 +137,7 @@ public struct BenchCommand: ParsableCommand {
             ProcessStats.resetPeak()
             let start = ProcessStats.now
             let gallery = try NaiveGallery(sources: Array(found.prefix(cap)), viewport: viewport, settings: settings,
-                                           style: view.style, renderer: renderer, time: ProcessStats.now)
+                                           style: view.style, renderer: renderer, time: ProcessStats.now, helper: options.decoderSettings)
             gallery.draw(on: renderer)
             renderer.present()
             renderer.finish()

@@ -12,13 +12,22 @@ final class NaiveGallery: BenchSubject {
     /// Full-size textures by item; nil where an image could not be decoded.
     private var textures: [SDLTexture?] = []
 
-    /// Decodes and uploads every one of `sources`: this is the naive start-up.
+    /// Decodes and uploads every one of `sources`: this is the naive start-up. The decoding
+    /// itself goes through a decoder helper at each picture's own size (no format decoder
+    /// runs in this process, naive or not).
     init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, style: CarouselStyle,
-         renderer: SDLRenderer, time: Double) throws {
+         renderer: SDLRenderer, time: Double, helper: IsolatedDecoder.Settings) throws {
         carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
         self.style = style
+        var settings = helper
+        settings.dctScaling = false
+        let decoder = IsolatedDecoder(settings, helpers: 1, warn: { _ in })
+        defer { decoder.stop() }
         for s in sources {
-            guard let image = try? SDLImageCodec.decode(path: s.path) else { textures.append(nil); continue }
+            let header = (try? ImageFile.read(s.path)).map(ImageHeader.read)
+            guard let w = header?.width, let h = header?.height,
+                  let image = try? decoder.decode(s, fittingIn: Size(width: Double(w), height: Double(h)))
+            else { textures.append(nil); continue }
             let texture = try renderer.makeTexture(width: image.width, height: image.height)
             try texture.update(with: image)
             texture.setBlending(!image.isOpaque)

@@ -63,10 +63,9 @@ public enum DecoderHelper {
             guard let file else { return .message(.failed(reason: "was not passed to the decoder")) }
             let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
             do throws(ImageError) {
-                let bytes = try ImageFile.read(file, name: job.name)
-                try budget.check(ImageHeader.read(bytes), box: box, dctScaling: job.dctScaling, name: job.name)
+                try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
                 let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling)
-                return .image(try decoder.decode(bytes, name: job.name, fittingIn: box))
+                return .image(try decoder.decode(file: file, name: job.name, fittingIn: box))
             } catch {
                 return .message(.failed(reason: budget.explain(error.reason)))
             }

@@ -22,6 +22,14 @@ struct MemoryBudget {
         return fscanf_statm(f, &pages) ? pages * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
     }
 
+    /// `check` on the header at the start of the open file `fd` (its first 64 KB: a JPEG's
+    /// frame header may follow a large Exif block).
+    func check(file fd: Int32, box: Size, dctScaling: Bool, name: String) throws(ImageError) {
+        var head = [UInt8](repeating: 0, count: 64 << 10)
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        try check(ImageHeader.read(Array(head.prefix(max(0, n)))), box: box, dctScaling: dctScaling, name: name)
+    }
+
     /// Refuses a file whose header says its decode needs more than is available: the
     /// decoded pixels (at the JPEG DCT scale that will be used, else full size), the
     /// fitted copy and one resampling pass.
