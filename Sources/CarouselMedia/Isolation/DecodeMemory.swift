@@ -12,7 +12,7 @@ public enum DecodeMemory {
     /// Physical memory in MB, from sysconf.
     public static var physicalMB: Int {
         let pages = sysconf(Int32(_SC_PHYS_PAGES)), size = sysconf(Int32(_SC_PAGESIZE))
-        return pages > 0 && size > 0 ? pages * size >> 20 : 1024
+        return pages > 0 && size > 0 ? (pages * size) >> 20 : 1024
     }
 
     public static var defaultLimitMB: Int { limit(forPhysicalMB: physicalMB) }
