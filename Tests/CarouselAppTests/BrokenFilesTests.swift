@@ -50,4 +50,29 @@ import Testing
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == before, "nothing written into the image folder")
         #expect(fm.fileExists(atPath: out + "/first.png") && fm.fileExists(atPath: out + "/last.png"))
     }
+
+    /// The GIF that crashed SDL_image 2.6.3 and the PNG that hung it, between good pictures:
+    /// `carousel render` steps over them, each fails once, and the pictures around them show.
+    @Test func theFilesThatBrokeSDLImageFailOnceAndTheirNeighboursShow() throws {
+        let dir = try Fixtures.temporaryFolder("hostile")
+        try Fixtures.bmp(800, 300) { _, _ in (220, 40, 40) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        try FileManager.default.copyItem(atPath: ImageDamage.hostile + "/crashes-sdl-image-2.6.3.gif", toPath: dir + "/b.gif")
+        try FileManager.default.copyItem(atPath: ImageDamage.hostile + "/hangs-sdl-image-2.6.3.png", toPath: dir + "/c.png")
+        try Fixtures.bmp(800, 300) { _, _ in (40, 200, 60) }.write(to: URL(fileURLWithPath: dir + "/d.bmp"))
+        let script = "key right\nwait 500\nsnapshot on-gif\nkey right\nwait 500\nsnapshot on-png\nkey right\nwait 500\n"
+        let (out, r) = try CarouselBinary.render([dir], script: script, size: "1280x400")
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let events = try EventLines(path: out + "/events.jsonl")
+        let failed = events.ofType("load_failed").compactMap { ($0["source"] as? String)?.split(separator: "/").last.map(String.init) }
+        #expect(failed.sorted() == ["b.gif", "c.png"], "\(events.ofType("load_failed"))")
+        #expect(events.ofType("settled").last?["index"] as? Int == 3)
+        // Centred on the GIF, red a.bmp shows on the left; on the PNG, green d.bmp on the right.
+        let onGIF = try SDLImageCodec.decode(path: out + "/on-gif.png"), onPNG = try SDLImageCodec.decode(path: out + "/on-png.png")
+        func pixel(_ image: PixelImage, _ x: Int, _ y: Int) -> [UInt8] {
+            let i = (y * image.width + x) * 4
+            return Array(image.pixels[i..<(i + 3)])
+        }
+        #expect(pixel(onGIF, 100, 200) == [220, 40, 40], "left of the GIF: \(pixel(onGIF, 100, 200))")
+        #expect(pixel(onPNG, 1180, 200) == [40, 200, 60], "right of the PNG: \(pixel(onPNG, 1180, 200))")
+    }
 }

@@ -1,0 +1,48 @@
+import CarouselCore
+import Testing
+@testable import CarouselMedia
+
+/// The helper protocol: what a helper taken over by a hostile file sends is read without a
+/// trap, and every message survives the round trip.
+@Suite struct HelperMessageTests {
+    static let samples: [HelperMessage] = [
+        .ready(sandboxed: true, note: ""), .ready(sandboxed: false, note: "seccomp is not available"),
+        .decode(.init(name: "/srv/photos/Ünïcode name.jpg", boxWidth: 1037, boxHeight: 749, maxPixels: 100_000_000, dctScaling: true)),
+        .probeOpen(path: "/etc/passwd"), .image(width: 1037, height: 691, isOpaque: true),
+        .failed(reason: "is a corrupt PNG (end of stream)"),
+    ]
+
+    @Test func everyMessageSurvivesTheRoundTrip() {
+        for m in Self.samples { #expect(HelperMessage(decoding: m.encoded) == m) }
+    }
+
+    @Test func cutOrExtendedMessagesAreRefused() {
+        for m in Self.samples {
+            let bytes = m.encoded
+            for n in 0..<bytes.count { #expect(HelperMessage(decoding: Array(bytes.prefix(n))) == nil) }
+            #expect(HelperMessage(decoding: bytes + [0]) == nil)
+        }
+    }
+
+    @Test func randomBytesNeverTrap() {
+        var random = SeededRandom(seed: 13)
+        var parsed = 0
+        for _ in 0..<20_000 {
+            let n = Int.random(in: 0...40, using: &random)
+            var bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) }
+            if !bytes.isEmpty { bytes[0] = UInt8.random(in: 0...6, using: &random) }  // mostly real tags
+            if HelperMessage(decoding: bytes) != nil { parsed += 1 }
+        }
+        #expect(parsed > 0, "no random message was well formed: the test does not reach the fields")
+    }
+
+    @Test func longTextIsCutToTheLimit() {
+        let long = String(repeating: "x", count: 10_000)
+        guard case .failed(let reason)? = HelperMessage(decoding: HelperMessage.failed(reason: long).encoded) else {
+            Issue.record("not read back")
+            return
+        }
+        #expect(reason.utf8.count == HelperMessage.maxText)
+        #expect(HelperMessage.failed(reason: long).encoded.count <= HelperMessage.maxBytes)
+    }
+}
