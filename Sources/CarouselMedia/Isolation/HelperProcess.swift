@@ -34,7 +34,7 @@ final class HelperProcess: @unchecked Sendable {
         guard let (ours, theirs) = MessageSocket.pair() else {
             throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
         }
-        let args = [executable, DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
+        let args = [displayName(of: executable), DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -156,6 +156,16 @@ final class HelperProcess: @unchecked Sendable {
         guard rc == pid else { return "gone" }
         if kc_signaled(status) != 0 { return Self.signalName(kc_term_signal(status)) }
         return "exit status \(kc_exit_status(status))"
+    }
+
+    /// The name `ps` shows for a helper: the program's real path rather than /proc/self/exe
+    /// (which is what is started: it stays this very program even if a newer one is
+    /// installed over it while the kiosk runs, so old and new never talk to each other).
+    private static func displayName(of executable: String) -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink(executable, &buffer, buffer.count - 1)
+        guard n > 0 else { return executable }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// "SIGSEGV" for 11.

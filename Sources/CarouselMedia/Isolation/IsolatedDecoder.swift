@@ -30,7 +30,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }
     }
 
-    /// This running program's own file.
+    /// This running program's own file: the very binary running, even if another has been
+    /// installed at its path since.
     public static let ownExecutable = "/proc/self/exe"
 
     /// What happened to the helpers so far.
