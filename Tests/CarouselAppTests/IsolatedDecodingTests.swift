@@ -135,4 +135,17 @@ import Testing
         #expect(!pids.contains(where: Self.isRunning))
         #expect(decoder.helperProcesses.isEmpty)
     }
+
+    @Test func aHelperThatCannotStartFailsEachFileAndIsSaidOnce() {
+        final class Lines: @unchecked Sendable { let lock = NSLock(); var all: [String] = [] }
+        let lines = Lines()
+        let decoder = IsolatedDecoder(IsolatedDecoder.Settings(executable: "/nonexistent/carousel"), helpers: 2,
+                                      warn: { line in lines.lock.withLock { lines.all.append(line) } })
+        defer { decoder.stop() }
+        for name in ["baseline.jpg", "rgb.png", "lossy.webp"] {
+            let reason = Self.reason(decoder, ImageDamage.fixtures + "/" + name)
+            #expect(reason?.hasPrefix("cannot be decoded: no decoder helper could be started") == true, "\(reason ?? "shown")")
+        }
+        #expect(lines.lock.withLock { lines.all.count } == 1, "\(lines.all)")
+    }
 }

@@ -53,6 +53,9 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     private var tally = Tally()
     private var stopped = false
     private var warnedUnsandboxed = false
+    /// Why helpers could not be started, each said once; the last one, for the files it fails.
+    private var spawnProblems: Set<String> = []
+    private var lastSpawnProblem: String?
     private let warn: @Sendable (String) -> Void
     private let spawner = SpawnThread()
 
@@ -81,7 +84,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         let fd = try ImageFile.open(path)
         defer { close(fd) }
         guard let helper = checkOut() else {
-            throw ImageError(path: path, reason: "cannot be decoded: the decoder helper cannot be started")
+            let why = lock.withLock { lastSpawnProblem }.map { " (\($0))" } ?? ""
+            throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + why)
         }
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
                                           maxPixels: settings.maxPixels, dctScaling: settings.dctScaling)
@@ -185,7 +189,11 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         switch started {
         case .success(let h)?: helper = h
         case .failure(let error)?:
-            warn("decoder helper: \(error.description)")
+            let first = lock.withLock { () -> Bool in
+                lastSpawnProblem = error.description
+                return spawnProblems.insert(error.description).inserted
+            }
+            if first { warn("decoder helper: \(error.description)") }
             return nil
         case nil:
             return nil  // stopped meanwhile
