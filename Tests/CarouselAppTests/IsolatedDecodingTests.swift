@@ -95,6 +95,16 @@ import Testing
         #expect(decoder.helperProcesses.count == 1 && decoder.helperProcesses.allSatisfy(Self.isRunning), "no replacement")
     }
 
+    @Test func aHelperThatHangsUpAndLivesOnIsKilledNotAwaited() throws {
+        let decoder = Self.decoder(timeout: 600, executable: try StandInHelper.hangsUp.script())
+        defer { decoder.stop() }
+        let first = decoder.helperProcesses
+        let answer = Self.withinSeconds(60, stopping: decoder) { Self.reason(decoder, ImageDamage.fixtures + "/rgb.png") }
+        #expect(answer != nil, "waited for a helper that closed its socket but kept running")
+        #expect(answer??.hasPrefix("the decoder crashed on this file") == true)
+        #expect(!first.contains(where: Self.isRunning))
+    }
+
     /// Hostile files once found to crash or hang SDL_image now reach hardened libraries
     /// (giflib, libspng): each fails with a reason, and the helper lives on.
     @Test func theFilesThatBrokeSDLImageFailCleanly() throws {

@@ -6,6 +6,8 @@ import Foundation
 /// empty note), then on its first request crashes or hangs.
 enum StandInHelper {
     case crashes, hangs
+    /// Closes its connection, then spins: a helper a hostile file took over might.
+    case hangsUp
 
     /// The path of a script that behaves so.
     func script() throws -> String {
@@ -13,6 +15,7 @@ enum StandInHelper {
         switch self {
         case .crashes: action = "kill -SEGV $$"
         case .hangs: action = "while :; do :; done"  // spins, as the PNG that hung libpng did
+        case .hangsUp: action = "exec 3>&-; while :; do :; done"
         }
         let path = try Fixtures.temporaryFolder("helper") + "/helper-that-\(self)"
         // Helpers start with no PATH: every program by its full name.

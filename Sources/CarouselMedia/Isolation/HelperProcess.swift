@@ -139,16 +139,16 @@ final class HelperProcess: @unchecked Sendable {
     }
 
     /// Kills the helper (if still there) and waits for it: no zombie is left.
-    func terminate() {
-        guard !reaped else { return }
-        kill(pid, SIGKILL)
-        _ = reap()
-    }
+    func terminate() { reap() }
 
-    /// Waits for the helper to end; says how it ended ("SIGSEGV", "exit status 2").
+    /// Ends the helper and waits for it; says how it ended ("SIGSEGV", "exit status 2").
+    /// It is killed first: a helper that closed its socket but lives on (one a hostile file
+    /// took over could) must not hold this thread in an endless wait. One already dying
+    /// keeps the signal that killed it.
     @discardableResult
     func reap() -> String {
         guard !reaped else { return "already ended" }
+        kill(pid, SIGKILL)
         var status: Int32 = 0
         var rc: pid_t
         repeat { rc = waitpid(pid, &status, 0) } while rc < 0 && errno == EINTR
