@@ -42,7 +42,10 @@ enum HelperSandbox {
         signal(SIGHUP, SIG_IGN)
         signal(SIGTERM, SIG_IGN)  // systemd signals the whole group: the main process ends us
         signal(SIGPIPE, SIG_IGN)
-        limit(RLIMIT_AS, to: memoryBytes)
+        // AddressSanitizer and ThreadSanitizer map terabytes of shadow memory up front: under
+        // an address-space limit a sanitized build could not even start. The limit is for
+        // kiosks, not for `swift test --sanitize`.
+        if !sanitized { limit(RLIMIT_AS, to: memoryBytes) }
         // Decoding one picture after another reuses the same few large buffers. glibc would
         // map and unmap each (and the kernel zero every page again): a 24 MP JPEG took 13 %
         // longer here than in one long-lived process. Kept on the heap instead, and handed
@@ -57,6 +60,13 @@ enum HelperSandbox {
         // Anything a decoder library would load or open lazily, now.
         SDLImageCodec.prepare()
         return installFilter()
+    }
+
+    /// Whether this build runs under a sanitizer's runtime.
+    static var sanitized: Bool {
+        let handle = dlopen(nil, RTLD_NOW)
+        defer { if let handle { dlclose(handle) } }
+        return dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil
     }
 
     private static func limit(_ resource: __rlimit_resource, to value: Int) {
