@@ -172,7 +172,4 @@ final class HelperProcess: @unchecked Sendable {
     static func signalName(_ signal: Int32) -> String {
         kc_signal_abbrev(signal).map { "SIG" + String(cString: $0) } ?? "signal \(signal)"
     }
-
-    /// Whether the helper is still running (a cheap check, no wait).
-    var isRunning: Bool { !reaped && kill(pid, 0) == 0 }
 }
