@@ -58,6 +58,7 @@ final class RunningCarousel: @unchecked Sendable {
     let process = Process()
     private let lock = NSLock()
     private var buffer = ""
+    private var errors = ""
 
     init(args: [String], display: String, environment: [String: String] = [:]) throws {
         process.executableURL = CarouselBinary.url
@@ -68,15 +69,26 @@ final class RunningCarousel: @unchecked Sendable {
         env.removeValue(forKey: "SDL_VIDEODRIVER")
         env.merge(environment) { $1 }
         process.environment = env
-        let out = Pipe()
+        let out = Pipe(), err = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err
         out.fileHandleForReading.readabilityHandler = { [weak self] h in
             let text = String(decoding: h.availableData, as: UTF8.self)
             guard let self else { return }
             self.lock.lock(); self.buffer += text; self.lock.unlock()
         }
+        err.fileHandleForReading.readabilityHandler = { [weak self] h in
+            let text = String(decoding: h.availableData, as: UTF8.self)
+            guard let self else { return }
+            self.lock.lock(); self.errors += text; self.lock.unlock()
+        }
         try process.run()
+    }
+
+    /// What the program logged so far (its standard error), for failure messages.
+    var log: String {
+        lock.lock(); defer { lock.unlock() }
+        return errors
     }
 
     var lines: [[String: Any]] {
