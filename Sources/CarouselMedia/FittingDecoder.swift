@@ -68,7 +68,7 @@ public struct FittingDecoder: ImageDecoding {
             }
         case .png: upright = try PNGCodec.decode(bytes, fittingIn: box, path: path)
         case .webp: upright = try WebPCodec.decode(bytes, fittingIn: box, path: path)
-        case .gif: upright = try GIFCodec.decode(bytes, fittingIn: box, path: path)
+        case .gif: upright = try GIFCodec.decode(bytes, path: path)
         default:
             upright = try SDLImageCodec.decode(bytes, path: path)
             try checkSize(width: upright.width, height: upright.height, path: path)

@@ -1,21 +1,18 @@
-import CarouselCore
 import CGIF
 
 /// The only file of this module that calls giflib: a GIF's first frame, placed on its
-/// logical screen (transparent around it), then fitted. Colour indices outside the palette
-/// are drawn transparent rather than read past the palette's end.
+/// logical screen (transparent around it), at full size (`FittingDecoder` fits it). Colour
+/// indices outside the palette are drawn transparent rather than read past its end.
 public enum GIFCodec {
-    /// `gif`'s first frame in RGBA, aspect-fitted to `box`; `path` names it in errors.
-    public static func decode(_ gif: [UInt8], fittingIn box: Size, path: String) throws(ImageError) -> PixelImage {
+    /// `gif`'s first frame in RGBA; `path` names it in errors.
+    public static func decode(_ gif: [UInt8], path: String) throws(ImageError) -> PixelImage {
         let source = ByteSource(gif)
         var error: Int32 = 0
         guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else {
             throw ImageError(path: path, reason: "is not a readable GIF (\(message(error)))")
         }
         defer { var e: Int32 = 0; DGifCloseFile(file, &e); withExtendedLifetime(source) {} }
-        let canvas = try firstFrame(file, path: path)
-        let fitted = AspectFit.size(of: canvas.size, in: box)
-        return ImageScaler.resize(canvas, width: Int(fitted.width), height: Int(fitted.height))
+        return try firstFrame(file, path: path)
     }
 
     private static func firstFrame(_ file: UnsafeMutablePointer<GifFileType>, path: String) throws(ImageError) -> PixelImage {

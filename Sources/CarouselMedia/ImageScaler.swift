@@ -31,31 +31,8 @@ public enum ImageScaler {
         let taps = Taps(from: count, to: target)
         src.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { o in
-                taps.first.withUnsafeBufferPointer { first in
-                    taps.count.withUnsafeBufferPointer { counts in
-                        taps.weight.withUnsafeBufferPointer { weight in
-                            for line in 0..<lines {
-                                let inBase = line * lineStride, outBase = line * outLineStride
-                                var k = 0
-                                for i in 0..<target {
-                                    var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
-                                    var p = inBase + first[i] * step
-                                    for _ in 0..<counts[i] {
-                                        let w = weight[k]
-                                        a0 += Float(s[p]) * w
-                                        a1 += Float(s[p + 1]) * w
-                                        a2 += Float(s[p + 2]) * w
-                                        a3 += Float(s[p + 3]) * w
-                                        p += step
-                                        k += 1
-                                    }
-                                    let q = outBase + i * outStep
-                                    o[q] = clampByte(a0); o[q + 1] = clampByte(a1)
-                                    o[q + 2] = clampByte(a2); o[q + 3] = clampByte(a3)
-                                }
-                            }
-                        }
-                    }
+                for line in 0..<lines {
+                    taps.apply(s, from: line * lineStride, step: step, into: o, at: line * outLineStride, outStep: outStep)
                 }
             }
         }
@@ -74,6 +51,35 @@ public enum ImageScaler {
         init(from count: Int, to target: Int) {
             self.init(target < count ? ImageScaler.areaWeights(from: count, to: target)
                                      : ImageScaler.bilinearWeights(from: count, to: target))
+        }
+
+        /// Resamples one line of RGBA samples: reads `s` from `base`, `step` bytes apart, and
+        /// writes `count.count` samples into `o` from `outBase`, `outStep` bytes apart.
+        func apply(_ s: UnsafeBufferPointer<UInt8>, from base: Int, step: Int,
+                   into o: UnsafeMutableBufferPointer<UInt8>, at outBase: Int, outStep: Int) {
+            first.withUnsafeBufferPointer { first in
+                count.withUnsafeBufferPointer { counts in
+                    weight.withUnsafeBufferPointer { weight in
+                        var k = 0
+                        for i in 0..<counts.count {
+                            var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
+                            var p = base + first[i] * step
+                            for _ in 0..<counts[i] {
+                                let w = weight[k]
+                                a0 += Float(s[p]) * w
+                                a1 += Float(s[p + 1]) * w
+                                a2 += Float(s[p + 2]) * w
+                                a3 += Float(s[p + 3]) * w
+                                p += step
+                                k += 1
+                            }
+                            let q = outBase + i * outStep
+                            o[q] = ImageScaler.clampByte(a0); o[q + 1] = ImageScaler.clampByte(a1)
+                            o[q + 2] = ImageScaler.clampByte(a2); o[q + 3] = ImageScaler.clampByte(a3)
+                        }
+                    }
+                }
+            }
         }
 
         init(_ nested: [[(Int, Double)]]) {

@@ -73,36 +73,13 @@ struct RowScaler {
     }
 
     /// The source row resampled to `width` pixels into `shrunk`, rounded to bytes as the
-    /// whole-image scaler's first pass rounds.
+    /// whole-image scaler's first pass rounds (the same taps, the same loop).
     private mutating func shrinkAcross(_ row: UnsafeBufferPointer<UInt8>) {
         if width == sourceWidth {
             for x in 0..<(width * 4) { shrunk[x] = row[x] }
             return
         }
-        across.first.withUnsafeBufferPointer { first in
-            across.count.withUnsafeBufferPointer { counts in
-                across.weight.withUnsafeBufferPointer { weight in
-                    shrunk.withUnsafeMutableBufferPointer { o in
-                        var k = 0
-                        for i in 0..<width {
-                            var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
-                            var p = first[i] * 4
-                            for _ in 0..<counts[i] {
-                                let w = weight[k]
-                                a0 += Float(row[p]) * w
-                                a1 += Float(row[p + 1]) * w
-                                a2 += Float(row[p + 2]) * w
-                                a3 += Float(row[p + 3]) * w
-                                p += 4
-                                k += 1
-                            }
-                            o[i * 4] = ImageScaler.clampByte(a0); o[i * 4 + 1] = ImageScaler.clampByte(a1)
-                            o[i * 4 + 2] = ImageScaler.clampByte(a2); o[i * 4 + 3] = ImageScaler.clampByte(a3)
-                        }
-                    }
-                }
-            }
-        }
+        shrunk.withUnsafeMutableBufferPointer { across.apply(row, from: 0, step: 4, into: $0, at: 0, outStep: 4) }
     }
 
     /// The resampled image once complete.

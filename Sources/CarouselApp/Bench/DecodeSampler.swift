@@ -45,13 +45,16 @@ enum DecodeSampler {
             guard let g = groups[key] else { continue }
             let variants = g.format == "JPEG" ? [true, false] : [false]
             for dct in variants {
-                isolatedSettings.dctScaling = dct
-                let isolated = IsolatedDecoder(isolatedSettings, helpers: 1, warn: { _ in })
-                defer { isolated.stop() }
                 // The way the carousel decodes, also through a helper; the comparison without
                 // DCT scaling in this process only.
                 var ways: [(any ImageDecoding, Bool)] = [(FittingDecoder(dctScaling: dct), false)]
-                if dct == variants[0] { ways.append((isolated, true)) }
+                var isolated: IsolatedDecoder?
+                if dct == variants[0] {
+                    isolatedSettings.dctScaling = dct
+                    isolated = IsolatedDecoder(isolatedSettings, helpers: 1, warn: { _ in })
+                    ways.append((isolated!, true))
+                }
+                defer { isolated?.stop() }
                 for (decoder, throughHelper) in ways {
                     _ = try? decoder.decode(g.members[0], fittingIn: box)  // warm: caches, page faults
                     let times = g.members.compactMap { s -> Double? in

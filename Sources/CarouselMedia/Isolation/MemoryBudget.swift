@@ -18,8 +18,10 @@ struct MemoryBudget {
     static var addressSpaceInUse: Int {
         guard let f = fopen("/proc/self/statm", "r") else { return 0 }
         defer { fclose(f) }
-        var pages = 0
-        return fscanf_statm(f, &pages) ? pages * Int(sysconf(Int32(_SC_PAGESIZE))) : 0
+        var line = [CChar](repeating: 0, count: 128)
+        guard fgets(&line, Int32(line.count), f) != nil,
+              let pages = String(cString: line).split(separator: " ").first.flatMap({ Int($0) }) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// `check` on the header at the start of the open file `fd` (its first 64 KB: a JPEG's
@@ -56,14 +58,4 @@ struct MemoryBudget {
         guard lower.contains("out of memory") || lower.contains("memory allocation") || lower.contains("insufficient memory") else { return reason }
         return "needs more memory than the decoder's \(available >> 20) MB (--decode-memory): \(reason)"
     }
-}
-
-/// Reads statm's first field (total program size in pages).
-private func fscanf_statm(_ f: UnsafeMutablePointer<FILE>, _ pages: inout Int) -> Bool {
-    var line = [CChar](repeating: 0, count: 128)
-    guard fgets(&line, Int32(line.count), f) != nil else { return false }
-    let text = String(cString: line)
-    guard let first = text.split(separator: " ").first, let n = Int(first) else { return false }
-    pages = n
-    return true
 }
