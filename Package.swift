@@ -48,10 +48,12 @@ let package = Package(
                 dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2TTF", "CLinux"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselSDL", "CarouselMedia",
+                    "CarouselCore", "CarouselSDL", "CarouselMedia", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
+        // The fuzz targets of every parser of outside bytes (Tests/Fuzz/run builds it for libFuzzer).
+        .executableTarget(name: "carousel-fuzz", dependencies: ["CarouselApp"], path: "Tests/Fuzz/Entry"),
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP"]),

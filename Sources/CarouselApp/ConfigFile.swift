@@ -25,6 +25,11 @@ struct ConfigFile {
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw Failure("\(path): cannot be read")
         }
+        try self.init(text: text, path: path, for: command)
+    }
+
+    /// Checks `text`, the contents of `path`, against `command`'s options.
+    init(text: String, path: String, for command: any ParsableArguments.Type) throws(Failure) {
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
             throw Failure("\(path):\(e.source.begin.line): \(e.description)")

@@ -33,6 +33,12 @@ struct InteractiveLoop {
     /// Tells the level when a `.memoryPressure` wake arrives; nil: not watched.
     var memoryPressure: MemoryPressureWatcher?
     private var screenOn = true
+    /// Least seconds between frames where the display does not pace them (vsync off, or a
+    /// headless driver): an animation then draws at 60 a second instead of spinning.
+    var framePacing: Double?
+    private var lastFrame: Double?
+    /// Plays `carousel bench --soak`'s input and reports frames to it; nil normally.
+    var soak: SoakDriver?
 
     init(scene: CarouselScene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
          keys: KeyBindings, catalog: CatalogUpdater? = nil) {
@@ -47,8 +53,11 @@ struct InteractiveLoop {
 
     mutating func run() throws -> Outcome {
         while running {
+            soak?.perform(now: EventQueue.now, window: window)
             // Idle: sleep until something happens. Moving: take what is queued and draw.
-            if let first = nextEvent() {
+            let event = nextEvent()
+            let woke = ProcessStats.now
+            if let first = event {
                 try handle(first)
                 while running, let e = EventQueue.poll() { try handle(e) }
             }
@@ -75,7 +84,10 @@ struct InteractiveLoop {
                 renderer.present()
                 framesDrawn += 1
                 needsDraw = false
+                lastFrame = EventQueue.now
+                soak?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.carousel.isAnimating)
             }
+            soak?.reportIfDue(now: EventQueue.now, scene: scene)
         }
         return outcome
     }
@@ -103,11 +115,16 @@ struct InteractiveLoop {
         if !screenOn {
             return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
-        if scene.carousel.isAnimating || needsDraw { return EventQueue.poll() }
+        if scene.carousel.isAnimating || needsDraw {
+            if let pace = framePacing, let lastFrame, EventQueue.now < lastFrame + pace {
+                return EventQueue.wait(until: lastFrame + pace)
+            }
+            return EventQueue.poll()
+        }
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck,
-                         hours?.state(now: EventQueue.now).nextChange].compactMap { $0 }
+                         hours?.state(now: EventQueue.now).nextChange, soak?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CLinux
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
@@ -46,6 +47,10 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the event log (JSON lines) to FILE, or to standard output with -.", valueName: "FILE|-"))
     var events: String?
 
+    @Option(help: ArgumentHelp("Play the seeded input mix of `carousel bench --soak` and report frames to it on standard output.",
+                               visibility: .private))
+    var soakDrive: UInt64?
+
     @OptionGroup var source: SourceOptions
 
     @OptionGroup var view: ViewOptions
@@ -86,6 +91,8 @@ public struct RunCommand: ParsableCommand {
         }
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
+        // Driven by a soak: it ends with the bench that started it.
+        if soakDrive != nil { _ = kc_parent_death_signal(SIGTERM) }
         // A kiosk starts even when its folder is not there yet (a USB stick or a network
         // share still mounting at boot): it says so on screen and picks the folder up when
         // it appears. Run by hand, a wrong path is a mistake to report at once.
@@ -125,6 +132,14 @@ public struct RunCommand: ParsableCommand {
         // What SIGHUP may change: everything but the window, the renderer and the event log.
         var current = self
 
+        // Headless drivers and --no-vsync do not pace frames: the loop does, at 60 a second.
+        let paced = !vsync || ["dummy", "offscreen"].contains(session.videoDriver.lowercased())
+        let soak = soakDrive.map { seed in
+            SoakDriver(seed: seed, width: size.width, height: size.height, now: EventQueue.now) {
+                FileHandle.standardOutput.write(Data($0.utf8))
+            }
+        }
+
         var reloads = 0
         while true {
             // The scene before a reload is gone now: hand back what it freed.
@@ -146,6 +161,8 @@ public struct RunCommand: ParsableCommand {
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
                                        keys: keys, catalog: catalog)
             loop.memoryPressure = pressure
+            loop.framePacing = paced ? 1.0 / 60 : nil
+            loop.soak = soak
             loop.hours = try current.schedule.map {
                 OpeningHours(schedule: try Schedule(parsing: $0),
                              wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)

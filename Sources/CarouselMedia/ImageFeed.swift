@@ -51,6 +51,9 @@ public final class ImageFeed {
     public var requestsDropped: Int { workers.requestsDropped }
     /// Whether the workers still have something to do.
     public var isLoading: Bool { workers.busy }
+    /// Images decoded and files failed since this feed began.
+    public private(set) var decoded = 0
+    public private(set) var failed = 0
     /// Fitted images held in memory now.
     public var cachedCount: Int { images.count }
 
@@ -84,9 +87,11 @@ public final class ImageFeed {
             guard r.box == box, let item else { continue }
             switch done.result {
             case .success(let image):
+                decoded += 1
                 guard wanted.contains(item) else { continue }
                 images[item] = image
             case .failure(let error):
+                failed += 1
                 failures[r.source.file] = error.reason
             }
             ready.append(item)

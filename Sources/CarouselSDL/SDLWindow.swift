@@ -60,6 +60,11 @@ public final class SDLWindow {
     }
 
     /// Full screen at the desktop's resolution, or back to a window.
+    /// Asks for a new size in window coordinates; the size change arrives as an event.
+    public func setSize(width: Int, height: Int) {
+        SDL_SetWindowSize(handle, Int32(width), Int32(height))
+    }
+
     public func setFullscreen(_ on: Bool) {
         SDL_SetWindowFullscreen(handle, on ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }

@@ -60,6 +60,24 @@ public enum SignalWatcher {
         #endif
     }
 
+    /// For a command that ends early but tidily (`carousel bench --soak` reports what it has
+    /// so far): SIGTERM and SIGINT call `body` on a watcher thread, every time, and nothing else.
+    public static func onInterrupt(_ body: @escaping @Sendable () -> Void) {
+        #if canImport(Glibc)
+        var set = resetToDefault([SIGTERM, SIGINT])
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        let task = Unmanaged.passRetained(Cleanup(body)).toOpaque()
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { task in
+            let body = Unmanaged<Cleanup>.fromOpaque(task!).takeRetainedValue()
+            var set = SignalWatcher.signalSet([SIGTERM, SIGINT])
+            var sig: Int32 = 0
+            while true { if sigwait(&set, &sig) == 0 { body.run() } }
+        }, task)
+        pthread_detach(thread)
+        #endif
+    }
+
     private final class Cleanup: Sendable {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }

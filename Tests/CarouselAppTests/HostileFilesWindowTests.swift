@@ -1,3 +1,4 @@
+import CarouselMedia
 import Foundation
 import Testing
 @testable import CarouselApp

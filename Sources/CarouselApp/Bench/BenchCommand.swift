@@ -31,6 +31,13 @@ public struct BenchCommand: ParsableCommand {
     @Flag(help: "Print the figures as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Instead: run the program for DURATION (90s, 30m, 8h) under a seeded random mix of gestures, idle and autoplay spells, resizes, SIGHUP reloads and file churn with damaged files in a temporary copy of the pictures, and report the trend of memory, files, threads, frame times, crashes and hangs. Ctrl+C ends it early with the report so far.",
+                             valueName: "DURATION"))
+    var soak: SoakDuration?
+
+    @Option(help: ArgumentHelp("The soak's random seed: the same seed plays the same mix.", valueName: "N"))
+    var seed: UInt64?
+
     @Flag(help: ArgumentHelp("A short mix of gestures (a few seconds), for smoke tests.", visibility: .hidden))
     var short = false
 
@@ -42,6 +49,8 @@ public struct BenchCommand: ParsableCommand {
 
     public func validate() throws {
         if synthetic != nil && !source.paths.isEmpty { throw ValidationError("give either --synthetic or image sources, not both") }
+        if soak == nil && seed != nil { throw ValidationError("--seed is for --soak") }
+        if soak != nil && naive { throw ValidationError("--naive does not go with --soak") }
     }
 
     /// Memory the naive gallery may fill with full-size pictures (each twice: decoded and
@@ -50,6 +59,7 @@ public struct BenchCommand: ParsableCommand {
     static let naiveMaxImages = 10
 
     public func run() throws {
+        if let soak { return try runSoak(soak.seconds) }
         let processAge = Self.processAge()
         var options = source
         var folder: String?

@@ -1,0 +1,15 @@
+import CarouselCore
+import CarouselMedia
+
+/// Every parser of the program that reads bytes from outside, by name: the image parts'
+/// (`MediaFuzzTargets`) and the command's own (the config file, the gesture script, the
+/// opening hours). The fuzz targets in Tests/Fuzz and the corpus replay in the tests use it.
+public enum FuzzTargets {
+    public static let all: [String: @Sendable ([UInt8]) -> Void] = MediaFuzzTargets.all.merging([
+        "config": { _ = try? ConfigFile(text: String(decoding: $0, as: UTF8.self), path: "fuzz.toml", for: RunCommand.self) },
+        "gesture-script": { _ = try? GestureScript(parsing: String(decoding: $0, as: UTF8.self)) },
+        "opening-hours": { _ = try? Schedule(parsing: String(decoding: $0, as: UTF8.self)) },
+    ]) { a, _ in a }
+
+    public static var names: [String] { all.keys.sorted() }
+}

@@ -1,0 +1,15 @@
+/// Every parser here that reads bytes from outside, by name, each taking any bytes at all:
+/// the fuzz targets (Tests/Fuzz) and the replay of their corpus in the tests call them. A
+/// parser may reject its input; it must never crash, hang or read out of bounds.
+public enum MediaFuzzTargets {
+    public static let all: [String: @Sendable ([UInt8]) -> Void] = [
+        // The first bytes of a picture: format, size (sizes before pixels).
+        "image-header": { _ = ImageHeader.read($0) },
+        // A JPEG's APP1 segment for the orientation.
+        "exif": { _ = ExifOrientation.read(jpeg: $0) },
+        // A manifest (TOML) from a folder, a USB stick, later a web server.
+        "manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), file: "/nonexistent/fuzz/manifest.toml") },
+        // What a decoder helper, perhaps taken over by a hostile file, says back.
+        "helper-message": { _ = HelperMessage(decoding: $0) },
+    ]
+}
