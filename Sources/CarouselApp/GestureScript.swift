@@ -59,6 +59,9 @@ public struct GestureScript: Equatable, Sendable {
 
     private struct Problem: Error { var message: String }
 
+    /// The longest wait, drag or hold a script may ask for, ms.
+    static let longestMs = 3_600_000.0
+
     private static func action(_ verb: String, _ args: [String]) throws -> Action {
         var a = Arguments(verb: verb, words: args)
         let action: Action
@@ -67,7 +70,10 @@ public struct GestureScript: Equatable, Sendable {
             action = .mouse(phase(verb), x: try a.number("X"), y: try a.number("Y"))
         case "touch-down", "touch-move", "touch-up":
             let id = try a.number("ID")
-            guard id >= 0, id == id.rounded() else { throw Problem(message: "\(verb): ID must be a whole number ≥ 0") }
+            // Past Int64 the conversion would trap (found by fuzzing); no panel has that many fingers.
+            guard id >= 0, id == id.rounded(), id <= Double(Int32.max) else {
+                throw Problem(message: "\(verb): ID must be a whole number from 0 to \(Int32.max)")
+            }
             action = .touch(phase(verb), id: Int64(id), x: try a.number("X"), y: try a.number("Y"))
         case "drag":
             let from = Point(x: try a.number("X1"), y: try a.number("Y1"))
@@ -147,9 +153,14 @@ public struct GestureScript: Equatable, Sendable {
             return v
         }
 
+        /// Milliseconds, at most an hour: `render` steps through them a frame at a time, so
+        /// a longer one would look like a hang.
         mutating func duration(_ name: String) throws -> Double {
             let v = try number(name)
             guard v >= 0 else { throw Problem(message: "\(verb): \(name) must not be negative") }
+            guard v <= GestureScript.longestMs else {
+                throw Problem(message: "\(verb): \(name) must be at most \(Int(GestureScript.longestMs)) (an hour)")
+            }
             return v
         }
     }

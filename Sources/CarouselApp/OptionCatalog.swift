@@ -30,6 +30,7 @@ struct OptionCatalog {
                 var names: [Name]?
                 var valueName: String?
                 var abstract: String?
+                var shouldDisplay: Bool?
             }
             var command: Command
         }
@@ -41,6 +42,8 @@ struct OptionCatalog {
             let long = (a.names ?? []).first { $0.kind == "long" }?.name
             guard let name = a.kind == .positional ? a.valueName : long,
                   !Self.commandLineOnly.contains(name),
+                  // Hidden options are for the program's own use (the soak's driver).
+                  a.shouldDisplay != false,
                   !(name.hasPrefix("no-") && allLongs.contains(String(name.dropFirst(3)))) else { continue }
             entries[name] = Entry(name: name, kind: a.kind, invertible: allLongs.contains("no-" + name),
                                   valueName: a.valueName, abstract: a.abstract)

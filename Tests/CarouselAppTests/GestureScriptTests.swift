@@ -43,6 +43,10 @@ import CarouselCore
         ("resize 0 10", 1, "resize: W and H must be whole numbers"),
         ("wheel 1 2 3", 1, "wheel: unexpected '3'"),
         ("touch-down 1.5 2 3", 1, "touch-down: ID must be a whole number"),
+        // Found by fuzzing: an ID past Int64 trapped in the conversion.
+        ("touch-down 1e30 2 3", 1, "touch-down: ID must be a whole number from 0 to 2147483647"),
+        ("wait 1e30", 1, "wait: MS must be at most 3600000 (an hour)"),
+        ("drag 1 2 3 4 10 hold 4000000", 1, "drag: MS2 must be at most 3600000"),
     ])
     func malformedLineNamesItsNumber(text: String, line: Int, message: String) {
         #expect {

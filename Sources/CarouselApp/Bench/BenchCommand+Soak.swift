@@ -41,10 +41,15 @@ extension BenchCommand {
             guard !pool.isEmpty else { throw Failure("\(source.emptyMessage): nothing to soak") }
             sourcesText = "\(pool.count) images from \(source.paths.isEmpty ? "the bundled Assets/" : source.paths.joined(separator: ", "))"
         }
+        // Damaged files are made from the pictures and from small PNGs (whose chunk lengths
+        // once hung a decoder) as well as JPEGs.
+        let small = workspace + "/small"
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let damageable = (try? SyntheticPhotos.write(.init(count: 2, width: 320, height: 240, format: .png), into: small)) ?? []
         if stop.isSet { throw ExitCode(130) }
         if !json { Log.info("soaking for \(Int(seconds)) s with seed \(seed) (replay with --seed \(seed)); Ctrl+C ends it early with the report") }
         let runner = SoakRunner(seed: seed, duration: seconds, width: size.width, height: size.height, window: window,
-                                pool: pool, workspace: workspace, sources: sourcesText, interrupted: { stop.isSet })
+                                pool: pool, damageable: damageable, workspace: workspace, sources: sourcesText, interrupted: { stop.isSet })
         let report = try runner.run()
         print(json ? report.json() : report.table(), terminator: json ? "\n" : "")
         if !report.faults.isEmpty { throw ExitCode(1) }

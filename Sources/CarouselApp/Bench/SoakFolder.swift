@@ -13,6 +13,8 @@ import Glibc
 final class SoakFolder {
     let path: String
     private let pool: [String]
+    /// Small pictures of each format the damaged copies are also made from.
+    private let damageable: [String]
     private var random: SeededRandom
     private var serial = 0
     /// A replacement being written: its path, the bytes, how much is written.
@@ -23,9 +25,10 @@ final class SoakFolder {
     /// Files the churn could not do (a full disk, say), by cause: said in the report.
     private(set) var problems: [String: Int] = [:]
 
-    init(path: String, pool: [String], seed: UInt64) throws {
+    init(path: String, pool: [String], damageable: [String] = [], seed: UInt64) throws {
         self.path = path
         self.pool = pool
+        self.damageable = pool + damageable
         random = SeededRandom(seed: seed ^ 0x5EED_F11E)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         fill()
@@ -86,12 +89,11 @@ final class SoakFolder {
             for name in current { unlink(path + "/" + name) }
             refillAt = now + 3
         case .hostile(let n):
-            for _ in 0..<n where !pool.isEmpty {
-                let source = pool[Int.random(in: 0..<pool.count, using: &random)]
+            for _ in 0..<n where !damageable.isEmpty {
+                let source = damageable[Int.random(in: 0..<damageable.count, using: &random)]
                 guard let bytes = FileManager.default.contents(atPath: source) else { continue }
                 let damage = ImageDamage.allCases[Int.random(in: 0..<ImageDamage.allCases.count, using: &random)]
-                // Big pictures are cut short: a damaged 24 MP JPEG is no worse than a damaged small one.
-                let damaged = damage.apply(to: [UInt8](bytes.prefix(2_000_000)), random: &random)
+                let damaged = damage.apply(to: [UInt8](bytes), random: &random)
                 serial += 1
                 let target = path + String(format: "/%06d-hostile-\(damage)-", serial) + (source as NSString).lastPathComponent
                 if FileManager.default.createFile(atPath: target, contents: Data(damaged)) {

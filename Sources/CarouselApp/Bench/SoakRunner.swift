@@ -17,6 +17,8 @@ struct SoakRunner {
     var window: Bool
     /// Pictures the folder is made from.
     var pool: [String]
+    /// Small pictures in other formats that damaged copies are made from too.
+    var damageable: [String] = []
     /// The temporary folder the run may use; removed by the caller.
     var workspace: String
     var sources: String
@@ -32,7 +34,7 @@ struct SoakRunner {
     var sampleInterval: Double { min(5, max(1, duration / 100)) }
 
     func run() throws -> SoakReport {
-        let folder = try SoakFolder(path: workspace + "/pictures", pool: pool, seed: seed)
+        let folder = try SoakFolder(path: workspace + "/pictures", pool: pool, damageable: damageable, seed: seed)
         var environment = ProcessInfo.processInfo.environment
         if !window { environment["SDL_VIDEODRIVER"] = "dummy" }
         // A crash prints every thread's stack into the program's log.
