@@ -92,6 +92,13 @@ struct SoakRunner {
                                     detail: child.stacks()))
                 break
             }
+            // Alive but drawing nothing while the strip moves: a frozen screen.
+            let recent = child.observed.reports(after: max(0, child.observed.reportCount - Int(Self.hangAfter)))
+            if recent.count == Int(Self.hangAfter), recent.allSatisfy({ $0.moving && $0.frameTimes.isEmpty }) {
+                endedBy = "hang"
+                faults.append(.init(atS: t, what: "hang: the strip moved but no frame was drawn for 5 s", detail: child.stacks()))
+                break
+            }
             for timed in mix.steps(before: t) {
                 switch timed.step {
                 case .pointer(let phase, _, _, _): if phase == .down { steps["gestures (pointer down)", default: 0] += 1 }
