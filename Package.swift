@@ -14,7 +14,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2",
@@ -41,8 +40,7 @@ let package = Package(
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
                 dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
-                               "CSeccomp", "CLinux",
-                               .product(name: "TOMLKit", package: "TOMLKit")],
+                               "CSeccomp", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
                 dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2TTF", "CLinux"]),

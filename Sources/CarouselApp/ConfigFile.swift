@@ -1,7 +1,6 @@
 import ArgumentParser
 import CarouselMedia
 import Foundation
-import TOMLKit
 
 /// `--config FILE`: a TOML file whose keys are the command's long option names
 /// (`autoplay = 8`, `idle-resume = 30` or `idle_resume = 30`, `kiosk = true`) plus
@@ -31,18 +30,14 @@ struct ConfigFile {
     /// Checks `text`, the contents of `path`, against `command`'s options.
     init(text: String, path: String, for command: any ParsableArguments.Type) throws(Failure) {
         let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
-            throw Failure("\(path):\(e.source.begin.line): \(e.description)")
-        } catch {
-            throw Failure("\(path): is not valid TOML")
+        do { table = try TOML.parse(text) } catch {
+            throw Failure("\(path):\(error.line): \(error.message)")
         }
         let catalog = OptionCatalog(command)
-        let lines = TOMLLines(text)
         // The file's own order, so that two spellings of one key resolve predictably.
-        let keys = table.keys.sorted { (lines.line(of: $0) ?? 0) < (lines.line(of: $1) ?? 0) }
-        for key in keys {
-            guard let value = table[key] else { continue }
-            let at = "\(path):\(lines.line(of: key) ?? lines.line(in: key) ?? 0)"
+        for entry in table.entries {
+            let (key, value) = (entry.key, entry.value)
+            let at = "\(path):\(entry.line)"
             if key == Self.sourcesKey {
                 sources = try Self.strings(value, at: at, key: key)
                 continue
@@ -58,7 +53,7 @@ struct ConfigFile {
         }
     }
 
-    private static func arguments(for entry: OptionCatalog.Entry, value: any TOMLValueConvertible,
+    private static func arguments(for entry: OptionCatalog.Entry, value: TOMLValue,
                                   at: String, key: String) throws(Failure) -> [String] {
         if entry.kind == .flag {
             guard let on = value.bool else { throw Failure("\(at): \(key) must be true or false") }
@@ -73,10 +68,10 @@ struct ConfigFile {
         return ["--" + entry.name, text]
     }
 
-    private static func strings(_ value: any TOMLValueConvertible, at: String, key: String) throws(Failure) -> [String] {
+    private static func strings(_ value: TOMLValue, at: String, key: String) throws(Failure) -> [String] {
         if let s = value.string { return [s] }
         guard let array = value.array else { throw Failure("\(at): \(key) must be a list of paths, like [\"/srv/photos\"]") }
-        return try array.map { (v: any TOMLValueConvertible) throws(Failure) -> String in
+        return try array.map { (v: TOMLValue) throws(Failure) -> String in
             guard let s = v.string else { throw Failure("\(at): \(key) must be a list of paths, like [\"/srv/photos\"]") }
             return s
         }

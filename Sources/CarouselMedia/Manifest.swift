@@ -1,5 +1,3 @@
-import TOMLKit
-
 /// A TOML file listing the images to show, in order, each with an optional title and
 /// caption:
 ///
@@ -22,43 +20,36 @@ public enum Manifest {
     /// The items of the manifest text `text`, read from `file` (which paths are relative to).
     public static func parse(_ text: String, file: String) throws(Problem) -> [ImageSource] {
         let table: TOMLTable
-        do { table = try TOMLTable(string: text) } catch let e as TOMLParseError {
-            throw Problem(file: file, line: e.source.begin.line, message: e.description)
-        } catch {
-            throw Problem(file: file, line: nil, message: "is not valid TOML")
+        do { table = try TOML.parse(text) } catch {
+            throw Problem(file: file, line: error.line, message: error.message)
         }
-        let lines = TOMLLines(text)
-        for key in table.keys where key != "item" {
-            throw Problem(file: file, line: lines.line(of: key) ?? lines.line(in: key),
-                          message: "unknown key '\(key)' (a manifest holds [[item]] tables)")
+        for entry in table.entries where entry.key != "item" {
+            throw Problem(file: file, line: entry.line,
+                          message: "unknown key '\(entry.key)' (a manifest holds [[item]] tables)")
         }
         guard let value = table["item"] else { return [] }
-        guard let array = value.array else {
-            throw Problem(file: file, line: lines.line(of: "item") ?? lines.line(in: "item"),
-                          message: "'item' must be an array of tables: write [[item]]")
+        let itemLine = table.line(of: "item")
+        guard let array = value.array, array.allSatisfy({ $0.table != nil }) else {
+            throw Problem(file: file, line: itemLine, message: "'item' must be an array of tables: write [[item]]")
         }
         let folder = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
         var sources: [ImageSource] = []
         for (i, element) in array.enumerated() {
-            let name = "item#\(i + 1)"
-            guard let item = element.table else {
-                throw Problem(file: file, line: lines.line(of: "item"), message: "item \(i + 1) is not a table")
-            }
-            for key in item.keys where !itemKeys.contains(key) {
-                throw Problem(file: file, line: lines.line(of: key, in: name),
-                              message: "unknown key '\(key)' in item \(i + 1) (expected path, title or caption)")
+            guard let item = element.table else { continue }
+            for entry in item.entries where !itemKeys.contains(entry.key) {
+                throw Problem(file: file, line: entry.line,
+                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title or caption)")
             }
             var strings: [String: String] = [:]
             for key in itemKeys {
                 guard let v = item[key] else { continue }
                 guard let s = v.string else {
-                    throw Problem(file: file, line: lines.line(of: key, in: name),
-                                  message: "'\(key)' in item \(i + 1) must be a string")
+                    throw Problem(file: file, line: item.line(of: key), message: "'\(key)' in item \(i + 1) must be a string")
                 }
                 strings[key] = s
             }
             guard let path = strings["path"], !path.isEmpty else {
-                throw Problem(file: file, line: lines.line(in: name), message: "item \(i + 1) has no path")
+                throw Problem(file: file, line: item.line, message: "item \(i + 1) has no path")
             }
             let full = path.hasPrefix("/") ? path : folder + "/" + path
             sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"]))

@@ -20,14 +20,27 @@ enum ProcessProbe {
     static func threads(_ pid: pid_t) -> Int? { entries("/proc/\(pid)/task")?.count }
 
     /// The process's children, from every thread's list (a child belongs to the thread that
-    /// started it).
+    /// started it); where the kernel keeps no such list, from every process's parent.
     static func children(of pid: pid_t) -> [pid_t] {
         var out: [pid_t] = []
+        var listed = false
         for task in entries("/proc/\(pid)/task") ?? [] {
             guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8) else { continue }
+            listed = true
             out += text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
+        if !listed {
+            out = (entries("/proc") ?? []).compactMap(pid_t.init).filter { parent(of: $0) == pid }
+        }
         return out.sorted()
+    }
+
+    /// The parent's pid: the field after the state, past the command name in parentheses.
+    static func parent(of pid: pid_t) -> pid_t? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        return fields.count > 1 ? pid_t(fields[1]) : nil
     }
 
     static func isAlive(_ pid: pid_t) -> Bool { kill(pid, 0) == 0 || errno == EPERM }
