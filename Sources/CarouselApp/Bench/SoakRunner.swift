@@ -37,10 +37,12 @@ struct SoakRunner {
         let folder = try SoakFolder(path: workspace + "/pictures", pool: pool, damageable: damageable, seed: seed)
         var environment = ProcessInfo.processInfo.environment
         if !window { environment["SDL_VIDEODRIVER"] = "dummy" }
+        // Vsync off, the program paces frames itself: a frame's time is its work, not the
+        // wait for the display, as in the rest of the bench.
         // A crash prints every thread's stack into the program's log.
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=all"
         let child = try SoakChild(
-            arguments: ["run", folder.path, "--size", "\(width)x\(height)", "--events", "-", "--soak-drive", String(seed),
+            arguments: ["run", folder.path, "--size", "\(width)x\(height)", "--events", "-", "--soak-drive", String(seed), "--no-vsync",
                         "--autoplay", String(SoakMix.autoplayInterval), "--idle-resume", String(SoakMix.idleResume)],
             environment: environment, logPath: workspace + "/program.log")
         let start = ProcessStats.now
