@@ -51,6 +51,10 @@ final class CatalogUpdater {
         self.watcher = makeWatcher(wake)
         self.reorder = options.order == .random
         armRescan(after: initial, now: now)
+        // `initial` was read before the folders were watched: a file copied in between
+        // (while the window opened, under a slow boot) would be missed until something
+        // else changed. One scan now, on the loop's first turn, finds it.
+        changed = watcher != nil
     }
 
     /// Watches the scan's folders; a periodic rescan only if some of it is out of sight.
