@@ -20,6 +20,21 @@ import CarouselMedia
         sources?.map { String($0.path.split(separator: "/").last ?? "") }
     }
 
+    /// A file copied in after the start-up scan but before the watch was set up (the window
+    /// opening on a slow boot) raises no inotify event: the first check finds it anyway.
+    @Test func aFileAddedBeforeTheWatchBeganIsFound() throws {
+        let folder = try Fixtures.temporaryFolder("watch-late")
+        try write(folder, "a.bmp")
+        let options = try SourceOptions.parse([folder])
+        let start = try options.scan { _ in }
+        try write(folder, "b.bmp")  // between the scan and the watch
+        let updater = CatalogUpdater(options: options, initial: start, rescanInterval: nil, now: 0, wake: {})
+        #expect(updater.isDue(at: 0), "nothing would look again")
+        #expect(updater.check(current: start.sources, now: 0) == nil, "held back until complete")
+        #expect(names(updater.check(current: start.sources, now: 2)) == ["a.bmp", "b.bmp"])
+        #expect(!updater.isDue(at: 3) && updater.nextCheck == nil, "and then rests")
+    }
+
     @Test func addRemoveReplaceGrowAndEmpty() throws {
         let folder = try Fixtures.temporaryFolder("watch")
         try write(folder, "a.bmp")
