@@ -125,7 +125,7 @@ import Testing
     @Test func aShortSoakReportsEveryFigure() throws {
         let (r, report) = try Self.soak(["--soak", "20s", "--seed", "5"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(report["seed"] as? Int == 5 && report["ended_by"] as? String == "time")
+        #expect(report["seed"] as? Int == 5 && report["ended_by"] as? String == "time", "\(report["faults"] ?? "no report")")
         #expect((report["ran_s"] as? Double ?? 0) >= 20)
         let samples = report["samples"] as? [[String: Any]] ?? []
         #expect(samples.count >= 10, "a sample every second or more often: \(samples.count)")
@@ -196,8 +196,8 @@ import Testing
         let data = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         let report = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-        #expect(p.terminationStatus == 0)
-        #expect(report["ended_by"] as? String == "interrupted")
+        #expect(p.terminationStatus == 0, "\(report["faults"] ?? "no report")")
+        #expect(report["ended_by"] as? String == "interrupted", "\(report["faults"] ?? "no report")")
         #expect((report["ran_s"] as? Double ?? 300) < 120)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? ["?"]).isEmpty, "the temporary copy was left behind")
     }
