@@ -31,7 +31,9 @@ extension InteractiveWindowTests {
         for name in ["crashes-sdl-image-2.6.3.gif", "hangs-sdl-image-2.6.3.png"] {
             try FileManager.default.copyItem(atPath: ImageDamage.hostile + "/" + name, toPath: folder + "/img0a-" + name)
         }
-        #expect(app.waitFor("catalog_changed", count: 1), "the copies were not seen: \(app.log)")
+        // New files show once unchanged for 2 s; under a sanitizer on a busy machine the
+        // rescan takes far longer than that (a bound, not a speed test).
+        #expect(app.waitFor("catalog_changed", count: 1, timeout: 30), "the copies were not seen: \(app.log)")
         // Step onto each hostile item and wait there for its failure (the hang's deadline),
         // then over every other item to the last.
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
