@@ -48,8 +48,12 @@ extension BenchCommand {
         let damageable = (try? SyntheticPhotos.write(.init(count: 2, width: 320, height: 240, format: .png), into: small)) ?? []
         if stop.isSet { throw ExitCode(130) }
         if !json { Log.info("soaking for \(Int(seconds)) s with seed \(seed) (replay with --seed \(seed)); Ctrl+C ends it early with the report") }
-        let runner = SoakRunner(seed: seed, duration: seconds, width: size.width, height: size.height, window: window,
+        var runner = SoakRunner(seed: seed, duration: seconds, width: size.width, height: size.height, window: window,
                                 pool: pool, damageable: damageable, workspace: workspace, sources: sourcesText, interrupted: { stop.isSet })
+        runner.imageOptions = ["--order", source.order.rawValue, "--prefetch", String(source.prefetch),
+                               "--max-megapixels", String(source.maxMegapixels),
+                               "--decode-timeout", String(source.decodeTimeout),
+                               "--decode-memory", String(source.decodeMemory)] + (source.recursive ? ["--recursive"] : [])
         let report = try runner.run()
         print(json ? report.json() : report.table(), terminator: json ? "\n" : "")
         if !report.faults.isEmpty { throw ExitCode(1) }

@@ -19,6 +19,8 @@ struct SoakRunner {
     var pool: [String]
     /// Small pictures in other formats that damaged copies are made from too.
     var damageable: [String] = []
+    /// The image options the program under test gets (order, prefetch, decoding limits).
+    var imageOptions: [String] = []
     /// The temporary folder the run may use; removed by the caller.
     var workspace: String
     var sources: String
@@ -43,7 +45,8 @@ struct SoakRunner {
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=all"
         let child = try SoakChild(
             arguments: ["run", folder.path, "--size", "\(width)x\(height)", "--events", "-", "--soak-drive", String(seed), "--no-vsync",
-                        "--autoplay", String(SoakMix.autoplayInterval), "--idle-resume", String(SoakMix.idleResume)],
+                        "--autoplay", String(SoakMix.autoplayInterval), "--idle-resume", String(SoakMix.idleResume)]
+                + imageOptions,
             environment: environment, logPath: workspace + "/program.log")
         let start = ProcessStats.now
         var mix = SoakMix(seed: seed, width: width, height: height)
