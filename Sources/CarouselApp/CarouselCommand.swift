@@ -13,6 +13,7 @@ public struct CarouselCommand: ParsableCommand {
 
     /// Runs the command line; errors become one line on stderr and a non-zero exit.
     public static func runMain() {
+        FreedMemory.mapLargeBlocksOnTheirOwn()
         do {
             var command = try parseAsRoot()
             if let run = command as? RunCommand, run.config != nil {
