@@ -34,6 +34,26 @@ import Testing
         #expect(SoakReport.warmup(for: 20) == 5 && SoakReport.warmup(for: 7200) == 600 && SoakReport.warmup(for: 1800) == 180)
     }
 
+    @Test func aResizeChangesTheLevelButOnlyGrowthWithinASizeCounts() throws {
+        // Steady memory that is 40 MB higher at 1920x1080 than at 800x480, the window going
+        // back and forth, the large size last: a fit across sizes sees a climb that is none.
+        var samples: [SoakReport.Sample] = []
+        for i in 0..<240 {
+            let large = (i / 30) % 2 == 1
+            var s = Self.sample(Double(i) * 30, rss: large ? 140 : 100)
+            s.size = large ? "1920x1080" : "800x480"
+            samples.append(s)
+        }
+        let naive = try #require(LinearFit(samples.map { (x: $0.t / 3600, y: $0.rssMB) })).slope
+        #expect(naive > 1, "the levels alone look like growth: \(naive)")
+        let flat = try #require(SoakReport.growthPerHour(samples, after: 0) { $0.rssMB })
+        #expect(abs(flat) < 1e-9, "\(flat)")
+        // Real growth shows through the levels: 2 MB an hour at both sizes.
+        let growing = samples.map { var s = $0; s.rssMB += 2 * $0.t / 3600; return s }
+        let slope = try #require(SoakReport.growthPerHour(growing, after: 0) { $0.rssMB })
+        #expect(abs(slope - 2) < 1e-9, "\(slope)")
+    }
+
     @Test func framesAreSummedUpPerInterval() {
         // Two stretches of 10 s: in the first 100 frames of 1..100 ms, in the second 3 of 5 ms.
         typealias Report = (t: Double, frameTimes: [Double], decoded: Int, failed: Int)

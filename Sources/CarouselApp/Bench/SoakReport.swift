@@ -14,8 +14,10 @@ struct SoakReport: Codable, Sendable {
         var frames: Int
         var decoded: Int
         var failed: Int
+        /// The window's size at the time, "WxH".
+        var size: String = ""
         enum CodingKeys: String, CodingKey {
-            case t, helpers, fds, threads, frames, decoded, failed
+            case t, helpers, fds, threads, frames, decoded, failed, size
             case rssMB = "rss_mb", helpersRSSMB = "helpers_rss_mb"
         }
     }
@@ -99,10 +101,12 @@ struct SoakReport: Codable, Sendable {
     /// and caches arrive. A tenth of the run, between 5 seconds and 10 minutes.
     static func warmup(for seconds: Double) -> Double { min(600, max(5, seconds / 10)) }
 
-    /// Growth per hour of `value` over the samples after `warmup` seconds, by least squares;
-    /// nil with fewer than two samples after it.
+    /// Growth per hour of `value` over the samples after `warmup` seconds, by least squares
+    /// within each window size (`LinearFit.commonSlope`: a resize changes the level, not the
+    /// trend); nil with fewer than two samples at one size after it.
     static func growthPerHour(_ samples: [Sample], after warmup: Double, _ value: (Sample) -> Double) -> Double? {
-        LinearFit(samples.filter { $0.t >= warmup }.map { (x: $0.t / 3600, y: value($0)) })?.slope
+        let bySize = Dictionary(grouping: samples.filter { $0.t >= warmup }, by: \.size)
+        return LinearFit.commonSlope(bySize.keys.sorted().map { size in bySize[size]!.map { (x: $0.t / 3600, y: value($0)) } })
     }
 
     /// Frame times (with when each report arrived, seconds into the run) summed up in
@@ -153,7 +157,7 @@ struct SoakReport: Codable, Sendable {
         }
         var out = "KioskCarousel soak: \(sources), \(size), seed \(seed)\n\(machine)\n"
         out += "ran \(clock(ranS)) of \(clock(plannedS)), ended by \(endedBy)\n\n"
-        out += row("RSS growth after \(clock(warmupS)) warm-up", growth(rssGrowthMBPerHour) + " (helpers " + growth(helpersRSSGrowthMBPerHour) + ")")
+        out += row("RSS growth after \(clock(warmupS)) warm-up, per window size", growth(rssGrowthMBPerHour) + " (helpers " + growth(helpersRSSGrowthMBPerHour) + ")")
         out += row("RSS first / last / peak", "\(mb(rssFirstMB)) / \(mb(rssLastMB)) / \(mb(rssPeakMB)), helpers' peak \(mb(helpersRSSPeakMB))")
         out += row("open files first / last", "\(n(fdsFirst)) / \(n(fdsLast))")
         out += row("threads first / last", "\(n(threadsFirst)) / \(n(threadsLast))")

@@ -58,6 +58,8 @@ struct SoakRunner {
         var nextSample = start
         var frames = 0, decoded = 0, failed = 0, reportsCounted = 0
         var lastHelpers: [pid_t] = []
+        /// The window's size as the mix's steps so far left it (the program resizes itself).
+        var size = "\(width)x\(height)"
 
         func sample(_ t: Double) {
             for r in child.observed.reports(after: reportsCounted) {
@@ -74,7 +76,7 @@ struct SoakRunner {
             let helpersRSS = helpers.compactMap(ProcessProbe.resident).reduce(0, +)
             samples.append(.init(t: t, rssMB: Double(rss) / 1_048_576, helpersRSSMB: Double(helpersRSS) / 1_048_576,
                                  helpers: helpers.count, fds: fds, threads: threads, frames: frames,
-                                 decoded: decoded, failed: failed))
+                                 decoded: decoded, failed: failed, size: size))
         }
 
         loop: while true {
@@ -109,7 +111,9 @@ struct SoakRunner {
                 case .pointer(let phase, _, _, _): if phase == .down { steps["gestures (pointer down)", default: 0] += 1 }
                 case .wheel: steps["wheel notches", default: 0] += 1
                 case .key: steps["keys", default: 0] += 1
-                case .resize: steps["resizes and rotations", default: 0] += 1
+                case .resize(let w, let h):
+                    steps["resizes and rotations", default: 0] += 1
+                    size = "\(w)x\(h)"
                 case .reload:
                     steps["SIGHUP reloads", default: 0] += 1
                     child.signal(SIGHUP)
