@@ -5,25 +5,17 @@ public struct Carousel: Sendable {
     public private(set) var layout: StripLayout
     public private(set) var itemCount: Int
     /// Fractional item index at the centre of the viewport (a virtual index when wrapping).
-    public private(set) var position: Double
+    public var position: Double { scroller.position }
     /// The latest time seen, seconds.
     public private(set) var time: Double
     /// Which way the strip last moved: +1 towards higher indices, -1 towards lower, 0 not yet.
     public private(set) var direction = 0
 
-    private enum Motion: Sendable {
-        case resting
-        /// A pointer is down. `anchor` maps finger travel to an unclamped position.
-        case tracking(anchor: Double, anchorTravel: Double, caught: Bool)
-        case settling(SettleAnimation)
-    }
-
-    private var motion: Motion = .resting
+    /// The strip's motion, in items: one unit is one stride.
+    private var scroller: Scroller
+    private var physics: PageSnapping
     private var gestures: GestureTracker
     private var pool: SlotPool
-    /// Where the strip was when the current pointer went down.
-    private var pressPosition: Double = 0
-    private var lastTravel: Double = 0
     /// The strip moved since it last came to rest, so the next rest emits `settled`.
     private var movedSinceRest = false
     private var scrollAccumulator = 0.0
@@ -38,25 +30,25 @@ public struct Carousel: Sendable {
         self.itemCount = max(0, itemCount)
         self.layout = StripLayout(viewport: viewport, spec: settings.layout)
         self.time = time
-        self.gestures = GestureTracker(settings: settings.gestures)
+        self.gestures = GestureTracker(settings: settings.gestures, axis: .horizontal)
+        self.physics = PageSnapping(policy: settings.release)
         self.pool = SlotPool(slotCount: layout.slotCount)
         self.attract = AttractSchedule(settings: settings.attract, time: time)
-        self.position = Double(min(max(startIndex, 0), max(self.itemCount - 1, 0)))
+        self.scroller = Scroller(position: Double(min(max(startIndex, 0), max(self.itemCount - 1, 0))),
+                                 unit: layout.stride, bounds: nil, viewportLength: viewport.width)
+        scroller.bounds = itemBounds
         rebuildPool()
     }
 
     // MARK: - State
 
     /// True while the strip moves by itself; when false and no pointer is down the app may sleep.
-    public var isAnimating: Bool {
-        if case .settling = motion { return true }
-        return false
-    }
+    public var isAnimating: Bool { scroller.isAnimating }
 
     /// When attract mode will next move the strip by itself, if it is at rest: the app
     /// may sleep until then. Nil while moving, while a pointer is down, or with nothing planned.
     public var nextScheduledTime: Double? {
-        guard case .resting = motion, !gestures.isActive, itemCount > 1 else { return nil }
+        guard case .resting = scroller.motion, !gestures.isActive, itemCount > 1 else { return nil }
         return attract.next.map { max($0.time, time) }
     }
 
@@ -84,12 +76,7 @@ public struct Carousel: Sendable {
 
     /// Every item overlapping the viewport, left to right, with its slot and box.
     public var visibleItems: [VisibleItem] {
-        guard itemCount > 0, let range = clampedVisibleRange else { return [] }
-        return range.compactMap { v in
-            guard let slot = pool.slot(forVirtualIndex: v) else { return nil }
-            return VisibleItem(item: item(forVirtualIndex: v), virtualIndex: v, slot: slot,
-                               frame: layout.frame(ofVirtualIndex: v, at: position))
-        }
+        pool.visibleItems(in: layout, at: position, bounds: bounds, itemCount: itemCount)
     }
 
     /// Events since the last call, oldest first.
@@ -137,12 +124,11 @@ public struct Carousel: Sendable {
     public mutating func advance(to newTime: Double) {
         guard newTime > time else { return }
         while true {
-            if case .settling(let a) = motion {
+            if let a = scroller.animation {
                 guard a.isDone(at: newTime) else { break }
-                time = max(time, a.startTime + a.duration)
-                motion = .resting
-                setPosition(a.target)
-                comeToRest(time: a.startTime + a.duration)
+                time = max(time, a.endTime)
+                moving { $0.finishIfDone(at: newTime) }
+                comeToRest(time: a.endTime)
             } else if let due = nextScheduledTime, due <= newTime, let planned = attract.next {
                 time = due
                 performAttract(planned.due, time: due)
@@ -151,7 +137,7 @@ public struct Carousel: Sendable {
             }
         }
         time = newTime
-        if case .settling(let a) = motion { setPosition(a.position(at: newTime)) }
+        if scroller.isAnimating { moving { $0.follow(to: newTime) } }
     }
 
     /// A new list of items (files added, removed or replaced), with `index` in the centre:
@@ -160,8 +146,8 @@ public struct Carousel: Sendable {
     public mutating func replaceItems(count: Int, centredOn index: Int, time t: Double) {
         advance(to: t)
         itemCount = max(0, count)
-        motion = .resting
-        position = Double(min(max(index, 0), max(itemCount - 1, 0)))
+        scroller.bounds = itemBounds
+        scroller.jump(to: Double(min(max(index, 0), max(itemCount - 1, 0))))
         movedSinceRest = false
         rebuildPool()
     }
@@ -171,15 +157,9 @@ public struct Carousel: Sendable {
     private mutating func apply(_ g: GestureTracker.Gesture) {
         switch g {
         case .pressed:
-            var caught = false
-            if case .settling = motion { caught = true }
-            pressPosition = position
-            lastTravel = 0
-            motion = .tracking(anchor: position, anchorTravel: 0, caught: caught)
+            scroller.press()
         case .dragged(let travel, _):
-            guard case .tracking(let anchor, let anchorTravel, _) = motion else { return }
-            lastTravel = travel
-            setPosition(bounded(anchor - (travel - anchorTravel) / layout.stride))
+            moving { $0.drag(travel: travel) }
         case .released(let travel, let velocity, let t):
             release(travel: travel, velocity: velocity, time: t)
         case .tapped(let point, let t):
@@ -190,21 +170,20 @@ public struct Carousel: Sendable {
     }
 
     private mutating func release(travel: Double, velocity: Double, time t: Double) {
-        guard itemCount > 0 else { motion = .resting; return }
-        let (decision, rawTarget) = settings.release.decide(
-            position: position, startPosition: pressPosition, travel: travel,
-            velocity: velocity, stride: layout.stride)
-        let target = clampedVirtual(rawTarget)
+        guard itemCount > 0 else { scroller.stop(); return }
+        let pressed = scroller.pressPosition
+        guard let landing = scroller.release(travel: travel, velocity: velocity, time: t, physics: physics) else { return }
         let record = ReleaseRecord(
-            decision: decision,
-            from: item(forVirtualIndex: clampedVirtual(Int(pressPosition.rounded()))),
-            to: item(forVirtualIndex: target), velocity: velocity, travel: travel)
+            decision: landing.decision ?? .realign,
+            from: item(forVirtualIndex: clampedVirtual(Int(pressed.rounded()))),
+            to: item(forVirtualIndex: Int(landing.animation.target)), velocity: velocity, travel: travel)
         events.append(CarouselEvent(time: t, kind: .release(record)))
-        settle(to: target, velocity: -velocity / layout.stride, time: t)
+        if landing.isStill { comeToRest(time: t) }
     }
 
     private mutating func tap(at point: Point, time t: Double) {
-        guard case .tracking(_, _, let caught) = motion else { return }
+        guard case .tracking = scroller.motion else { return }
+        let caught = scroller.pressCaughtMotion
         guard itemCount > 0,
               let v = layout.virtualIndex(at: point, position: position),
               settings.wrap || (0..<itemCount).contains(v)
@@ -245,15 +224,14 @@ public struct Carousel: Sendable {
             (action, target, duration) = (.rewind, first, settings.attract.returnDuration)
         }
         events.append(CarouselEvent(time: t, kind: .attract(action, from: here, to: item(forVirtualIndex: target))))
-        motion = .settling(SettleAnimation(from: position, to: Double(target), velocity: 0, time: t, fixedDuration: duration))
+        scroller.animate(SettleAnimation(from: position, to: Double(target), velocity: 0, time: t, fixedDuration: duration))
     }
 
     // MARK: - Steps and wheel
 
     private mutating func step(_ s: Step, time t: Double) {
         guard itemCount > 0, !gestures.isActive else { return }
-        let base: Int
-        if case .settling(let a) = motion { base = Int(a.target.rounded()) } else { base = Int(position.rounded()) }
+        let base = Int((scroller.animation?.target ?? position).rounded())
         let here = item(forVirtualIndex: base)
         let target: Int
         switch s {
@@ -290,28 +268,23 @@ public struct Carousel: Sendable {
 
     private mutating func resize(to size: Size, time t: Double) {
         layout = StripLayout(viewport: size, spec: settings.layout)
-        if case .tracking(_, _, let caught) = motion {
-            // Keep the strip where it is; later finger travel moves it at the new stride.
-            motion = .tracking(anchor: position, anchorTravel: lastTravel, caught: caught)
-        }
+        // A finger still down keeps the strip where it is; later travel moves it at the new stride.
+        scroller.setUnit(layout.stride, viewportLength: size.width)
         rebuildPool()
     }
 
     // MARK: - Motion
 
-    private var currentVelocity: Double {
-        if case .settling(let a) = motion { return a.velocity(at: time) }
-        return 0
-    }
+    private var currentVelocity: Double { scroller.velocity(at: time) }
 
     private mutating func settle(to target: Int, velocity: Double, time t: Double) {
         let target = clampedVirtual(target)
         if Double(target) == position && velocity == 0 {
-            motion = .resting
+            scroller.stop()
             comeToRest(time: t)
             return
         }
-        motion = .settling(SettleAnimation(from: position, to: Double(target), velocity: velocity, time: t))
+        scroller.animate(SettleAnimation(from: position, to: Double(target), velocity: velocity, time: t))
     }
 
     private mutating func comeToRest(time t: Double) {
@@ -320,23 +293,21 @@ public struct Carousel: Sendable {
         events.append(CarouselEvent(time: t, kind: .settled(index: item(forVirtualIndex: Int(position.rounded())))))
     }
 
-    private mutating func setPosition(_ p: Double) {
-        if p != position {
+    /// Lets the scroller move the strip, then notes which way it went and refills the slots.
+    private mutating func moving<R>(_ change: (inout Scroller) -> R) {
+        let before = scroller.position
+        _ = change(&scroller)
+        let p = scroller.position
+        if p != before {
             movedSinceRest = true
-            direction = p > position ? 1 : -1
+            direction = p > before ? 1 : -1
         }
-        position = p
         updatePool()
     }
 
-    /// Applies rubber-band resistance past the ends of a strip that does not wrap.
-    private func bounded(_ raw: Double) -> Double {
-        guard !settings.wrap else { return raw }
-        let last = Double(max(itemCount - 1, 0))
-        let stride = layout.stride, width = layout.viewport.width
-        if raw < 0 { return -RubberBand.damped(-raw * stride, dimension: width) / stride }
-        if raw > last { return last + RubberBand.damped((raw - last) * stride, dimension: width) / stride }
-        return raw
+    /// The positions that exist, for the rubber band: nil for a strip that wraps.
+    private var itemBounds: ClosedRange<Double>? {
+        settings.wrap ? nil : 0...Double(max(itemCount - 1, 0))
     }
 
     private func clampedVirtual(_ v: Int) -> Int {
@@ -344,13 +315,6 @@ public struct Carousel: Sendable {
     }
 
     // MARK: - Slot pool
-
-    private var clampedVisibleRange: ClosedRange<Int>? {
-        guard let r = layout.visibleRange(at: position) else { return nil }
-        guard let b = bounds else { return r }
-        let lo = max(r.lowerBound, b.lowerBound), hi = min(r.upperBound, b.upperBound)
-        return lo <= hi ? lo...hi : nil
-    }
 
     private mutating func rebuildPool() {
         pool = SlotPool(slotCount: layout.slotCount)

@@ -33,10 +33,20 @@ public struct PoolInfo: Hashable, Sendable {
     public var viewport: Size
 }
 
-/// An item on screen: which item, which slot holds its texture, and where its box is.
+/// An item on screen: which item, which slot holds its texture, where its box is, and how
+/// far it is from the view's focus (`ItemLayout.focusDistance`), for neighbour emphasis.
 public struct VisibleItem: Hashable, Sendable {
     public var item: Int
     public var virtualIndex: Int
     public var slot: Int
     public var frame: Rect
+    public var focusDistance: Double
+
+    public init(item: Int, virtualIndex: Int, slot: Int, frame: Rect, focusDistance: Double = 0) {
+        self.item = item
+        self.virtualIndex = virtualIndex
+        self.slot = slot
+        self.frame = frame
+        self.focusDistance = focusDistance
+    }
 }

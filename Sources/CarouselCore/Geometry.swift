@@ -42,3 +42,22 @@ public struct Rect: Hashable, Sendable {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
     }
 }
+
+/// The direction a view scrolls in: the carousel's strip is horizontal, the mosaic's wall
+/// vertical. Drags along the other axis belong to someone else.
+public enum Axis: Hashable, Sendable {
+    case horizontal, vertical
+
+    /// The other axis.
+    public var other: Axis { self == .horizontal ? .vertical : .horizontal }
+}
+
+extension Point {
+    /// The coordinate along `axis`: x for horizontal, y for vertical.
+    public func along(_ axis: Axis) -> Double { axis == .horizontal ? x : y }
+}
+
+extension Size {
+    /// The extent along `axis`: the width for horizontal, the height for vertical.
+    public func along(_ axis: Axis) -> Double { axis == .horizontal ? width : height }
+}

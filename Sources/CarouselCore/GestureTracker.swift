@@ -1,5 +1,6 @@
-/// Turns one pointer's down/move/up/cancel into carousel gestures: a press, a horizontal
-/// drag with a release velocity, a tap, or nothing (a vertical drag, a long press).
+/// Turns one pointer's down/move/up/cancel into scrolling gestures: a press, a drag along
+/// the view's axis with a release velocity, a tap, or nothing (a drag along the other axis,
+/// a long press). The carousel tracks horizontally, the mosaic vertically.
 ///
 /// One pointer owns a gesture; events of any other pointer are ignored until it ends.
 public struct GestureTracker: Sendable {
@@ -7,13 +8,13 @@ public struct GestureTracker: Sendable {
     public enum Gesture: Hashable, Sendable {
         /// A pointer went down: the strip stops under it.
         case pressed(Point, time: Double)
-        /// The owning pointer moved horizontally `travel` pixels from where it went down.
+        /// The owning pointer moved `travel` pixels along the axis from where it went down.
         case dragged(travel: Double, time: Double)
-        /// A horizontal drag ended, with the finger's total travel and velocity (px/s).
+        /// A drag along the axis ended, with the finger's total travel and velocity (px/s).
         case released(travel: Double, velocity: Double, time: Double)
         /// A short press that did not move: a tap at this point.
         case tapped(Point, time: Double)
-        /// A press ended without a drag or a tap (vertical drag, long press, cancel).
+        /// A press ended without a drag or a tap (a drag along the other axis, a long press, a cancel).
         case ended(time: Double)
     }
 
@@ -21,17 +22,22 @@ public struct GestureTracker: Sendable {
         case idle
         /// Down, not yet beyond the slop on either axis.
         case pending(PointerID, start: Point, startTime: Double)
-        case horizontal(PointerID, start: Point)
-        /// Went vertical first: ignored until the pointer lifts (directional lock, seed 002).
-        case vertical(PointerID)
+        /// Went along the axis first: the drag moves the view.
+        case tracking(PointerID, start: Point)
+        /// Went along the other axis first: ignored until the pointer lifts (directional
+        /// lock, seed 002).
+        case crossing(PointerID)
     }
 
     public var settings: GestureSettings
+    /// The axis drags move the view along.
+    public let axis: Axis
     private var state: State = .idle
     private var velocity = VelocityTracker()
 
-    public init(settings: GestureSettings = GestureSettings()) {
+    public init(settings: GestureSettings = GestureSettings(), axis: Axis = .horizontal) {
         self.settings = settings
+        self.axis = axis
     }
 
     /// True while a pointer owns a gesture.
@@ -40,9 +46,9 @@ public struct GestureTracker: Sendable {
         return true
     }
 
-    /// True while a horizontal drag moves the strip.
+    /// True while a drag along the axis moves the view.
     public var isDragging: Bool {
-        if case .horizontal = state { return true }
+        if case .tracking = state { return true }
         return false
     }
 
@@ -51,29 +57,30 @@ public struct GestureTracker: Sendable {
         case (.idle, .down):
             state = .pending(e.pointer, start: e.location, startTime: e.time)
             velocity.reset()
-            velocity.add(time: e.time, position: e.location.x)
+            velocity.add(time: e.time, position: e.location.along(axis))
             return .pressed(e.location, time: e.time)
         case (.idle, _):
             return nil
 
         case (.pending(let owner, let start, let startTime), _) where owner == e.pointer:
-            velocity.add(time: e.time, position: e.location.x)
-            let dx = e.location.x - start.x, dy = e.location.y - start.y
+            velocity.add(time: e.time, position: e.location.along(axis))
+            let along = e.location.along(axis) - start.along(axis)
+            let across = e.location.along(axis.other) - start.along(axis.other)
             switch e.phase {
             case .down:
                 return nil
             case .move:
-                if abs(dx) > settings.slop || abs(dy) > settings.slop {
-                    if abs(dx) >= abs(dy) {
-                        state = .horizontal(owner, start: start)
-                        return .dragged(travel: dx, time: e.time)
+                if abs(along) > settings.slop || abs(across) > settings.slop {
+                    if abs(along) >= abs(across) {
+                        state = .tracking(owner, start: start)
+                        return .dragged(travel: along, time: e.time)
                     }
-                    state = .vertical(owner)
+                    state = .crossing(owner)
                 }
                 return nil
             case .up:
                 state = .idle
-                let still = abs(dx) <= settings.slop && abs(dy) <= settings.slop
+                let still = abs(along) <= settings.slop && abs(across) <= settings.slop
                 if still && e.time - startTime < settings.tapMaxDuration {
                     return .tapped(start, time: e.time)
                 }
@@ -83,29 +90,29 @@ public struct GestureTracker: Sendable {
                 return .ended(time: e.time)
             }
 
-        case (.horizontal(let owner, let start), _) where owner == e.pointer:
-            let dx = e.location.x - start.x
+        case (.tracking(let owner, let start), _) where owner == e.pointer:
+            let travel = e.location.along(axis) - start.along(axis)
             switch e.phase {
             case .down:
                 return nil
             case .move:
-                velocity.add(time: e.time, position: e.location.x)
-                return .dragged(travel: dx, time: e.time)
+                velocity.add(time: e.time, position: e.location.along(axis))
+                return .dragged(travel: travel, time: e.time)
             case .up:
                 state = .idle
-                return .released(travel: dx, velocity: velocity.velocity(at: e.time), time: e.time)
+                return .released(travel: travel, velocity: velocity.velocity(at: e.time), time: e.time)
             case .cancel:
                 state = .idle
-                return .released(travel: dx, velocity: 0, time: e.time)
+                return .released(travel: travel, velocity: 0, time: e.time)
             }
 
-        case (.vertical(let owner), .up), (.vertical(let owner), .cancel):
+        case (.crossing(let owner), .up), (.crossing(let owner), .cancel):
             guard owner == e.pointer else { return nil }
             state = .idle
             return .ended(time: e.time)
 
         default:
-            return nil  // another pointer, or a vertical drag still under way
+            return nil  // another pointer, or a drag along the other axis still under way
         }
     }
 }

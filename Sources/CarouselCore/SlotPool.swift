@@ -73,3 +73,24 @@ public struct SlotPool: Hashable, Sendable {
         return r < 0 ? r + count : r
     }
 }
+
+extension SlotPool {
+    /// The items of `layout` that overlap its viewport at `position` and that the pool
+    /// holds, in index order, with their boxes and focus distances: what a painter draws.
+    /// `bounds`: the virtual indices that exist (nil when they wrap).
+    public func visibleItems(in layout: some ItemLayout, at position: Double, bounds: ClosedRange<Int>?,
+                             itemCount: Int) -> [VisibleItem] {
+        guard itemCount > 0, var range = layout.visibleRange(at: position) else { return [] }
+        if let b = bounds {
+            let lo = max(range.lowerBound, b.lowerBound), hi = min(range.upperBound, b.upperBound)
+            guard lo <= hi else { return [] }
+            range = lo...hi
+        }
+        return range.compactMap { v in
+            guard let slot = slot(forVirtualIndex: v) else { return nil }
+            let frame = layout.frame(ofVirtualIndex: v, at: position)
+            return VisibleItem(item: Self.wrap(v, itemCount), virtualIndex: v, slot: slot,
+                               frame: frame, focusDistance: layout.focusDistance(of: frame))
+        }
+    }
+}

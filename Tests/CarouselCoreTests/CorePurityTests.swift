@@ -8,7 +8,8 @@ import Testing
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let dir = root.appendingPathComponent("Sources/CarouselCore")
-        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }
+        // Every file, in subfolders too.
+        let files = (FileManager.default.enumerator(atPath: dir.path)?.allObjects as? [String] ?? []).filter { $0.hasSuffix(".swift") }
         #expect(files.count > 5)
         for file in files {
             let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)

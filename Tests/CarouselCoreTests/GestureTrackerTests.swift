@@ -42,6 +42,26 @@ import Testing
         #expect(g.handle(ev(.up, 300, 120, 0.048)) == .ended(time: 0.048))
     }
 
+    /// The mosaic's tracker: the same rules with the axes swapped.
+    @Test func aVerticalTrackerDragsVerticallyAndLocksOutHorizontalDrags() {
+        var g = GestureTracker(axis: .vertical)
+        _ = g.handle(ev(.down, 100, 100, 0))
+        #expect(g.handle(ev(.move, 102, 91, 0.016)) == .dragged(travel: -9, time: 0.016))
+        #expect(g.handle(ev(.move, 150, 80, 0.032)) == .dragged(travel: -20, time: 0.032), "sideways motion no longer matters")
+        for i in 1...4 { _ = g.handle(ev(.move, 150, 80 - Double(i) * 10, 0.032 + Double(i) * 0.008)) }
+        guard case .released(let travel, let velocity, _) = g.handle(ev(.up, 150, 40, 0.068)) else {
+            Issue.record("expected a release"); return
+        }
+        #expect(travel == -60)
+        #expect(velocity < -1000, "the velocity is measured along y: \(velocity)")
+
+        var h = GestureTracker(axis: .vertical)
+        _ = h.handle(ev(.down, 100, 100, 0))
+        #expect(h.handle(ev(.move, 112, 103, 0.016)) == nil, "horizontal first locks the wall")
+        #expect(h.handle(ev(.move, 120, 300, 0.032)) == nil)
+        #expect(h.handle(ev(.up, 120, 300, 0.048)) == .ended(time: 0.048))
+    }
+
     @Test func secondFingerIsIgnoredUntilTheFirstLifts() {
         var g = GestureTracker()
         _ = g.handle(ev(.down, 100, 100, 0, .finger(1)))
