@@ -2,33 +2,15 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 
-/// The engine, its slot textures and the images behind them, wired together: what both
-/// `carousel render` and the interactive app draw. Lives on the main thread.
-public final class CarouselScene {
+/// The carousel view: its engine (the strip's layout and paging physics), the shared image
+/// pipeline behind its slots, and the painter. What both `carousel render` and the
+/// interactive app draw. Lives on the main thread.
+public final class CarouselScene: Scene {
     public private(set) var carousel: Carousel
-    /// How images are loaded: workers, prefetch, reshuffling, waiting.
-    public struct Loading {
-        public var workers: DecodeWorkers
-        /// Items prefetched beyond each end of the slot pool.
-        public var prefetch: Int
-        /// `--order random`: reshuffle the images off screen at each new pass.
-        public var reshufflesEachPass = false
-        /// `carousel render`: every update waits until each slot of the pool has its image
-        /// or its failure, so frames and events never depend on how fast the workers were.
-        public var waitsForImages = false
-    }
-
-    public private(set) var sources: [ImageSource]
-    private let loading: Loading
-    private var passes = PassShuffle.Tracker()
-    public let slots: SlotTextures
+    public let pipeline: ImagePipeline
     public var painter: FramePainter
-    public let feed: ImageFeed
+    private var passes = PassShuffle.Tracker()
     private let log: EventLog?
-    /// Files whose failure was reported: each once.
-    private var reported: Set<String> = []
-    /// Called with one line for each image that cannot be shown.
-    public var warn: (String) -> Void
     /// The clock reading that is t_ms 0 in the event log.
     private let timeOrigin: Double
     /// Shown instead of the strip when there are no images.
@@ -37,23 +19,26 @@ public final class CarouselScene {
     public private(set) var memoryPressure = MemoryPressureLevel.normal
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
-                renderer: SDLRenderer, painter: FramePainter, loading: Loading, log: EventLog?, time: Double,
+                renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
                 timeOrigin: Double? = nil, warn: @escaping (String) -> Void) throws(SDLError) {
         self.timeOrigin = timeOrigin ?? time
-        self.sources = sources
         self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
-        self.slots = SlotTextures(renderer: renderer)
+        self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
+                                      timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
-        self.feed = ImageFeed(sources: sources, workers: loading.workers)
-        self.loading = loading
         self.log = log
-        self.warn = warn
         try update()
     }
 
-    /// The worker threads hold their pool, so they would outlive a replaced scene.
-    deinit { loading.workers.stop() }
+    public var sources: [ImageSource] { pipeline.sources }
+    public var slots: SlotTextures { pipeline.slots }
+    public var feed: ImageFeed { pipeline.feed }
+    public var viewport: Size { carousel.layout.viewport }
+    public var isAnimating: Bool { carousel.isAnimating }
+    public var isInteracting: Bool { carousel.isInteracting }
+    public var nextScheduledTime: Double? { carousel.nextScheduledTime }
+    public var currentIndex: Int? { carousel.currentIndex }
 
     public func handle(_ input: CarouselInput) throws(SDLError) {
         if case .resize(let size, let t) = input {
@@ -69,17 +54,15 @@ public final class CarouselScene {
         try update()
     }
 
-    /// Draws the current frame into the renderer's current target.
     public func draw(on renderer: SDLRenderer) {
         if carousel.itemCount == 0 {
             painter.drawMessage(emptyMessage, viewport: carousel.layout.viewport, on: renderer)
         } else {
             painter.draw(carousel.visibleItems, slots: slots, viewport: carousel.layout.viewport,
-                         stride: carousel.layout.stride, overlay: overlay, on: renderer)
+                         overlay: overlay, on: renderer)
         }
     }
 
-    /// Logs `catalog_changed` at `time` with how many files came, went and were replaced.
     public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
         let before = Set(old.map(\.path)), after = Set(new.map(\.path))
         let replaced = Set(old.map(\.file)).subtracting(new.map(\.file)).filter { after.contains($0.path) }
@@ -97,7 +80,6 @@ public final class CarouselScene {
         let index = centred.flatMap { p in new.firstIndex { $0.path == p } } ?? min(current ?? 0, max(new.count - 1, 0))
         carousel.advance(to: time)
         recordCatalogChange(from: sources, to: new, at: time)
-        sources = new
         feed.replaceSources(new)
         carousel.replaceItems(count: new.count, centredOn: index, time: time)
         try update()
@@ -114,7 +96,6 @@ public final class CarouselScene {
                        dots: style.dots ? PageDots.layout(count: carousel.itemCount, current: current) : [])
     }
 
-    /// Opening hours: the screen went black at `time`.
     public func screenTurnedOff(at time: Double) {
         log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
         // Asleep means no decoding either, also of what was asked for at start.
@@ -144,40 +125,29 @@ public final class CarouselScene {
                                          height: carousel.layout.itemSize.height)).size
     }
 
+    /// The slots of the pool with the items they show, in strip order.
+    private var shown: [(slot: Int, item: Int)] {
+        guard let covered = carousel.coveredRange else { return [] }
+        return covered.compactMap { v in
+            carousel.slot(forVirtualIndex: v).map { ($0, carousel.item(forVirtualIndex: v)) }
+        }
+    }
+
     /// Uploads the images the workers finished into the slots showing them, without
     /// waiting. Returns whether any slot changed, so the frame needs drawing.
     @discardableResult
     public func pump() throws(SDLError) -> Bool {
-        let ready = Set(feed.collect())
-        guard !ready.isEmpty else { return false }
-        for v in carousel.coveredRange ?? 0...(-1) where ready.contains(carousel.item(forVirtualIndex: v)) {
-            if let slot = carousel.slot(forVirtualIndex: v) { try fill(slot, item: carousel.item(forVirtualIndex: v)) }
-        }
-        return true
-    }
-
-    /// Waits until every slot of the pool has its image or its failure.
-    private func waitForSlots() throws(SDLError) {
-        try pump()
-        while slots.contents.contains(where: { if case .loading = $0 { true } else { false } }) {
-            guard feed.isLoading else { break }
-            feed.waitForWorkers()
-            try pump()
-        }
+        try pipeline.pump(shown, time: carousel.time)
     }
 
     /// Waits until every image asked for, prefetched ones too, has arrived (render only:
     /// a script's memory pressure then finds the same cache on every run).
     public func finishLoading() throws(SDLError) {
-        try pump()
-        while feed.isLoading {
-            feed.waitForWorkers()
-            try pump()
-        }
+        try pipeline.finishLoading({ shown }, time: carousel.time)
     }
 
     /// Whether images are still being decoded (the loop keeps polling).
-    public var isLoading: Bool { feed.isLoading }
+    public var isLoading: Bool { pipeline.isLoading }
 
     /// Logs the engine's events, fills the slots it reassigned from what is ready, and
     /// tells the workers what to decode next.
@@ -185,25 +155,21 @@ public final class CarouselScene {
         var rebuilt = false
         for e in carousel.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
-            if case .settled(let index) = e.kind, loading.reshufflesEachPass,
+            if case .settled(let index) = e.kind, pipeline.loading.reshufflesEachPass,
                passes.settled(at: index, count: sources.count) {
                 reshuffle()
             }
             log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
         }
-        if rebuilt {
-            let box = imageBoxSize
-            try slots.configure(count: carousel.slotCount, width: Int(box.width), height: Int(box.height))
-        }
+        if rebuilt { try pipeline.configure(count: carousel.slotCount, box: imageBoxSize) }
         // Planned first: after a resize the feed forgets the images fitted to the old box,
         // which would not fit the new slots.
-        let prefetch = memoryPressure == .high ? 0 : loading.prefetch
-        feed.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
-        for change in carousel.takeSlotChanges() where sources.indices.contains(change.item) {
-            slots.assign(change.slot, sources[change.item])
-            try fill(change.slot, item: change.item)
+        let prefetch = memoryPressure == .high ? 0 : pipeline.loading.prefetch
+        pipeline.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
+        for change in carousel.takeSlotChanges() {
+            try pipeline.assign(change.slot, item: change.item, time: carousel.time)
         }
-        if loading.waitsForImages { try waitForSlots() }
+        if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: carousel.time) }
     }
 
     /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are
@@ -223,35 +189,16 @@ public final class CarouselScene {
         } else {
             log?.record(timeMs: ms(time), type: "memory_pressure", ["level": .string(level.rawValue)])
         }
-        warn(level == .high
+        pipeline.warn(level == .high
              ? "memory is tight: keeping only the \(feed.cachedCount) images on screen and prefetching nothing until it eases"
              : "memory pressure eased: prefetching again")
     }
 
     /// A new random order for every item not in the slot pool, so none on screen moves.
     private func reshuffle() {
-        let kept = Set((carousel.coveredRange ?? 0...(-1)).map { carousel.item(forVirtualIndex: $0) })
+        let kept = Set(carousel.coveredRange.map { $0.map { carousel.item(forVirtualIndex: $0) } } ?? [])
         var rng = SystemRandomNumberGenerator()
-        sources = PassShuffle.reshuffle(sources, keeping: kept, using: &rng)
-        feed.replaceSources(sources)
-    }
-
-    /// Puts the item's image or failure into the slot, if the workers have it yet.
-    private func fill(_ slot: Int, item: Int) throws(SDLError) {
-        switch feed.outcome(for: item) {
-        case .image(let image):
-            try slots.fill(slot, with: image)
-        case .failed(let reason):
-            let source = sources[item]
-            slots.fail(slot)
-            if reported.insert(source.path).inserted {
-                log?.record(timeMs: ms(carousel.time), type: "load_failed",
-                            ["source": .string(source.path), "reason": .string(reason)])
-                warn("\(source.path): \(reason)")
-            }
-        case nil:
-            break
-        }
+        feed.replaceSources(PassShuffle.reshuffle(sources, keeping: kept, using: &rng))
     }
 
     private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }

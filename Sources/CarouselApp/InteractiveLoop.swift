@@ -8,7 +8,7 @@ import CarouselSDL
 /// step; while the strip animates it draws every refresh (vsync paces it), feeding the
 /// engine a monotonic clock.
 struct InteractiveLoop {
-    let scene: CarouselScene
+    let scene: any Scene
     let window: SDLWindow
     let renderer: SDLRenderer
     private var translator: SDLInputTranslator
@@ -40,7 +40,7 @@ struct InteractiveLoop {
     /// Plays `carousel bench --soak`'s input and reports frames to it; nil normally.
     var soak: SoakDriver?
 
-    init(scene: CarouselScene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
+    init(scene: any Scene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
          keys: KeyBindings, catalog: CatalogUpdater? = nil) {
         self.translator = SDLInputTranslator(keys: keys) { Log.info($0) }
         self.catalog = catalog
@@ -73,19 +73,19 @@ struct InteractiveLoop {
                 // Scanned on a thread, so it may begin at any time; its end wakes the loop.
                 if catalog.isDue(at: EventQueue.now) { catalog.begin(now: EventQueue.now) }
                 // New, gone or replaced files, applied at rest only: the change jumps.
-                if !scene.carousel.isAnimating, !scene.carousel.isInteracting,
+                if !scene.isAnimating, !scene.isInteracting,
                    let fresh = catalog.finish(current: scene.sources) {
                     try scene.replaceCatalog(fresh, time: EventQueue.now)
                     needsDraw = true
                 }
             }
-            if scene.carousel.isAnimating || needsDraw {
+            if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
                 renderer.present()
                 framesDrawn += 1
                 needsDraw = false
                 lastFrame = EventQueue.now
-                soak?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.carousel.isAnimating)
+                soak?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.isAnimating)
             }
             soak?.reportIfDue(now: EventQueue.now, scene: scene)
         }
@@ -115,7 +115,7 @@ struct InteractiveLoop {
         if !screenOn {
             return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
-        if scene.carousel.isAnimating || needsDraw {
+        if scene.isAnimating || needsDraw {
             if let pace = framePacing, let lastFrame, EventQueue.now < lastFrame + pace {
                 return EventQueue.wait(until: lastFrame + pace)
             }
@@ -123,7 +123,7 @@ struct InteractiveLoop {
         }
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
-        let deadlines = [scene.carousel.nextScheduledTime, catalog?.nextCheck,
+        let deadlines = [scene.nextScheduledTime, catalog?.nextCheck,
                          hours?.state(now: EventQueue.now).nextChange, soak?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
@@ -163,7 +163,7 @@ struct InteractiveLoop {
                 window.setFullscreen(!window.isFullscreen)
             case .resized:
                 let size = compositor.viewport(physical: renderer.outputSize)
-                if size != scene.carousel.layout.viewport {
+                if size != scene.viewport {
                     try scene.handle(.resize(size, time: EventQueue.now))
                 }
                 needsDraw = true

@@ -46,24 +46,14 @@ public struct RenderCommand: ParsableCommand {
         }
         let log = try EventLog.open(out + "/events.jsonl")
 
-        // Software rendering on the dummy driver is exact and needs nothing; OpenGL needs
-        // the offscreen driver (EGL).
-        let accelerated = view.renderer == .opengl || view.renderer == .opengles2
-        let session = try SDLSession(videoDriver: accelerated ? "offscreen" : "dummy")
-        var options = SDLWindow.Options()
-        options.hidden = true
-        options.width = size.width
-        options.height = size.height
-        let window = try SDLWindow(options)
-        let renderer = try SDLRenderer(window: window, kind: view.renderer == .auto ? .software : view.renderer,
-                                       vsync: false)
         // --size is the physical screen; a rotated panel's carousel lays out the logical one,
         // and scripts give points on that logical screen.
-        let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
+        let display = try Display(.headless, view: view, size: size)
+        let (renderer, compositor) = (display.renderer, display.compositor)
         var viewport = size
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: size.size).height), largest: 32)
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
-        let scene = try CarouselScene(
+        let scene: any Scene = try CarouselScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), settings: view.carouselSettings(behaviour),
             startIndex: view.startIndex, renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
@@ -96,6 +86,6 @@ public struct RenderCommand: ParsableCommand {
                 try scene.finishLoading()
                 try scene.setMemoryPressure(level, time: t)
             }))
-        withExtendedLifetime((session, window)) {}
+        withExtendedLifetime(display) {}
     }
 }

@@ -103,28 +103,22 @@ public struct RunCommand: ParsableCommand {
         var found = scanned.sources
         let log = try events.map(EventLog.open)
 
-        let session: SDLSession
-        do { session = try SDLSession() } catch { throw Failure(DisplayAdvice.message(for: error)) }
-        // Without X11 or Wayland (a text console, a systemd unit) there is only the whole screen.
-        let kms = session.videoDriver.lowercased() == "kmsdrm"
-        var options = SDLWindow.Options()
-        options.width = size.width
-        options.height = size.height
-        options.fullscreen = fullscreen || kiosk || kms
-        // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
-        let displays = session.displayCount
-        options.display = display < displays ? display : 0
-        if display >= displays {
-            Log.warn("--display \(display): there is no such display (this machine has \(displays), from 0); showing on display 0")
+        let screen = try Display(.screen(vsync: vsync), view: view, size: size) { options, session in
+            // Without X11 or Wayland (a text console, a systemd unit) there is only the whole screen.
+            let kms = session.videoDriver.lowercased() == "kmsdrm"
+            options.fullscreen = fullscreen || kiosk || kms
+            // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
+            let displays = session.displayCount
+            options.display = display < displays ? display : 0
+            if display >= displays {
+                Log.warn("--display \(display): there is no such display (this machine has \(displays), from 0); showing on display 0")
+            }
         }
-        let window: SDLWindow
-        do { window = try SDLWindow(options) } catch { throw Failure(DisplayAdvice.message(for: error)) }
+        let (session, window, renderer, compositor) = (screen.session, screen.window, screen.renderer, screen.compositor)
         if kiosk {
             session.showCursor(false)
             session.disableScreenSaver()
         }
-        let renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
-        let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
         let clockOrigin = EventQueue.now
         let pressure = Self.watchMemoryPressure()
@@ -133,7 +127,7 @@ public struct RunCommand: ParsableCommand {
         var current = self
 
         // Headless drivers and --no-vsync do not pace frames: the loop does, at 60 a second.
-        let paced = !vsync || ["dummy", "offscreen"].contains(session.videoDriver.lowercased())
+        let paced = screen.pacesItself(vsync: vsync)
         let soak = soakDrive.map { seed in
             SoakDriver(seed: seed, width: size.width, height: size.height, now: EventQueue.now) {
                 FileHandle.standardOutput.write(Data($0.utf8))
@@ -172,7 +166,7 @@ public struct RunCommand: ParsableCommand {
 
             // SIGHUP: the config file and the sources again; the centred picture stays
             // centred if it is still there. A mistake in either keeps what is shown.
-            let centred = scene.carousel.currentIndex.map { scene.sources[$0].path }
+            let centred = scene.currentIndex.map { scene.sources[$0].path }
             found = scene.sources
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
@@ -184,7 +178,7 @@ public struct RunCommand: ParsableCommand {
             } catch {
                 Log.warn("reload failed, nothing changed: \(Self.message(for: error))")
             }
-            startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.carousel.currentIndex ?? 0
+            startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.currentIndex ?? 0
         }
         withExtendedLifetime(session) {}
     }

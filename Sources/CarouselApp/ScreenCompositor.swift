@@ -21,7 +21,7 @@ final class ScreenCompositor {
     func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
 
     /// Draws one frame into `target` (nil: the window), `physical` pixels in size.
-    func draw(_ scene: CarouselScene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
+    func draw(_ scene: any Scene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
         guard rotation != .none else {
             renderer.setTarget(target)
             scene.draw(on: renderer)

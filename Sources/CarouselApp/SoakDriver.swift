@@ -67,14 +67,14 @@ final class SoakDriver {
     }
 
     /// Writes the report line when one is due.
-    func reportIfDue(now: Double, scene: CarouselScene) {
+    func reportIfDue(now: Double, scene: any Scene) {
         guard now >= nextReport else { return }
-        let feed = scene.feed
+        let feed = scene.pipeline.feed
         if counted.feed != ObjectIdentifier(feed) { counted = (ObjectIdentifier(feed), 0, 0) }
         let decoded = feed.decoded - counted.decoded, failed = feed.failed - counted.failed
         counted = (counted.feed, feed.decoded, feed.failed)
         let ms = frameTimes.map { String(format: "%.2f", $0 * 1000) }.joined(separator: ",")
-        let animating = moving || scene.carousel.isAnimating
+        let animating = moving || scene.isAnimating
         write("{\"soak\":\"report\",\"t\":\(String(format: "%.3f", now - start)),\"frames_ms\":[\(ms)],"
               + "\"moving\":\(animating),\"decoded\":\(decoded),\"failed\":\(failed)}\n")
         frameTimes.removeAll(keepingCapacity: true)

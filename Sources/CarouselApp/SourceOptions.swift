@@ -88,10 +88,10 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// Background loading as these options ask: `wake` is called from a worker when an
     /// image is ready; `waitsForImages` makes every frame wait for its images (render).
-    func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false) -> CarouselScene.Loading {
+    func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false) -> ImageLoading {
         let threads = DecodeWorkers.defaultThreadCount
         let decoder = IsolatedDecoder(decoderSettings, helpers: threads, warn: { Log.warn($0) })
-        return CarouselScene.Loading(
+        return ImageLoading(
             workers: DecodeWorkers(decoder: decoder, threads: threads, wake: wake),
             prefetch: prefetch, reshufflesEachPass: order == .random, waitsForImages: waitsForImages)
     }

@@ -16,12 +16,12 @@ public struct FramePainter {
     public func forgetTextures() { captions.removeAll() }
 
     /// Draws the visible items (neighbours shrunk and dimmed by their distance from the
-    /// centre, in strides), then the overlay.
-    public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size, stride: Double,
+    /// focus, as their layout measures it), then the overlay.
+    public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      overlay: Overlay? = nil, on renderer: SDLRenderer) {
         renderer.clear(style.background)
         for item in items {
-            let distance = stride > 0 ? (item.frame.midX - viewport.width / 2) / stride : 0
+            let distance = item.focusDistance
             let dim = style.neighbours.factors(distance: distance).dim
             let frame = style.neighbours.frame(item.frame, distance: distance)
             let box = style.imageBox(for: frame)

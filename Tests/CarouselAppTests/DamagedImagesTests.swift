@@ -6,7 +6,8 @@ import Testing
 /// The fuzz regression: seeded damaged copies of a small picture of every format, decoded
 /// through the helpers as the carousel does. Whatever the bytes, the test process lives,
 /// every file ends as an image or as a failure with a reason, within its deadline, and no
-/// helper is left behind.
+/// helper is left behind. `DAMAGED_COPIES=N` and `DAMAGED_SEED=S` run the same test as a
+/// larger campaign (README, Developing).
 @Suite struct DamagedImagesTests {
     /// Times each decode of the decoder it wraps.
     final class Timed: ImageDecoding, @unchecked Sendable {
@@ -26,7 +27,10 @@ import Testing
         let dir = try Fixtures.temporaryFolder("damaged")
         let originals = try ImageDamage.cleanFixtures()
         #expect(originals.count >= 15, "a format's fixture is missing: \(originals)")
-        var paths = try ImageDamage.copies(of: originals, count: 16 * originals.count, seed: 2026, into: dir)
+        let environment = ProcessInfo.processInfo.environment
+        let count = environment["DAMAGED_COPIES"].flatMap { Int($0) } ?? 16 * originals.count
+        let seed = environment["DAMAGED_SEED"].flatMap { UInt64($0) } ?? 2026
+        var paths = try ImageDamage.copies(of: originals, count: count, seed: seed, into: dir)
         paths += try FileManager.default.contentsOfDirectory(atPath: ImageDamage.hostile).map { ImageDamage.hostile + "/" + $0 }
         #expect(paths.count >= 200)
 
@@ -62,6 +66,11 @@ import Testing
         // A decode ends by its deadline, plus the moment a replacement helper takes to start.
         #expect(decoder.longest < timeout + 3, "a decode took \(decoder.longest) s")
         #expect(!helpers.contains(where: IsolatedDecodingTests.isRunning), "a helper outlived the decoder")
+        let failed = outcomes.compactMap { i, outcome -> String? in
+            guard case .failure(let error) = outcome, error.reason.contains("crashed") || error.reason.contains("longer than") else { return nil }
+            return "  \((paths[i] as NSString).lastPathComponent): \(error.reason)"
+        }.sorted()
+        if !failed.isEmpty { print("damaged files that crashed a helper or ran out of time:\n" + failed.joined(separator: "\n")) }
         print("damaged files: \(paths.count), images \(images), failures \(failures), helpers started \(tally.started), crashed \(tally.crashed), timed out \(tally.timedOut), longest decode \(decoder.longest) s")
         // The kept hostile files are among the failures.
         for name in ["crashes-sdl-image-2.6.3.gif", "hangs-sdl-image-2.6.3.png"] {

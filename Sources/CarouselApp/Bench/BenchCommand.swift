@@ -91,22 +91,10 @@ public struct BenchCommand: ParsableCommand {
         let found = try options.resolve()
         // Figures over no pictures would look like a fast machine.
         guard !found.isEmpty else { throw Failure("\(options.emptyMessage): nothing to measure") }
-        let accelerated = view.renderer == .opengl || view.renderer == .opengles2
-        let session: SDLSession
-        do {
-            session = try SDLSession(videoDriver: window ? nil : (accelerated ? "offscreen" : "dummy"))
-        } catch {
-            throw Failure(window ? DisplayAdvice.message(for: error) : error.description)
+        let display = try Display(window ? .screen(vsync: false) : .headless, view: view, size: size) { options, _ in
+            options.resizable = false
         }
-        var windowOptions = SDLWindow.Options()
-        windowOptions.width = size.width
-        windowOptions.height = size.height
-        windowOptions.hidden = !window
-        windowOptions.resizable = false
-        let sdlWindow = try SDLWindow(windowOptions)
-        let kind = !window && view.renderer == .auto ? RendererKind.software : view.renderer
-        let renderer = try SDLRenderer(window: sdlWindow, kind: kind, vsync: false)
-        let compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
+        let (session, renderer, compositor) = (display.session, display.renderer, display.compositor)
         let physical = renderer.outputSize
         let viewport = compositor.viewport(physical: physical)
         let settings = view.carouselSettings(try BehaviourOptions.parse([]))
@@ -121,7 +109,7 @@ public struct BenchCommand: ParsableCommand {
         guard let ours = scene else { throw Failure("no scene") }
         ours.slots.uploadObserver = { uploads.append($0) }
         let present: (BenchSubject) throws -> Void = { subject in
-            if let s = subject as? CarouselScene { try compositor.draw(s, physical: physical) }
+            if let s = subject as? any Scene { try compositor.draw(s, physical: physical) }
             else { subject.draw(on: renderer) }
         }
         try present(ours)
@@ -158,7 +146,7 @@ public struct BenchCommand: ParsableCommand {
             r.imagesInPlaceMs = r.firstFrameMs
             naiveRun = r
         }
-        withExtendedLifetime((session, sdlWindow)) {}
+        withExtendedLifetime(display) {}
 
         let sourcesText = synthetic.map { "\($0.count) synthetic \($0.width)x\($0.height) \($0.format.rawValue.uppercased()) (\(min($0.count, SyntheticPhotos.distinct)) distinct, the rest hard links)" }
             ?? "\(found.count) images from \(options.paths.isEmpty ? "the bundled Assets/" : options.paths.joined(separator: ", "))"

@@ -43,7 +43,7 @@ struct BenchRunner {
             if let rest, now - rest.wall >= mix.restLength { break }
             if offset >= restPhase + mix.restLength + 30 { break }
             let phase = mix.phase(at: offset)
-            if phase == .rest && rest == nil && !subject.isLoading && !subject.carousel.isAnimating {
+            if phase == .rest && rest == nil && !subject.isLoading && !subject.isAnimating {
                 rest = (ProcessStats.cpuSeconds, now)
                 result.loadingAfterStop = max(0, offset - restPhase)
             }
@@ -54,7 +54,7 @@ struct BenchRunner {
             }
             if try subject.pump() { needsDraw = true }
             try subject.advance(to: now)
-            let moving = subject.carousel.isAnimating || subject.carousel.isInteracting
+            let moving = subject.isAnimating || subject.isInteracting
             if moving || needsDraw {
                 try present(subject)
                 renderer.present()

@@ -1,10 +1,12 @@
 import CarouselCore
 import CarouselSDL
 
-/// What the benchmark drives: the engine moving the strip, and a way of drawing it. Ours
-/// (`CarouselScene`) and the naive gallery differ only in how their images get on screen.
+/// What the benchmark drives: a view moving by input and time, and a way of drawing it.
+/// Every `Scene` is one; the naive gallery (the same engine, its images held at full size)
+/// is another, so that only how images get on screen differs.
 protocol BenchSubject: AnyObject {
-    var carousel: Carousel { get }
+    var isAnimating: Bool { get }
+    var isInteracting: Bool { get }
     func handle(_ input: CarouselInput) throws
     func advance(to time: Double) throws
     /// Uploads images that became ready; whether any did.
@@ -13,15 +15,10 @@ protocol BenchSubject: AnyObject {
     func draw(on renderer: SDLRenderer)
     /// Whether a visible item is still without its image (a placeholder shows).
     var showsPlaceholder: Bool { get }
-    /// Whether images are still being decoded: not yet at rest, whatever the strip does.
+    /// Whether images are still being decoded: not yet at rest, whatever the view does.
     var isLoading: Bool { get }
 }
 
 extension CarouselScene: BenchSubject {
-    var showsPlaceholder: Bool {
-        carousel.visibleItems.contains { item in
-            if case .loading = slots.contents[item.slot] { return true }
-            return false
-        }
-    }
+    var showsPlaceholder: Bool { pipeline.showsPlaceholder(carousel.visibleItems.map(\.slot)) }
 }

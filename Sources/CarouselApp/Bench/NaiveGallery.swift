@@ -38,6 +38,8 @@ final class NaiveGallery: BenchSubject {
     func handle(_ input: CarouselInput) throws { carousel.handle(input) }
     func advance(to time: Double) throws { carousel.advance(to: time) }
     func pump() throws -> Bool { false }
+    var isAnimating: Bool { carousel.isAnimating }
+    var isInteracting: Bool { carousel.isInteracting }
     var showsPlaceholder: Bool { false }
     var isLoading: Bool { false }
 

@@ -1,0 +1,13 @@
+import CarouselMedia
+
+/// How a view's images are loaded: the workers, how far ahead, reshuffling, waiting.
+public struct ImageLoading {
+    public var workers: DecodeWorkers
+    /// Items prefetched beyond each end of the slot pool.
+    public var prefetch: Int
+    /// `--order random`: reshuffle the images off screen at each new pass.
+    public var reshufflesEachPass = false
+    /// `carousel render`: every update waits until each slot of the pool has its image
+    /// or its failure, so frames and events never depend on how fast the workers were.
+    public var waitsForImages = false
+}

@@ -1,0 +1,108 @@
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+
+/// The images behind a view's slots, shared by every view: the feed that decodes them in
+/// the helpers, the slot textures they are uploaded into, and the one report of each
+/// picture that cannot be shown. A view says which items its slots show and in which order
+/// to load; the pipeline does the rest. Lives on the main thread.
+public final class ImagePipeline {
+    public let feed: ImageFeed
+    public let slots: SlotTextures
+    private let log: EventLog?
+    /// Files whose failure was reported: each once.
+    private var reported: Set<String> = []
+    /// Called with one line for each image that cannot be shown.
+    public var warn: (String) -> Void
+    public let loading: ImageLoading
+    /// The clock reading that is t_ms 0 in the event log.
+    private let timeOrigin: Double
+
+    public init(sources: [ImageSource], loading: ImageLoading, renderer: SDLRenderer, log: EventLog?,
+                timeOrigin: Double, warn: @escaping (String) -> Void) {
+        self.feed = ImageFeed(sources: sources, workers: loading.workers)
+        self.slots = SlotTextures(renderer: renderer)
+        self.loading = loading
+        self.log = log
+        self.timeOrigin = timeOrigin
+        self.warn = warn
+    }
+
+    /// The worker threads hold their pool, so they would outlive a replaced view.
+    deinit { loading.workers.stop() }
+
+    public var sources: [ImageSource] { feed.sources }
+
+    /// Whether images are still being decoded.
+    public var isLoading: Bool { feed.isLoading }
+
+    /// Makes `count` slot textures for images fitted into `box`.
+    public func configure(count: Int, box: Size) throws(SDLError) {
+        try slots.configure(count: count, width: Int(box.width), height: Int(box.height))
+    }
+
+    /// What to decode, most urgent first, fitted into `box`; the rest is dropped.
+    public func plan(_ order: [Int], box: Size) { feed.plan(order, box: box) }
+
+    /// The slot now shows `item`: its placeholder at once, its image if it is ready.
+    public func assign(_ slot: Int, item: Int, time: Double) throws(SDLError) {
+        guard sources.indices.contains(item) else { return }
+        slots.assign(slot, sources[item])
+        try fill(slot, item: item, time: time)
+    }
+
+    /// Uploads the images the workers finished into the slots showing them (`shown`: slot
+    /// and item pairs), without waiting. Whether any image arrived.
+    @discardableResult
+    public func pump(_ shown: [(slot: Int, item: Int)], time: Double) throws(SDLError) -> Bool {
+        let ready = Set(feed.collect())
+        guard !ready.isEmpty else { return false }
+        for (slot, item) in shown where ready.contains(item) { try fill(slot, item: item, time: time) }
+        return true
+    }
+
+    /// Waits until every slot has its image or its failure (`shown` as for `pump`).
+    public func waitForSlots(_ shown: () -> [(slot: Int, item: Int)], time: Double) throws(SDLError) {
+        try pump(shown(), time: time)
+        while slots.contents.contains(where: { if case .loading = $0 { true } else { false } }) {
+            guard feed.isLoading else { break }
+            feed.waitForWorkers()
+            try pump(shown(), time: time)
+        }
+    }
+
+    /// Waits until every image asked for, prefetched ones too, has arrived.
+    public func finishLoading(_ shown: () -> [(slot: Int, item: Int)], time: Double) throws(SDLError) {
+        try pump(shown(), time: time)
+        while feed.isLoading {
+            feed.waitForWorkers()
+            try pump(shown(), time: time)
+        }
+    }
+
+    /// Whether a slot among `slotsInView` still waits for its image (a placeholder shows).
+    public func showsPlaceholder(_ slotsInView: [Int]) -> Bool {
+        slotsInView.contains { if case .loading = slots.contents[$0] { true } else { false } }
+    }
+
+    /// Puts the item's image or failure into the slot, if the workers have it yet; a
+    /// failure is logged (`load_failed`) and said once per file.
+    private func fill(_ slot: Int, item: Int, time: Double) throws(SDLError) {
+        switch feed.outcome(for: item) {
+        case .image(let image):
+            try slots.fill(slot, with: image)
+        case .failed(let reason):
+            let source = sources[item]
+            slots.fail(slot)
+            if reported.insert(source.path).inserted {
+                log?.record(timeMs: ms(time), type: "load_failed",
+                            ["source": .string(source.path), "reason": .string(reason)])
+                warn("\(source.path): \(reason)")
+            }
+        case nil:
+            break
+        }
+    }
+
+    func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
+}

@@ -1,0 +1,42 @@
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+
+/// A view the run loop, `carousel render` and `carousel bench` drive: an engine (its layout
+/// and physics), the shared image pipeline and a painter. The carousel is one; the loop
+/// knows nothing of strips or walls. Lives on the main thread.
+public protocol Scene: AnyObject {
+    /// The size laid out, in logical pixels.
+    var viewport: Size { get }
+    /// Moving by itself: the loop draws every frame.
+    var isAnimating: Bool { get }
+    /// A pointer is down.
+    var isInteracting: Bool { get }
+    /// When the view will next move by itself at rest (autoplay): the loop sleeps until then.
+    var nextScheduledTime: Double? { get }
+    /// The pictures shown, in order.
+    var sources: [ImageSource] { get }
+    /// The item in focus (the centred picture), nil when there are none.
+    var currentIndex: Int? { get }
+    var pipeline: ImagePipeline { get }
+    /// What to say instead of an empty view.
+    var emptyMessage: String { get set }
+
+    func handle(_ input: CarouselInput) throws(SDLError)
+    func advance(to time: Double) throws(SDLError)
+    /// Uploads the images the workers finished, without waiting; whether any arrived.
+    func pump() throws(SDLError) -> Bool
+    /// Draws the current frame into the renderer's current target.
+    func draw(on renderer: SDLRenderer)
+    /// Waits until every image asked for has arrived (render only).
+    func finishLoading() throws(SDLError)
+    /// Shows `new` instead of the current pictures, keeping the one in focus; at rest.
+    func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError)
+    /// Logs `catalog_changed` for a change from `old` to `new`.
+    func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double)
+    func screenTurnedOff(at time: Double)
+    func screenTurnedOn(at time: Double, reason: String) throws(SDLError)
+    /// Makes every texture again after the renderer lost them.
+    func rebuildTextures(time: Double) throws(SDLError)
+    func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError)
+}
