@@ -1,0 +1,154 @@
+/// Seed 003's waterfall, made stable: tiles in columns of equal width, each item placed in
+/// item order into the column whose bottom is highest (the leftmost on a tie), so a tile
+/// never moves once placed, whatever arrives later. Positions are pixels scrolled from the
+/// top of the wall; the layout grows as items' aspect ratios become known, in item order.
+///
+/// With viewport width W, C columns and gap g: column width cw = ⌊(W − (C + 1)·g) / C⌋, the
+/// pixels left over split evenly left and right, column c's left edge at
+/// ⌊leftover / 2⌋ + g + c·(cw + g); a tile is round(cw · h / w) high, h / w clamped to
+/// [1/3, 3] (a panorama is cropped to its tile); each column's first tile starts at y = g,
+/// the next g below the one above.
+public struct MosaicLayout: Sendable {
+    public let viewport: Size
+    public let columns: Int
+    public let gap: Double
+    public let columnWidth: Double
+    /// The left edge of column 0.
+    public let left: Double
+    /// Each placed item's box on the wall (y from the wall's top) and its column.
+    public private(set) var frames: [Rect] = []
+    public private(set) var columnOf: [Int] = []
+    /// The items of each column, top to bottom: sorted by y and never overlapping, so a
+    /// binary search finds what a stretch of the wall shows.
+    private var itemsInColumn: [[Int]]
+    /// Where the next tile of each column starts.
+    private var nextTop: [Double]
+
+    public static let minimumAspect = 1.0 / 3
+    public static let maximumAspect = 3.0
+
+    /// - Parameters:
+    ///   - columns: for portrait and for landscape viewports (seed 003: 3 and 5), chosen by
+    ///     the viewport's orientation; a square one counts as landscape.
+    public init(viewport: Size, columns: (portrait: Int, landscape: Int) = (3, 5), gap: Double = 10) {
+        self.viewport = viewport
+        let c = max(1, viewport.height > viewport.width ? columns.portrait : columns.landscape)
+        self.columns = c
+        self.gap = max(0, gap)
+        let width = max(1, ((viewport.width - Double(c + 1) * self.gap) / Double(c)).rounded(.down))
+        self.columnWidth = width
+        let leftover = viewport.width - Double(c) * width - Double(c + 1) * self.gap
+        self.left = max(0, (leftover / 2).rounded(.down))
+        self.itemsInColumn = Array(repeating: [], count: c)
+        self.nextTop = Array(repeating: self.gap, count: c)
+    }
+
+    public var count: Int { frames.count }
+
+    /// The wall's height: down to the lowest tile, and a gap below it.
+    public var contentHeight: Double {
+        (nextTop.max() ?? gap)
+    }
+
+    /// The scroll positions that exist: from the top to where the wall's bottom meets the
+    /// viewport's (0 when the wall is shorter than the viewport).
+    public var scrollRange: ClosedRange<Double> { 0...max(0, contentHeight - viewport.height) }
+
+    /// The tile height for an item of `aspect` = height / width (nil: unknown, a square).
+    public func tileHeight(aspect: Double?) -> Double {
+        let a = aspect.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 1
+        return (columnWidth * min(max(a, Self.minimumAspect), Self.maximumAspect)).rounded()
+    }
+
+    /// Places the next item (index `count`): aspect = its height / width, nil when its
+    /// header could not be read (a square tile that shows the failure placeholder).
+    public mutating func append(aspect: Double?) {
+        var column = 0
+        for c in 1..<columns where nextTop[c] < nextTop[column] { column = c }
+        let height = tileHeight(aspect: aspect)
+        let frame = Rect(x: left + gap + Double(column) * (columnWidth + gap), y: nextTop[column],
+                         width: columnWidth, height: height)
+        itemsInColumn[column].append(frames.count)
+        frames.append(frame)
+        columnOf.append(column)
+        nextTop[column] = frame.maxY + gap
+    }
+
+    /// Items whose tiles overlap the wall between `top` and `bottom` (pixels from the wall's
+    /// top), in item order: a binary search per column.
+    public func items(from top: Double, to bottom: Double) -> [Int] {
+        var found: [Int] = []
+        for list in itemsInColumn {
+            // The first tile whose bottom is below `top`.
+            var lo = 0, hi = list.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if frames[list[mid]].maxY <= top { lo = mid + 1 } else { hi = mid }
+            }
+            var i = lo
+            while i < list.count, frames[list[i]].minY < bottom {
+                found.append(list[i])
+                i += 1
+            }
+        }
+        return found.sorted()
+    }
+
+    /// The items on screen when the wall is scrolled to `position`.
+    public func visibleItems(at position: Double) -> [Int] {
+        items(from: position, to: position + viewport.height)
+    }
+
+    /// The item whose tile contains the wall point (x, y); nil in a gutter or below the wall.
+    public func item(atWallX x: Double, y: Double) -> Int? {
+        let offset = x - left - gap
+        guard offset >= 0 else { return nil }
+        let c = Int((offset / (columnWidth + gap)).rounded(.down))
+        guard c < columns, offset - Double(c) * (columnWidth + gap) < columnWidth else { return nil }
+        let list = itemsInColumn[c]
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if frames[list[mid]].maxY <= y { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo < list.count, frames[list[lo]].minY <= y else { return nil }
+        return list[lo]
+    }
+
+    /// Where the wall must be scrolled for the tile of `item` to keep the same place on
+    /// screen it has in `old` at `position` (its offset inside the tile kept in proportion),
+    /// clamped to the scroll range: how a resize or rotation keeps the top tile in place.
+    public func position(keeping item: Int, from old: MosaicLayout, at position: Double) -> Double {
+        guard frames.indices.contains(item), old.frames.indices.contains(item) else {
+            return min(max(position, scrollRange.lowerBound), scrollRange.upperBound)
+        }
+        let was = old.frames[item], now = frames[item]
+        let fraction = was.size.height > 0 ? (position - was.minY) / was.size.height : 0
+        let p = now.minY + fraction * now.size.height
+        return min(max(p, scrollRange.lowerBound), scrollRange.upperBound)
+    }
+}
+
+extension MosaicLayout: ItemLayout {
+    /// From the first to the last item on screen; the items between them that are off
+    /// screen (a column runs ahead of another) are in the range too, drawn off screen.
+    public func visibleRange(at position: Double) -> ClosedRange<Int>? {
+        let items = visibleItems(at: position)
+        guard let first = items.first, let last = items.last else { return nil }
+        return first...last
+    }
+
+    public func frame(ofVirtualIndex virtualIndex: Int, at position: Double) -> Rect {
+        guard frames.indices.contains(virtualIndex) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
+        var f = frames[virtualIndex]
+        f.origin.y -= position
+        return f
+    }
+
+    public func virtualIndex(at point: Point, position: Double) -> Int? {
+        item(atWallX: point.x, y: point.y + position)
+    }
+
+    /// A wall has no focus: every tile is drawn alike.
+    public func focusDistance(of frame: Rect) -> Double { 0 }
+}
