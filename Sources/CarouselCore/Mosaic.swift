@@ -1,0 +1,231 @@
+/// The mosaic: a wall of tiles that scrolls vertically, fed inputs and times, giving the
+/// scroll position, the visible tiles with their slots, and events (a tap names the tile).
+/// Sizes come in item order as their headers are read; the wall grows and no tile already
+/// placed moves. No clock and no I/O: `time` is always an argument.
+public struct Mosaic: Sendable {
+    public private(set) var settings: MosaicSettings
+    public private(set) var layout: MosaicLayout
+    /// Items in the list; those whose size is known so far are placed (`layout.count`).
+    public private(set) var itemCount: Int
+    public private(set) var time: Double
+    /// Which way the wall last moved: +1 down the wall (later items), -1 up, 0 not yet.
+    public private(set) var direction = 0
+    /// The sizes known so far, in item order: height / width, nil for an unreadable header.
+    private var aspects: [Double?] = []
+    /// The wall's motion, in pixels from its top.
+    private var scroller: Scroller
+    private var gestures: GestureTracker
+    private var pool = TilePool()
+    private var events: [CarouselEvent] = []
+    private var slotChanges: [SlotAssignment] = []
+
+    public init(itemCount: Int, viewport: Size, settings: MosaicSettings = MosaicSettings(), time: Double = 0) {
+        self.settings = settings
+        self.itemCount = max(0, itemCount)
+        self.time = time
+        self.layout = Self.layout(viewport, settings)
+        self.scroller = Scroller(position: 0, unit: 1, bounds: 0...0, viewportLength: viewport.height)
+        self.gestures = GestureTracker(settings: settings.gestures, axis: .vertical)
+    }
+
+    private static func layout(_ viewport: Size, _ s: MosaicSettings) -> MosaicLayout {
+        MosaicLayout(viewport: viewport, columns: (s.portraitColumns, s.landscapeColumns), gap: s.gap)
+    }
+
+    // MARK: - State
+
+    /// Pixels the wall is scrolled from its top.
+    public var position: Double { scroller.position }
+    public var isAnimating: Bool { scroller.isAnimating }
+    public var isInteracting: Bool { gestures.isActive }
+    /// The items whose sizes are known and placed.
+    public var placedCount: Int { layout.count }
+    public var slotCount: Int { pool.slotCount }
+
+    /// The tiles overlapping the viewport, in item order, with their slots and boxes.
+    public var visibleItems: [VisibleItem] {
+        layout.visibleItems(at: position).compactMap { i in
+            guard let slot = pool.slot(forItem: i) else { return nil }
+            return VisibleItem(item: i, virtualIndex: i, slot: slot, frame: layout.frame(ofVirtualIndex: i, at: position))
+        }
+    }
+
+    /// The tile nearest the top of the screen: what a resize keeps in place;
+    /// nil on an empty wall.
+    public var topItem: Int? {
+        layout.visibleItems(at: position).min { a, b in
+            (layout.frames[a].minY, a) < (layout.frames[b].minY, b)
+        }
+    }
+
+    public mutating func takeEvents() -> [CarouselEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    public mutating func takeSlotChanges() -> [SlotAssignment] {
+        defer { slotChanges.removeAll() }
+        return slotChanges
+    }
+
+    /// Items whose pixels should be ready, most urgent first: those on screen (top to
+    /// bottom), then up to `ahead` screens in the direction of motion (down when it has not
+    /// moved yet) and `behind` screens the other way, nearest first. Nothing else is kept.
+    public func loadOrder(ahead: Double = 2, behind: Double = 1) -> [Int] {
+        let h = layout.viewport.height, p = position
+        let down = direction >= 0
+        let onScreen = layout.visibleItems(at: p)
+        let below = layout.items(from: p + h, to: p + h + (down ? ahead : behind) * h)
+        let above = layout.items(from: p - (down ? behind : ahead) * h, to: p)
+        func byTop(_ items: [Int]) -> [Int] { items.sorted { (layout.frames[$0].minY, $0) < (layout.frames[$1].minY, $1) } }
+        var order = byTop(onScreen)
+        let after = byTop(below), before = byTop(above).reversed()
+        order += down ? after + before : Array(before) + after
+        var seen = Set<Int>()
+        return order.filter { seen.insert($0).inserted }
+    }
+
+    // MARK: - Inputs
+
+    /// Sizes of the next items in item order (height / width, nil when unreadable): they
+    /// are placed below what is there, and nothing placed moves.
+    public mutating func sizesKnown(_ next: [Double?]) {
+        let room = max(0, itemCount - aspects.count)
+        for a in next.prefix(room) {
+            aspects.append(a)
+            layout.append(aspect: a)
+        }
+        scroller.bounds = layout.scrollRange
+        updatePool()
+    }
+
+    public mutating func handle(_ input: CarouselInput) {
+        advance(to: input.time)
+        let t = time
+        switch input {
+        case .pointer(let e):
+            if let g = gestures.handle(e) { apply(g) }
+        case .step(let s, _):
+            step(s, time: t)
+        case .scroll(let notches, _):
+            scroll(by: notches * settings.wheelStep, time: t)
+        case .resize(let size, _):
+            resize(to: size)
+        }
+    }
+
+    public mutating func advance(to newTime: Double) {
+        guard newTime > time else { return }
+        time = newTime
+        guard scroller.isAnimating else { return }
+        moving { s in
+            if s.finishIfDone(at: newTime) == nil { s.follow(to: newTime) }
+        }
+    }
+
+    /// A new list: `count` items, the sizes known so far kept for those that stayed (the
+    /// caller passes the sizes again in `known`). The wall is rebuilt and scrolled to keep
+    /// `keeping` at the top, or clamped. Apply it at rest.
+    public mutating func replaceItems(count: Int, known: [Double?], keeping item: Int?) {
+        let old = layout
+        let was = position
+        itemCount = max(0, count)
+        aspects = []
+        layout = Self.layout(layout.viewport, settings)
+        pool.clear()
+        sizesKnown(known)
+        let p = item.map { layout.position(keeping: $0, from: old, at: was) } ?? min(was, layout.scrollRange.upperBound)
+        scroller.jump(to: p)
+        updatePool()
+    }
+
+    // MARK: - Gestures and keys
+
+    private mutating func apply(_ g: GestureTracker.Gesture) {
+        switch g {
+        case .pressed:
+            scroller.press()
+        case .dragged(let travel, _):
+            moving { $0.drag(travel: travel) }
+        case .released(let travel, let velocity, let t):
+            let physics = settings.physics
+            moving { _ = $0.release(travel: travel, velocity: velocity, time: t, physics: physics) }
+        case .tapped(let point, let t):
+            let caught = scroller.pressCaughtMotion
+            scroller.stop()
+            // A tap that stops a glide only stops it; otherwise it names the tile.
+            if !caught, let i = layout.virtualIndex(at: point, position: position) {
+                events.append(CarouselEvent(time: t, kind: .tap(index: i)))
+            }
+            returnIntoBounds(time: t)
+        case .ended(let t):
+            scroller.stop()
+            returnIntoBounds(time: t)
+        }
+    }
+
+    private mutating func step(_ s: Step, time t: Double) {
+        guard !gestures.isActive else { return }
+        let page = layout.viewport.height * settings.pageFraction
+        switch s {
+        case .next: scroll(by: settings.wheelStep, time: t)
+        case .previous: scroll(by: -settings.wheelStep, time: t)
+        case .by(let n): scroll(by: Double(n) * settings.wheelStep, time: t)
+        case .nextPage: scroll(by: page, time: t)
+        case .previousPage: scroll(by: -page, time: t)
+        case .first: scroll(to: layout.scrollRange.lowerBound, time: t)
+        case .last: scroll(to: layout.scrollRange.upperBound, time: t)
+        }
+    }
+
+    /// Scrolls by `distance` px from where the wall is going, clamped to the wall.
+    private mutating func scroll(by distance: Double, time t: Double) {
+        guard !gestures.isActive else { return }
+        scroll(to: (scroller.animation?.target ?? position) + distance, time: t)
+    }
+
+    private mutating func scroll(to target: Double, time t: Double) {
+        let r = layout.scrollRange
+        let end = min(max(target, r.lowerBound), r.upperBound)
+        guard end != position else { scroller.stop(); return }
+        scroller.animate(SettleAnimation(from: position, to: end, velocity: scroller.velocity(at: t), time: t,
+                                         fixedDuration: settings.stepDuration))
+    }
+
+    /// After a press that ended without a release, a wall left in the rubber band returns.
+    private mutating func returnIntoBounds(time t: Double) {
+        let r = layout.scrollRange
+        if !r.contains(position) { scroll(to: position, time: t) }
+    }
+
+    private mutating func resize(to size: Size) {
+        let old = layout
+        let top = topItem
+        let was = position
+        layout = Self.layout(size, settings)
+        for a in aspects { layout.append(aspect: a) }
+        scroller.bounds = layout.scrollRange
+        scroller.setUnit(1, viewportLength: size.height)
+        let p = top.map { layout.position(keeping: $0, from: old, at: was) } ?? 0
+        if case .tracking = scroller.motion {} else { scroller.jump(to: p) }
+        updatePool()
+    }
+
+    // MARK: - Motion and slots
+
+    private mutating func moving(_ change: (inout Scroller) -> Void) {
+        let before = scroller.position
+        change(&scroller)
+        let p = scroller.position
+        if p != before { direction = p > before ? 1 : -1 }
+        updatePool()
+    }
+
+    /// Slots for exactly the tiles on screen.
+    private mutating func updatePool() {
+        for c in pool.cover(layout.visibleItems(at: position)) {
+            slotChanges.removeAll { $0.slot == c.slot }
+            slotChanges.append(c)
+        }
+    }
+}

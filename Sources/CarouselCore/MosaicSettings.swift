@@ -1,0 +1,18 @@
+/// Everything that tunes the mosaic, with its defaults.
+public struct MosaicSettings: Hashable, Sendable {
+    /// Columns in a portrait and in a landscape viewport (seed 003: 3 and 5).
+    public var portraitColumns = 3
+    public var landscapeColumns = 5
+    /// Pixels between tiles and around the wall.
+    public var gap = 10.0
+    public var gestures = GestureSettings()
+    public var physics = FrictionScrolling()
+    /// Pixels one wheel notch scrolls.
+    public var wheelStep = 120.0
+    /// A page key scrolls this share of the viewport's height (the rest stays in view).
+    public var pageFraction = 0.9
+    /// Seconds a wheel notch, a page key or Home and End take to scroll.
+    public var stepDuration = 0.300
+
+    public init() {}
+}
