@@ -53,10 +53,9 @@ public struct RenderCommand: ParsableCommand {
         var viewport = size
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: size.size).height), largest: 32)
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
-        let scene: any Scene = try CarouselScene(
-            sources: found, viewport: compositor.viewport(physical: viewport.size), settings: view.carouselSettings(behaviour),
-            startIndex: view.startIndex, renderer: renderer,
-            painter: FramePainter(style: view.style, text: text),
+        let scene = try view.makeScene(
+            sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
+            renderer: renderer, painter: FramePainter(style: view.style, text: text),
             loading: source.loading(waitsForImages: true), log: log, time: 0, warn: { Log.warn($0) })
 
         var player = ScriptPlayer()

@@ -138,12 +138,13 @@ public struct RunCommand: ParsableCommand {
         while true {
             // The scene before a reload is gone now: hand back what it freed.
             if reloads > 0 { FreedMemory.returnToSystem() }
-            let scene = try CarouselScene(
-                sources: found, viewport: compositor.viewport(physical: renderer.outputSize), settings: current.view.carouselSettings(current.behaviour),
-                startIndex: startIndex, renderer: renderer,
-                painter: FramePainter(style: current.view.style, text: text),
+            var view = current.view
+            view.startIndex = startIndex
+            let scene = try view.makeScene(
+                sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
+                renderer: renderer, painter: FramePainter(style: current.view.style, text: text),
                 loading: current.source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
-                timeOrigin: clockOrigin, warn: { Log.warn($0) })
+                timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage
             if let level = pressure?.level, level != .normal { try scene.setMemoryPressure(level, time: EventQueue.now) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)

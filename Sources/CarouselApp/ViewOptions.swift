@@ -47,8 +47,46 @@ public struct PixelSize: ExpressibleByArgument, Equatable, Sendable, CustomStrin
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 }
 
+/// The view shown at start.
+public enum ViewMode: String, CaseIterable, ExpressibleByArgument, Sendable {
+    /// The strip with one picture in the centre.
+    case carousel
+    /// Seed 003's wall of tiles, scrolled vertically.
+    case mosaic
+}
+
+/// `--columns P,L`: the mosaic's columns in a portrait and in a landscape viewport.
+public struct ColumnCounts: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {
+    public var portrait: Int
+    public var landscape: Int
+
+    public init(portrait: Int, landscape: Int) {
+        self.portrait = portrait
+        self.landscape = landscape
+    }
+
+    public init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let p = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+              let l = Int(parts[1].trimmingCharacters(in: .whitespaces)), (1...20).contains(p), (1...20).contains(l) else { return nil }
+        self.init(portrait: p, landscape: l)
+    }
+
+    public var description: String { "\(portrait),\(landscape)" }
+    public var defaultValueDescription: String { description }
+}
+
 /// Layout and look options shared by `carousel render` and the interactive `carousel`.
 public struct ViewOptions: ParsableArguments, Sendable {
+    @Option(name: .customLong("view"), help: "The view at start: carousel (one picture in the centre) or mosaic (a wall of tiles, scrolled vertically).")
+    public var home: ViewMode = .carousel
+
+    @Option(help: ArgumentHelp("The mosaic's columns in a portrait and in a landscape viewport (1 to 20 each).", valueName: "P,L"))
+    public var columns = ColumnCounts(portrait: 3, landscape: 5)
+
+    @Option(help: ArgumentHelp("Pixels between the mosaic's tiles and around the wall.", valueName: "PX"))
+    public var tileGap: Double = 10
+
     @Option(help: "Layout preset: centered, paged or preview.")
     public var layout: LayoutName = .centered
 
@@ -101,6 +139,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
         if let b = border, !(b >= 0 && b.isFinite) { throw ValidationError("--border must be 0 or more pixels") }
         if !(neighbourScale > 0 && neighbourScale <= 1) { throw ValidationError("--neighbour-scale must be more than 0 and at most 1, not \(neighbourScale)") }
         if !(neighbourDim >= 0 && neighbourDim <= 1) { throw ValidationError("--neighbour-dim must be 0 to 1, not \(neighbourDim)") }
+        if !(tileGap >= 0 && tileGap <= 200) { throw ValidationError("--tile-gap must be 0 to 200 pixels, not \(tileGap)") }
         if let f = font, !FileManager.default.isReadableFile(atPath: f) { throw ValidationError("--font \(f): no such readable file") }
     }
 
@@ -117,9 +156,20 @@ public struct ViewOptions: ParsableArguments, Sendable {
         return s
     }
 
+    /// The mosaic's settings from these options.
+    public var mosaicSettings: MosaicSettings {
+        var s = MosaicSettings()
+        s.portraitColumns = columns.portrait
+        s.landscapeColumns = columns.landscape
+        s.gap = tileGap
+        return s
+    }
+
     /// These options as config-file entries, for `--print-config`.
     var configEntries: [ConfigEntry] {
-        [.init("layout", .string(layout.rawValue)),
+        [.init("view", .string(home.rawValue)), .init("columns", .string(columns.description)),
+         .init("tile-gap", .number(tileGap)),
+         .init("layout", .string(layout.rawValue)),
          .init("item-width", itemWidth.map { .string($0.description) }, unset: "from the layout"),
          .init("item-height", itemHeight.map { .string($0.description) }, unset: "from the layout"),
          .init("gap", gap.map { .string($0.description) }, unset: "from the layout"),

@@ -86,6 +86,10 @@ import CarouselMedia
         ("border-12", ["--border", "12", "--item-width", "50%", "--gap", "10", "--start-index", "0"], "640x360"),
         ("captions-dots-neighbours", ["--captions", "title", "--dots", "--neighbour-scale", "0.85",
                                       "--neighbour-dim", "0.4", "--start-index", "1"], "640x360"),
+        // The mosaic: 5 columns in landscape, 3 in portrait; the broken file keeps its place
+        // as a square tile with the failure placeholder.
+        ("mosaic-landscape", ["--view", "mosaic"], "640x360"),
+        ("mosaic-portrait", ["--view", "mosaic", "--tile-gap", "16"], "360x640"),
     ])
     func layoutsMatchTheReferences(name: String, options: [String], size: String) throws {
         let images = try Fixtures.imageFolder()

@@ -1,0 +1,154 @@
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+
+/// The mosaic view (seed 003): its engine (the wall's layout and friction physics), the
+/// shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
+/// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
+/// wall grows as they do. Lives on the main thread.
+public final class MosaicScene: Scene {
+    public private(set) var mosaic: Mosaic
+    public let pipeline: ImagePipeline
+    public var painter: FramePainter
+    private let sizes: SizeReader
+    private let log: EventLog?
+    private let timeOrigin: Double
+    public var emptyMessage = "No images found"
+    public private(set) var memoryPressure = MemoryPressureLevel.normal
+    private var configuredBox: Size?
+
+    /// `waitForSizes`: read every header before the first frame (`carousel render`, so
+    /// the wall is the same every run); otherwise tiles appear as their sizes arrive.
+    public init(sources: [ImageSource], viewport: Size, settings: MosaicSettings, renderer: SDLRenderer,
+                painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
+                timeOrigin: Double? = nil, wake: @escaping @Sendable () -> Void = {},
+                warn: @escaping (String) -> Void) throws(SDLError) {
+        self.timeOrigin = timeOrigin ?? time
+        self.mosaic = Mosaic(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
+        self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
+                                      timeOrigin: timeOrigin ?? time, warn: warn)
+        self.painter = painter
+        self.log = log
+        self.sizes = SizeReader(paths: sources.map(\.path), wake: wake)
+        if loading.waitsForImages { sizes.waitUntilDone() }
+        mosaic.sizesKnown(sizes.take())
+        try update()
+    }
+
+    deinit { sizes.stop() }
+
+    public var sources: [ImageSource] { pipeline.sources }
+    public var viewport: Size { mosaic.layout.viewport }
+    public var isAnimating: Bool { mosaic.isAnimating }
+    public var isInteracting: Bool { mosaic.isInteracting }
+    public var nextScheduledTime: Double? { nil }
+    public var currentIndex: Int? { mosaic.topItem }
+
+    public func handle(_ input: CarouselInput) throws(SDLError) {
+        if case .resize(let size, let t) = input {
+            log?.record(timeMs: ms(t), type: "resize", ["width": .int(Int(size.width)), "height": .int(Int(size.height))])
+        }
+        mosaic.handle(input)
+        try update()
+    }
+
+    public func advance(to time: Double) throws(SDLError) {
+        mosaic.advance(to: time)
+        try update()
+    }
+
+    public func draw(on renderer: SDLRenderer) {
+        if sources.isEmpty {
+            painter.drawMessage(emptyMessage, viewport: viewport, on: renderer)
+        } else {
+            painter.draw(mosaic.visibleItems, slots: pipeline.slots, viewport: viewport, on: renderer)
+        }
+    }
+
+    /// Tiles are fitted into the column's width and one and a half times its height: a
+    /// 2:3 portrait fills its tile, a taller picture is shown narrower inside it.
+    public var tileBox: Size {
+        let w = mosaic.layout.columnWidth
+        return painter.style.imageBox(for: Rect(x: 0, y: 0, width: w, height: (w * 1.5).rounded())).size
+    }
+
+    private var shown: [(slot: Int, item: Int)] { mosaic.visibleItems.map { ($0.slot, $0.item) } }
+
+    @discardableResult
+    public func pump() throws(SDLError) -> Bool {
+        let arrived = sizes.take()
+        if !arrived.isEmpty {
+            mosaic.sizesKnown(arrived)
+            try update()
+        }
+        return try pipeline.pump(shown, time: mosaic.time) || !arrived.isEmpty
+    }
+
+    public func finishLoading() throws(SDLError) {
+        try pipeline.finishLoading({ shown }, time: mosaic.time)
+    }
+
+    public var isLoading: Bool { pipeline.isLoading || !sizes.isDone }
+
+    private func update() throws(SDLError) {
+        for e in mosaic.takeEvents() {
+            log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
+        }
+        let box = tileBox
+        // Planned first: after a resize the feed forgets the images fitted to the old box.
+        pipeline.plan(memoryPressure == .high ? mosaic.loadOrder(ahead: 0, behind: 0) : mosaic.loadOrder(), box: box)
+        if configuredBox != box || pipeline.slots.contents.count < mosaic.slotCount {
+            // New or more textures (the pool grew): every tile on screen is filled again.
+            try pipeline.configure(count: max(mosaic.slotCount, pipeline.slots.contents.count), box: box)
+            configuredBox = box
+            _ = mosaic.takeSlotChanges()
+            for item in mosaic.visibleItems { try pipeline.assign(item.slot, item: item.item, time: mosaic.time) }
+        } else {
+            for change in mosaic.takeSlotChanges() {
+                try pipeline.assign(change.slot, item: change.item, time: mosaic.time)
+            }
+        }
+        if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: mosaic.time) }
+    }
+
+    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
+        let before = Set(old.map(\.path)), after = Set(new.map(\.path))
+        log?.record(timeMs: ms(time), type: "catalog_changed",
+                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count),
+                     "replaced": .int(0)])
+    }
+
+    /// New pictures: the wall is rebuilt at rest from the sizes read again.
+    public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
+        recordCatalogChange(from: sources, to: new, at: time)
+        pipeline.feed.replaceSources(new)
+        mosaic.replaceItems(count: new.count, known: new.map { SizeReader.aspect(of: $0.path) }, keeping: nil)
+        try update()
+    }
+
+    public func screenTurnedOff(at time: Double) {
+        log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
+        pipeline.feed.stopLoading()
+    }
+
+    public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
+        log?.record(timeMs: ms(time), type: "screen", ["state": .string("on"), "reason": .string(reason)])
+        try update()
+    }
+
+    public func rebuildTextures(time: Double) throws(SDLError) {
+        pipeline.slots.reset()
+        painter.forgetTextures()
+        configuredBox = nil
+        try update()
+    }
+
+    public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
+        guard level != memoryPressure else { return }
+        memoryPressure = level
+        try update()
+        log?.record(timeMs: ms(time), type: "memory_pressure", ["level": .string(level.rawValue)])
+    }
+
+    private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+
+/// Reads the pictures' shapes from their headers, in item order, on a thread of its own, so
+/// that the mosaic can place tiles before any pixel is decoded: the first screen appears as
+/// soon as its items are known. Only the first bytes of each file are read (the header and
+/// a JPEG's EXIF orientation), by our own fuzzed parsers; nothing is decoded here.
+public final class SizeReader: @unchecked Sendable {
+    /// Bytes read from the start of each file: a header, and a JPEG's EXIF block, which
+    /// must come within the first 64 KB.
+    public static let prefixBytes = 128 << 10
+
+    private let lock = NSLock()
+    private var read: [Double?] = []
+    private var taken = 0
+    private var stopped = false
+    private let total: Int
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts reading `paths` at once; `wake` is called (from the reader's thread) after
+    /// each batch, so an event loop can take them.
+    public init(paths: [String], wake: @escaping @Sendable () -> Void = {}) {
+        total = paths.count
+        let thread = Thread { [self] in
+            var batch: [Double?] = []
+            for (i, path) in paths.enumerated() {
+                if lock.withLock({ stopped }) { break }
+                batch.append(Self.aspect(of: path))
+                // Small batches at first, so the first screen is not kept waiting.
+                if batch.count >= (i < 64 ? 8 : 256) || i == paths.count - 1 {
+                    lock.withLock { read += batch }
+                    batch.removeAll(keepingCapacity: true)
+                    wake()
+                }
+            }
+            done.signal()
+        }
+        thread.name = "sizes"
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// The shapes read since the last call, continuing in item order.
+    public func take() -> [Double?] {
+        lock.withLock {
+            defer { taken = read.count }
+            return Array(read[taken...])
+        }
+    }
+
+    /// Whether every file has been read.
+    public var isDone: Bool { lock.withLock { read.count == total || stopped } }
+
+    /// Blocks until every file has been read (`carousel render`: the same wall every run).
+    public func waitUntilDone() {
+        guard total > 0, !isDone else { return }
+        done.wait()
+        done.signal()
+    }
+
+    public func stop() { lock.withLock { stopped = true } }
+
+    /// Height / width of the picture as shown (a JPEG's EXIF orientations 5–8 swap them);
+    /// nil when the file cannot be read or its header gives no size.
+    public static func aspect(of path: String) -> Double? {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: min(prefixBytes, Int(info.st_size)))
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
+        guard n > 0 else { return nil }
+        if n < bytes.count { bytes.removeLast(bytes.count - n) }
+        let header = ImageHeader.read(bytes)
+        guard let w = header.width, let h = header.height, w > 0, h > 0 else { return nil }
+        let swapped = header.format == .jpeg && ExifOrientation.read(jpeg: bytes).swapsAxes
+        return swapped ? Double(w) / Double(h) : Double(h) / Double(w)
+    }
+}
