@@ -135,6 +135,7 @@ struct InteractiveLoop {
     }
 
     private mutating func handle(_ e: SDLEvent) throws {
+        translator.canGoBack = scene.canGoBack
         for input in translator.translate(e, geometry: geometry) {
             switch input {
             case .carousel(let c):
@@ -149,6 +150,9 @@ struct InteractiveLoop {
                 needsDraw = true
             case .quit:
                 running = false
+            case .back:
+                try scene.goBack(time: EventQueue.now)
+                needsDraw = true
             case .windowClosed:
                 // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
                 if !translator.keys.kiosk { running = false }

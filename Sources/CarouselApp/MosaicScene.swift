@@ -16,6 +16,23 @@ public final class MosaicScene: Scene {
     public var emptyMessage = "No images found"
     public private(set) var memoryPressure = MemoryPressureLevel.normal
     private var configuredBox: Size?
+    private var taps: [Int] = []
+
+    /// Tiles tapped since the last call, oldest first: what the wall opens.
+    public func takeTaps() -> [Int] {
+        defer { taps.removeAll() }
+        return taps
+    }
+
+    /// Back from the carousel: the item shown last is on screen, and loading resumes.
+    public func returned(showing item: Int?, time: Double) throws(SDLError) {
+        if let item { mosaic.reveal(item) }
+        mosaic.advance(to: time)
+        try update()
+    }
+
+    /// The carousel opened over the wall: the wall loads nothing meanwhile.
+    public func covered() { pipeline.feed.stopLoading() }
 
     /// `waitForSizes`: read every header before the first frame (`carousel render`, so
     /// the wall is the same every run); otherwise tiles appear as their sizes arrive.
@@ -92,6 +109,7 @@ public final class MosaicScene: Scene {
 
     private func update() throws(SDLError) {
         for e in mosaic.takeEvents() {
+            if case .tap(let index) = e.kind { taps.append(index) }
             log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
         }
         let box = tileBox

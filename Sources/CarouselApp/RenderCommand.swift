@@ -56,7 +56,8 @@ public struct RenderCommand: ParsableCommand {
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
             renderer: renderer, painter: FramePainter(style: view.style, text: text),
-            loading: source.loading(waitsForImages: true), log: log, time: 0, warn: { Log.warn($0) })
+            loading: source.loading(waitsForImages: true), log: log, time: 0,
+            reloading: { [source] in source.loading(waitsForImages: true) }, warn: { Log.warn($0) })
 
         var player = ScriptPlayer()
         try player.play(parsed, hooks: ScriptPlayer.Hooks(
@@ -84,7 +85,8 @@ public struct RenderCommand: ParsableCommand {
                 // The prefetched images all in, so that what is dropped is the same every run.
                 try scene.finishLoading()
                 try scene.setMemoryPressure(level, time: t)
-            }))
+            },
+            back: { t in try scene.goBack(time: t) }))
         withExtendedLifetime(display) {}
     }
 }

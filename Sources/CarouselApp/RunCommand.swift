@@ -144,7 +144,8 @@ public struct RunCommand: ParsableCommand {
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
                 renderer: renderer, painter: FramePainter(style: current.view.style, text: text),
                 loading: current.source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
-                timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
+                timeOrigin: clockOrigin, wake: EventQueue.wakeUp,
+                reloading: { [source = current.source] in source.loading(wake: EventQueue.wakeUp) }, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage
             if let level = pressure?.level, level != .normal { try scene.setMemoryPressure(level, time: EventQueue.now) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)

@@ -39,4 +39,13 @@ public protocol Scene: AnyObject {
     /// Makes every texture again after the renderer lost them.
     func rebuildTextures(time: Double) throws(SDLError)
     func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError)
+    /// Shows a view opened from another (the carousel opened from the wall): Escape,
+    /// Backspace and the back button return.
+    var canGoBack: Bool { get }
+    func goBack(time: Double) throws(SDLError)
+}
+
+extension Scene {
+    public var canGoBack: Bool { false }
+    public func goBack(time: Double) throws(SDLError) {}
 }

@@ -15,6 +15,8 @@ struct ScriptPlayer {
         var snapshot: (String, Double) throws -> Void
         var deviceReset: (Double) throws -> Void
         var memoryPressure: (MemoryPressureLevel, Double) throws -> Void
+        /// `key back`: from a view opened from another, back to it.
+        var back: (Double) throws -> Void = { _ in }
     }
 
     /// Frames played so far; time is always a whole number of frames.
@@ -61,6 +63,7 @@ struct ScriptPlayer {
             case .pageup: try h.input(.step(.previousPage, time: time))
             case .pagedown: try h.input(.step(.nextPage, time: time))
             case .escape: quit = true
+            case .back: try h.back(time)
             }
         case .wheel(let dx, let dy):
             // SDL's convention: y > 0 scrolls up (back), x > 0 scrolls right (forward).

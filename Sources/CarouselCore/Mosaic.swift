@@ -139,6 +139,17 @@ public struct Mosaic: Sendable {
         updatePool()
     }
 
+    /// Scrolls at once, if needed, so that the tile of `item` is wholly on screen (or its
+    /// top is, for a tile taller than the screen): the wall on return from the carousel.
+    public mutating func reveal(_ item: Int) {
+        guard layout.frames.indices.contains(item) else { return }
+        let f = layout.frames[item], h = layout.viewport.height, g = layout.gap
+        var p = position
+        if f.minY - g < p { p = f.minY - g } else if f.maxY + g > p + h { p = min(f.minY - g, f.maxY + g - h) }
+        let r = layout.scrollRange
+        moving { $0.jump(to: min(max(p, r.lowerBound), r.upperBound)) }
+    }
+
     // MARK: - Gestures and keys
 
     private mutating func apply(_ g: GestureTracker.Gesture) {

@@ -6,6 +6,9 @@ public enum AppInput: Equatable, Sendable {
     case toggleFullscreen
     /// A quit key, SIGTERM or SIGINT: leave with status 0.
     case quit
+    /// Escape or Backspace in a view opened from another (the carousel opened from the
+    /// wall): back to that one.
+    case back
     /// The window manager asked to close the window (its close button, Alt+F4).
     case windowClosed
     /// SIGHUP: read the configuration and the sources again.

@@ -91,6 +91,17 @@ public struct FramePainter {
         }
     }
 
+    /// The "back to the wall" button: a dark square with an arrow in `rect`.
+    public func drawBackButton(_ rect: Rect, on renderer: SDLRenderer) {
+        renderer.fill(rect, style.scrim)
+        guard let font = text,
+              let t = captions.texture("←", color: style.captionColor, maxWidth: Int(rect.size.width), font: font, renderer: renderer)
+        else { return }
+        renderer.draw(t, source: (t.width, t.height),
+                      in: Rect(x: (rect.midX - Double(t.width) / 2).rounded(.down), y: (rect.midY - Double(t.height) / 2).rounded(.down),
+                               width: Double(t.width), height: Double(t.height)))
+    }
+
     /// A message centred on the background, for the empty state (seed 003).
     public func drawMessage(_ message: String, viewport: Size, on renderer: SDLRenderer) {
         renderer.clear(style.background)

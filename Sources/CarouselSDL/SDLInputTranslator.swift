@@ -15,6 +15,9 @@ public struct SDLInputTranslator {
     /// Told once when finger coordinates arrive outside 0–1.
     public var log: (String) -> Void
     public var keys: KeyBindings
+    /// The view shown was opened from another: Escape and Backspace go back to it
+    /// instead of quitting (or doing nothing in a kiosk).
+    public var canGoBack = false
     private var warnedOutOfRange = false
     private var fingerDown: [Int64: (time: Double, moved: Bool)] = [:]
 
@@ -113,6 +116,8 @@ public struct SDLInputTranslator {
         case Int(SDLK_PAGEUP.rawValue): step = .previousPage
         case Int(SDLK_PAGEDOWN.rawValue): step = .nextPage
         case Int(SDLK_F11.rawValue), Int(SDLK_f.rawValue): return keys.kiosk ? [] : [.toggleFullscreen]
+        case Int(SDLK_ESCAPE.rawValue) where canGoBack: return [.back]
+        case Int(SDLK_BACKSPACE.rawValue): return canGoBack ? [.back] : []
         case Int(SDLK_ESCAPE.rawValue), Int(SDLK_q.rawValue): return keys.kiosk ? [] : [.quit]
         default: step = nil
         }

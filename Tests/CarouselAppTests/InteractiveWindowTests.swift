@@ -139,6 +139,27 @@ struct InteractiveWindowTests {
         #expect(app.process.terminationStatus == 0)
     }
 
+    /// The wall in a real window: a click opens the carousel, Escape goes back to the wall
+    /// (it does not quit), and Escape on the wall quits.
+    @Test func onTheWallAClickOpensTheCarouselAndEscapeGoesBackThenQuits() throws {
+        let x = try XvfbSession()
+        let app = try RunningCarousel(args: [try Self.images(), "--view", "mosaic"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        Thread.sleep(forTimeInterval: 1)  // the sizes are read and the wall is drawn
+        // The first tile of five columns at 1280 wide: x from 10 to 248, from y = 10.
+        try x.xdotool(["mousemove", "--window", wid, "100", "60", "click", "1"])
+        #expect(app.waitFor("view", count: 1))
+        #expect(app.ofType("view").first?["mode"] as? String == "carousel")
+        try x.xdotool(["key", "--window", wid, "Escape"])
+        #expect(app.waitFor("view", count: 2))
+        #expect(app.ofType("view").last?["mode"] as? String == "mosaic")
+        #expect(app.process.isRunning, "Escape in the opened carousel only goes back")
+        try x.xdotool(["key", "--window", wid, "Escape"])
+        #expect(Self.waitForExit(app) && app.process.terminationStatus == 0)
+    }
+
     @Test func closingTheWindowQuitsWithStatusZero() throws {
         let x = try XvfbSession()
         let app = try RunningCarousel(args: [try Self.images()], display: x.display)

@@ -176,6 +176,18 @@ import Testing
                 "navigation keys still work")
     }
 
+    @Test func inAViewOpenedFromAnotherEscapeAndBackspaceGoBack() {
+        for kiosk in [false, true] {
+            var t = SDLInputTranslator(keys: KeyBindings(kiosk: kiosk, quit: nil))
+            #expect(t.translate(keyDown(SDLK_BACKSPACE), geometry: hidpi).isEmpty, "nothing to go back to")
+            t.canGoBack = true
+            #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi) == [.back])
+            #expect(t.translate(keyDown(SDLK_BACKSPACE), geometry: hidpi) == [.back])
+            t.canGoBack = false
+            #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi) == (kiosk ? [] : [.quit]), "back home, Escape quits a window")
+        }
+    }
+
     @Test func withoutACombinationNoKeyQuitsAKiosk() {
         var t = SDLInputTranslator(keys: KeyBindings(kiosk: true, quit: nil))
         let all = SDL_Keymod(KMOD_CTRL.rawValue | KMOD_ALT.rawValue)

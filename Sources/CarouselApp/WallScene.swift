@@ -1,0 +1,128 @@
+import CarouselCore
+import CarouselMedia
+import CarouselSDL
+
+/// `--view mosaic`: the wall, and the carousel it opens on a tap. A tap on a tile opens the
+/// carousel centred on that picture; Escape, Backspace, a script's `key back` or the button
+/// in the top-left corner go back to the wall, scrolled so that the picture shown last is
+/// on it. Events: `view` {mode, index}. The run loop, render and bench drive it as any view.
+public final class WallScene: Scene {
+    public let wall: MosaicScene
+    /// The carousel opened from the wall, nil while the wall shows.
+    public private(set) var opened: CarouselScene?
+    /// Makes the carousel centred on an item, over the same pictures.
+    private let openCarousel: (_ index: Int, _ sources: [ImageSource], _ time: Double) throws(SDLError) -> CarouselScene
+    private let log: EventLog?
+    private let timeOrigin: Double
+    /// The back button's pointer went down inside it: its release goes back.
+    private var pressedBack = false
+
+    public init(wall: MosaicScene, log: EventLog?, timeOrigin: Double,
+                openCarousel: @escaping (Int, [ImageSource], Double) throws(SDLError) -> CarouselScene) {
+        self.wall = wall
+        self.log = log
+        self.timeOrigin = timeOrigin
+        self.openCarousel = openCarousel
+    }
+
+    private var active: any Scene { opened ?? wall }
+
+    public var viewport: Size { active.viewport }
+    public var isAnimating: Bool { active.isAnimating }
+    public var isInteracting: Bool { active.isInteracting || pressedBack }
+    public var nextScheduledTime: Double? { active.nextScheduledTime }
+    public var sources: [ImageSource] { wall.sources }
+    public var currentIndex: Int? { active.currentIndex }
+    public var pipeline: ImagePipeline { active.pipeline }
+    public var emptyMessage: String {
+        get { wall.emptyMessage }
+        set { wall.emptyMessage = newValue }
+    }
+    public var canGoBack: Bool { opened != nil }
+
+    /// The back button: at least 64 px square (a touch target), in the top-left corner.
+    public var backButton: Rect {
+        let side = max(64, (min(viewport.width, viewport.height) / 12).rounded())
+        return Rect(x: 12, y: 12, width: side, height: side)
+    }
+
+    public func handle(_ input: CarouselInput) throws(SDLError) {
+        if opened != nil, case .pointer(let e) = input {
+            // The button takes a press that starts on it, and goes back when it is let go there.
+            if e.phase == .down, !active.isInteracting, backButton.contains(e.location) { pressedBack = true; return }
+            if pressedBack {
+                if e.phase == .up || e.phase == .cancel {
+                    pressedBack = false
+                    if e.phase == .up, backButton.contains(e.location) { try goBack(time: e.time) }
+                }
+                return
+            }
+        }
+        if case .resize = input, opened != nil {
+            // Both views follow the screen; the hidden one is laid out again when it returns.
+            try wall.handle(input)
+        }
+        try active.handle(input)
+        try openTapped(time: input.time)
+    }
+
+    public func advance(to time: Double) throws(SDLError) {
+        try active.advance(to: time)
+        try openTapped(time: time)
+    }
+
+    @discardableResult
+    public func pump() throws(SDLError) -> Bool {
+        let changed = try active.pump()
+        try openTapped(time: nil)
+        return changed
+    }
+
+    public func draw(on renderer: SDLRenderer) {
+        active.draw(on: renderer)
+        if let opened { opened.painter.drawBackButton(backButton, on: renderer) }
+    }
+
+    public func finishLoading() throws(SDLError) { try active.finishLoading() }
+
+    public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
+        if opened != nil { try goBack(time: time) }
+        try wall.replaceCatalog(new, time: time)
+    }
+
+    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
+        wall.recordCatalogChange(from: old, to: new, at: time)
+    }
+
+    public func screenTurnedOff(at time: Double) { active.screenTurnedOff(at: time) }
+    public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) { try active.screenTurnedOn(at: time, reason: reason) }
+    public func rebuildTextures(time: Double) throws(SDLError) {
+        try wall.rebuildTextures(time: time)
+        try opened?.rebuildTextures(time: time)
+    }
+    public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
+        try wall.setMemoryPressure(level, time: time)
+        try opened?.setMemoryPressure(level, time: time)
+    }
+
+    /// Back to the wall, scrolled to the picture the carousel showed last.
+    public func goBack(time: Double) throws(SDLError) {
+        guard let carousel = opened else { return }
+        let shown = carousel.currentIndex
+        opened = nil  // its workers and helpers stop with it
+        pressedBack = false
+        try wall.returned(showing: shown, time: time)
+        log?.record(timeMs: ms(time), type: "view", ["mode": .string("mosaic"), "index": .int(shown ?? -1)])
+    }
+
+    /// A tile tapped on the wall opens the carousel on it.
+    private func openTapped(time: Double?) throws(SDLError) {
+        guard opened == nil, let index = wall.takeTaps().last, wall.sources.indices.contains(index) else { return }
+        let t = time ?? wall.mosaic.time
+        wall.covered()
+        opened = try openCarousel(index, wall.sources, t)
+        log?.record(timeMs: ms(t), type: "view", ["mode": .string("carousel"), "index": .int(index)])
+    }
+
+    private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
+}

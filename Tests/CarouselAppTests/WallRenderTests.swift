@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import CarouselMedia
+
+/// `--view mosaic` through `carousel render`: the wall, a tap that opens the carousel on the
+/// tile, and the way back (the script's `key back`, and the button in the corner).
+@Suite(.serialized) struct WallRenderTests {
+    /// The first tile's centre at 640×360: five columns of 116 px from x = 10.
+    static let tour = """
+        snapshot wall
+        tap 68 40 mouse
+        wait 500
+        snapshot opened
+        key right
+        wait 600
+        key back
+        wait 100
+        snapshot back
+        """
+
+    @Test func aTapOpensTheCarouselOnTheTileAndBackReturnsToTheWall() throws {
+        let images = try Fixtures.imageFolder()
+        let (out, r) = try CarouselBinary.render([images], script: Self.tour, options: ["--view", "mosaic"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let events = try EventLines(path: out + "/events.jsonl")
+        #expect(events.ofType("tap").first?["index"] as? Int == 0)
+        let views = events.ofType("view").map { "\($0["mode"] ?? "")@\($0["index"] ?? "")" }
+        #expect(views == ["carousel@0", "mosaic@1"], "\(views)")
+        // Opened: the carousel centred on the tapped picture, as `--start-index 0` draws it,
+        // with the back button over it.
+        let plain = try CarouselBinary.render([images], script: "snapshot plain\n")
+        let opened = try SDLImageCodec.decode(path: out + "/opened.png")
+        let carousel = try SDLImageCodec.decode(path: plain.out + "/plain.png")
+        #expect(Self.share(of: opened, differingFrom: carousel, outside: (0, 0, 100, 100)) < 0.002)
+        #expect(Self.share(of: opened, differingFrom: carousel, outside: nil) > 0.005, "the button is drawn")
+        // Back: the wall again, as it was.
+        let wall = try SDLImageCodec.decode(path: out + "/wall.png")
+        let back = try SDLImageCodec.decode(path: out + "/back.png")
+        #expect(Self.share(of: back, differingFrom: wall, outside: nil) < 0.002)
+        #expect(Self.share(of: wall, differingFrom: carousel, outside: nil) > 0.2, "the wall is not the carousel")
+    }
+
+    @Test func theButtonInTheCornerGoesBackAndEscapeOnTheWallEndsTheScript() throws {
+        let images = try Fixtures.imageFolder()
+        let script = """
+            tap 68 40 mouse
+            wait 500
+            tap 40 40 mouse
+            wait 100
+            snapshot back
+            """
+        let (out, r) = try CarouselBinary.render([images], script: script, options: ["--view", "mosaic"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let views = try EventLines(path: out + "/events.jsonl").ofType("view").map { $0["mode"] as? String ?? "" }
+        #expect(views == ["carousel", "mosaic"], "\(views)")
+        #expect(try EventLines(path: out + "/events.jsonl").ofType("tap").count == 1, "the button's tap is not the carousel's")
+    }
+
+    /// The share of pixels that differ by more than 6 in a channel, leaving out a rectangle.
+    static func share(of a: PixelImage, differingFrom b: PixelImage, outside r: (Int, Int, Int, Int)?) -> Double {
+        guard a.width == b.width, a.height == b.height else { return 1 }
+        var differing = 0, counted = 0
+        for y in 0..<a.height {
+            for x in 0..<a.width {
+                if let r, x >= r.0, x < r.0 + r.2, y >= r.1, y < r.1 + r.3 { continue }
+                counted += 1
+                let i = (y * a.width + x) * 4
+                if (0..<3).contains(where: { abs(Int(a.pixels[i + $0]) - Int(b.pixels[i + $0])) > 6 }) { differing += 1 }
+            }
+        }
+        return Double(differing) / Double(max(counted, 1))
+    }
+}
