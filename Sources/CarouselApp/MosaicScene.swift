@@ -10,7 +10,12 @@ public final class MosaicScene: Scene {
     public private(set) var mosaic: Mosaic
     public let pipeline: ImagePipeline
     public var painter: FramePainter
-    private let sizes: SizeReader
+    private var sizes: SizeReader
+    /// Shapes known so far by file (path, size and time), kept across a new list so that a
+    /// reload reads only what is new; `known` counts the items of the list placed so far.
+    private var shapes: [ImageSource: Double?] = [:]
+    private let wake: @Sendable () -> Void
+    private let waitsForSizes: Bool
     private let log: EventLog?
     private let timeOrigin: Double
     public var emptyMessage = "No images found"
@@ -46,9 +51,11 @@ public final class MosaicScene: Scene {
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
         self.log = log
+        self.wake = wake
+        self.waitsForSizes = loading.waitsForImages
         self.sizes = SizeReader(paths: sources.map(\.path), wake: wake)
-        if loading.waitsForImages { sizes.waitUntilDone() }
-        mosaic.sizesKnown(sizes.take())
+        if waitsForSizes { sizes.waitUntilDone() }
+        place(sizes.take())
         try update()
     }
 
@@ -95,7 +102,7 @@ public final class MosaicScene: Scene {
     public func pump() throws(SDLError) -> Bool {
         let arrived = sizes.take()
         if !arrived.isEmpty {
-            mosaic.sizesKnown(arrived)
+            place(arrived)
             try update()
         }
         return try pipeline.pump(shown, time: mosaic.time) || !arrived.isEmpty
@@ -136,11 +143,34 @@ public final class MosaicScene: Scene {
                      "replaced": .int(0)])
     }
 
-    /// New pictures: the wall is rebuilt at rest from the sizes read again.
+    /// Shapes read for the next items of the list: placed, and remembered by file.
+    private func place(_ arrived: [Double?]) {
+        let first = mosaic.placedCount
+        for (i, a) in arrived.enumerated() where sources.indices.contains(first + i) { shapes[sources[first + i]] = a }
+        mosaic.sizesKnown(arrived)
+    }
+
+    /// New pictures (at rest): the wall is rebuilt from the shapes already known, in order,
+    /// up to the first new file; from there on a new reader reads the rest in the
+    /// background, so a reload never reads thousands of files on the main thread. The
+    /// tile at the top of the screen stays there if it is still in the list.
     public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
-        recordCatalogChange(from: sources, to: new, at: time)
+        let previous = sources
+        recordCatalogChange(from: previous, to: new, at: time)
+        let top = mosaic.topItem
+        sizes.stop()
         pipeline.feed.replaceSources(new)
-        mosaic.replaceItems(count: new.count, known: new.map { SizeReader.aspect(of: $0.path) }, keeping: nil)
+        var known: [Double?] = []
+        for source in new {
+            guard let shape = shapes[source] else { break }
+            known.append(shape)
+        }
+        shapes = shapes.filter { Set(new).contains($0.key) }
+        sizes = SizeReader(paths: new.dropFirst(known.count).map(\.path), wake: wake)
+        if waitsForSizes { sizes.waitUntilDone() }
+        let kept = top.flatMap { old in new.firstIndex(of: previous[old]).map { (old: old, new: $0) } }
+        mosaic.replaceItems(count: new.count, known: known, keeping: kept)
+        place(sizes.take())
         try update()
     }
 

@@ -125,8 +125,9 @@ public struct Mosaic: Sendable {
 
     /// A new list: `count` items, the sizes known so far kept for those that stayed (the
     /// caller passes the sizes again in `known`). The wall is rebuilt and scrolled to keep
-    /// `keeping` at the top, or clamped. Apply it at rest.
-    public mutating func replaceItems(count: Int, known: [Double?], keeping item: Int?) {
+    /// the item at the top of the screen where it was (`keeping`: its index before and now),
+    /// or clamped. Apply it at rest.
+    public mutating func replaceItems(count: Int, known: [Double?], keeping item: (old: Int, new: Int)?) {
         let old = layout
         let was = position
         itemCount = max(0, count)
@@ -134,7 +135,7 @@ public struct Mosaic: Sendable {
         layout = Self.layout(layout.viewport, settings)
         pool.clear()
         sizesKnown(known)
-        let p = item.map { layout.position(keeping: $0, from: old, at: was) } ?? min(was, layout.scrollRange.upperBound)
+        let p = item.map { layout.position(keeping: $0.new, was: $0.old, from: old, at: was) } ?? min(was, layout.scrollRange.upperBound)
         scroller.jump(to: p)
         updatePool()
     }

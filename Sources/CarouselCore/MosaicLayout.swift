@@ -118,11 +118,13 @@ public struct MosaicLayout: Sendable {
     /// Where the wall must be scrolled for the tile of `item` to keep the same place on
     /// screen it has in `old` at `position` (its offset inside the tile kept in proportion),
     /// clamped to the scroll range: how a resize or rotation keeps the top tile in place.
-    public func position(keeping item: Int, from old: MosaicLayout, at position: Double) -> Double {
-        guard frames.indices.contains(item), old.frames.indices.contains(item) else {
+    /// `oldItem`: the item's index in `old`, when a new list moved it.
+    public func position(keeping item: Int, was oldItem: Int? = nil, from old: MosaicLayout, at position: Double) -> Double {
+        let oldItem = oldItem ?? item
+        guard frames.indices.contains(item), old.frames.indices.contains(oldItem) else {
             return min(max(position, scrollRange.lowerBound), scrollRange.upperBound)
         }
-        let was = old.frames[item], now = frames[item]
+        let was = old.frames[oldItem], now = frames[item]
         let fraction = was.size.height > 0 ? (position - was.minY) / was.size.height : 0
         let p = now.minY + fraction * now.size.height
         return min(max(p, scrollRange.lowerBound), scrollRange.upperBound)

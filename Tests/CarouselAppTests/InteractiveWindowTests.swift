@@ -160,6 +160,28 @@ struct InteractiveWindowTests {
         #expect(Self.waitForExit(app) && app.process.terminationStatus == 0)
     }
 
+    /// A photo copied into the folder joins the end of the wall, and its tile opens it.
+    @Test func aPhotoAddedToTheFolderJoinsTheWall() throws {
+        let x = try XvfbSession()
+        let folder = try Self.images()
+        let app = try RunningCarousel(args: [folder, "--view", "mosaic"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        Thread.sleep(forTimeInterval: 1)
+        // Ten 4:3 pictures in five columns of 246 px (tiles 185 px high): the eleventh is the
+        // first of the third row, at x 10, y 10 + 2 × 195.
+        try Fixtures.bmp(320, 240) { _, _ in (250, 250, 0) }.write(to: URL(fileURLWithPath: folder + "/img99.bmp"))
+        #expect(app.waitFor("catalog_changed", count: 1, timeout: 30))
+        #expect(app.ofType("catalog_changed").first?["added"] as? Int == 1)
+        Thread.sleep(forTimeInterval: 0.5)
+        try x.xdotool(["mousemove", "--window", wid, "100", "480", "click", "1"])
+        #expect(app.waitFor("view", count: 1))
+        #expect(app.ofType("view").first?["index"] as? Int == 10, "\(app.ofType("view"))")
+        app.process.terminate()
+        #expect(Self.waitForExit(app))
+    }
+
     @Test func closingTheWindowQuitsWithStatusZero() throws {
         let x = try XvfbSession()
         let app = try RunningCarousel(args: [try Self.images()], display: x.display)

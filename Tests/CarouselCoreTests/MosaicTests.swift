@@ -142,4 +142,22 @@ import Testing
         #expect(m.layout.frames[next].minY >= m.position + 1080 - 258, "then below, the way it moved")
         #expect(order.allSatisfy { m.layout.frames[$0].maxY > m.position - 1080 && m.layout.frames[$0].minY < m.position + 3 * 1080 })
     }
+
+    @Test func aNewListKeepsTheWallAndTheTopTileWhereTheyWere() {
+        var m = wall(100)
+        m.handle(.step(.by(10), time: 0))
+        m.advance(to: 1)
+        let frames = m.layout.frames, position = m.position, top = m.topItem!
+        // Two photos added at the end: nothing placed moves, the screen stays.
+        m.replaceItems(count: 102, known: Array(repeating: 2.0 / 3, count: 102), keeping: (top, top))
+        #expect(Array(m.layout.frames.prefix(100)) == frames && m.position == position)
+        // One added at the start: every tile moves, the one at the top keeps its place on screen.
+        let was = m.layout.frames[top]
+        m.replaceItems(count: 103, known: [1.5] + Array(repeating: 2.0 / 3, count: 102), keeping: (top, top + 1))
+        let now = m.layout.frames[top + 1]
+        #expect(abs((m.position - now.minY) / now.size.height - (position - was.minY) / was.size.height) < 1e-9)
+        // Sizes not yet known: the wall holds what is, and grows as they come.
+        m.replaceItems(count: 103, known: Array(repeating: 2.0 / 3, count: 20), keeping: nil)
+        #expect(m.placedCount == 20 && m.position <= m.layout.scrollRange.upperBound)
+    }
 }
