@@ -49,7 +49,9 @@ public final class MosaicScene: Scene {
         self.mosaic = Mosaic(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
-        self.painter = painter
+        var tiles = painter
+        tiles.style.fillsBox = true
+        self.painter = tiles
         self.log = log
         self.wake = wake
         self.waitsForSizes = loading.waitsForImages

@@ -14,6 +14,9 @@ public struct CarouselStyle: Hashable, Sendable {
     /// When set, each whole item box is filled with this colour under its image: the page
     /// of the `preview` layout, so the slim previews show whatever the image's shape.
     public var card: Color? = nil
+    /// Each picture covers its whole box, cropped about its centre, instead of being fitted
+    /// inside it: the mosaic's tiles (a panorama shows its middle), framed by the border.
+    public var fillsBox = false
     /// Which caption the centred item shows.
     public var captions = CaptionMode.none
     /// Page dots under the strip.

@@ -28,6 +28,14 @@ public struct FramePainter {
             let border = style.borderWidth(for: frame.size)
             if let card = style.card { renderer.fill(frame, card.darkened(dim)) }
             switch slots.contents[item.slot] {
+            case .loaded(_, let w, let h) where style.fillsBox:
+                if border > 0 { renderer.fill(frame, style.borderColor.darkened(dim)) }
+                let scale = max(box.size.width / Double(w), box.size.height / Double(h))
+                let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
+                renderer.draw(slots.texture(item.slot),
+                              part: Rect(x: ((Double(w) - part.width) / 2).rounded(.down), y: ((Double(h) - part.height) / 2).rounded(.down),
+                                         width: part.width.rounded(), height: part.height.rounded()),
+                              in: box, brightness: 1 - dim)
             case .loaded(_, let w, let h):
                 let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
                 if border > 0 {

@@ -94,6 +94,16 @@ public final class SDLRenderer {
         SDL_RenderCopy(handle, texture.handle, &src, &dst)
     }
 
+    /// Draws the part `source` (texture pixels) of `texture` into `destination`: a crop.
+    public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, brightness: Double = 1) {
+        var src = Self.pixelRect(source)
+        var dst = Self.pixelRect(destination)
+        let v = UInt8(min(max(brightness, 0), 1) * 255)
+        SDL_SetTextureAlphaMod(texture.handle, 255)
+        SDL_SetTextureColorMod(texture.handle, v, v, v)
+        SDL_RenderCopy(handle, texture.handle, &src, &dst)
+    }
+
     /// Draws a frame rendered for the logical screen onto the physical one (`physical`
     /// pixels), turned clockwise by `rotation` about the centre.
     public func drawTurned(_ frame: SDLTexture, rotation: ScreenRotation, physical: Size) {
