@@ -53,11 +53,15 @@ public struct RenderCommand: ParsableCommand {
         var viewport = size
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: size.size).height), largest: 32)
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
+        // Thumbnails only when asked for: a cache filled by an earlier run would change the frames.
+        let thumbnails = source.thumbnails(standardByDefault: false)
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
             renderer: renderer, painter: FramePainter(style: view.style, text: text),
-            loading: source.loading(waitsForImages: true), log: log, time: 0,
-            reloading: { [source] in source.loading(waitsForImages: true) }, warn: { Log.warn($0) })
+            loading: { [source] size in
+                source.loading(waitsForImages: true, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
+            },
+            log: log, time: 0, warn: { Log.warn($0) })
 
         var player = ScriptPlayer()
         try player.play(parsed, hooks: ScriptPlayer.Hooks(

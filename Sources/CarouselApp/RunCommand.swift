@@ -140,12 +140,14 @@ public struct RunCommand: ParsableCommand {
             if reloads > 0 { FreedMemory.returnToSystem() }
             var view = current.view
             view.startIndex = startIndex
+            let thumbnails = current.source.thumbnails(standardByDefault: true)
             let scene = try view.makeScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
                 renderer: renderer, painter: FramePainter(style: current.view.style, text: text),
-                loading: current.source.loading(wake: EventQueue.wakeUp), log: log, time: EventQueue.now,
-                timeOrigin: clockOrigin, wake: EventQueue.wakeUp,
-                reloading: { [source = current.source] in source.loading(wake: EventQueue.wakeUp) }, warn: { Log.warn($0) })
+                loading: { [source = current.source] size in
+                    source.loading(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
+                },
+                log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage
             if let level = pressure?.level, level != .normal { try scene.setMemoryPressure(level, time: EventQueue.now) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)

@@ -4,26 +4,30 @@ import CarouselSDL
 
 extension ViewOptions {
     /// The view `--view` asks for, over these pictures: what run, render and bench drive.
-    /// `reloading` gives the loading for a carousel opened from the wall.
+    /// `loading` gives a view's loading: through the thumbnail cache at the size given
+    /// (the wall's tiles), or straight (nil: the carousel, also when opened from the wall).
     func makeScene(sources: [ImageSource], viewport: Size, behaviour: BehaviourOptions, renderer: SDLRenderer,
-                   painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double, timeOrigin: Double? = nil,
-                   wake: @escaping @Sendable () -> Void = {}, reloading: @escaping () -> ImageLoading,
+                   painter: FramePainter, loading: @escaping (ThumbnailCache.Size?) -> ImageLoading, log: EventLog?,
+                   time: Double, timeOrigin: Double? = nil, wake: @escaping @Sendable () -> Void = {},
                    warn: @escaping (String) -> Void) throws(SDLError) -> any Scene {
         switch home {
         case .carousel:
             return try CarouselScene(sources: sources, viewport: viewport, settings: carouselSettings(behaviour),
-                                     startIndex: startIndex, renderer: renderer, painter: painter, loading: loading,
+                                     startIndex: startIndex, renderer: renderer, painter: painter, loading: loading(nil),
                                      log: log, time: time, timeOrigin: timeOrigin, warn: warn)
         case .mosaic:
-            let wall = try MosaicScene(sources: sources, viewport: viewport, settings: mosaicSettings, renderer: renderer,
-                                       painter: painter, loading: loading, log: log, time: time, timeOrigin: timeOrigin,
-                                       wake: wake, warn: warn)
-            let settings = carouselSettings(behaviour)
+            let settings = mosaicSettings
+            let columnWidth = MosaicLayout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
+                                           gap: settings.gap).columnWidth
+            let wall = try MosaicScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
+                                       painter: painter, loading: loading(.atLeast(columnWidth)), log: log, time: time,
+                                       timeOrigin: timeOrigin, wake: wake, warn: warn)
+            let carousel = carouselSettings(behaviour)
             return WallScene(wall: wall, log: log, timeOrigin: timeOrigin ?? time) { [unowned wall] index, sources, t throws(SDLError) in
                 // Its own workers and helpers, stopped when it closes; frames and events
                 // from the same clock as the wall's.
-                try CarouselScene(sources: sources, viewport: wall.viewport, settings: settings, startIndex: index,
-                                  renderer: renderer, painter: painter, loading: reloading(), log: log, time: t,
+                try CarouselScene(sources: sources, viewport: wall.viewport, settings: carousel, startIndex: index,
+                                  renderer: renderer, painter: painter, loading: loading(nil), log: log, time: t,
                                   timeOrigin: timeOrigin ?? time, warn: warn)
             }
         }

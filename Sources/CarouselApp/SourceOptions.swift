@@ -30,9 +30,13 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Memory limit of each decoder process (address space), in MB; a picture needing more is shown as failed. Default: a quarter of this machine's memory, from \(DecodeMemory.floorMB) to \(DecodeMemory.ceilingMB).", valueName: "MB"))
     public var decodeMemory: Int = DecodeMemory.defaultLimitMB
 
+    @Option(help: ArgumentHelp("Where the mosaic keeps its thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
+    public var thumbnailCache: String?
+
     public init() {}
 
     public func validate() throws {
+        if let t = thumbnailCache, t != "none", t.isEmpty { throw ValidationError("--thumbnail-cache must be none or a folder") }
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
         if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
         if !(decodeTimeout >= 0.1 && decodeTimeout <= 3600) {
@@ -53,7 +57,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
         [.init(ConfigFile.sourcesKey, paths.isEmpty ? nil : .strings(paths), unset: "the bundled demo images"),
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
-         .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory)))]
+         .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
+         .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder")]
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.
@@ -88,12 +93,27 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// Background loading as these options ask: `wake` is called from a worker when an
     /// image is ready; `waitsForImages` makes every frame wait for its images (render).
-    func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false) -> ImageLoading {
+    /// `thumbnails`: decode through this thumbnail cache, at this size (the mosaic's tiles).
+    func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false,
+                 thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil) -> ImageLoading {
         let threads = DecodeWorkers.defaultThreadCount
-        let decoder = IsolatedDecoder(decoderSettings, helpers: threads, warn: { Log.warn($0) })
+        let isolated = IsolatedDecoder(decoderSettings, helpers: threads, warn: { Log.warn($0) })
+        let decoder: any ImageDecoding = thumbnails.map { ThumbnailingDecoder(inner: isolated, cache: $0.cache, size: $0.size) } ?? isolated
         return ImageLoading(
             workers: DecodeWorkers(decoder: decoder, threads: threads, wake: wake),
             prefetch: prefetch, reshufflesEachPass: order == .random, waitsForImages: waitsForImages)
+    }
+
+    /// The thumbnail cache these options ask for: `--thumbnail-cache DIR`, none, or the
+    /// freedesktop folder when `standardByDefault` (the window; render stays deterministic).
+    func thumbnails(standardByDefault: Bool) -> ThumbnailCache? {
+        let directory: String?
+        switch thumbnailCache {
+        case "none": directory = nil
+        case let given?: directory = given
+        case nil: directory = standardByDefault ? ThumbnailCache.standardDirectory() : nil
+        }
+        return directory.map { ThumbnailCache(directory: $0, warn: { Log.warn($0) }) }
     }
 
     /// How the decoder helpers run, as these options ask. `CAROUSEL_DECODE_HELPER` names

@@ -11,5 +11,7 @@ public enum MediaFuzzTargets {
         "manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), file: "/nonexistent/fuzz/manifest.toml") },
         // What a decoder helper, perhaps taken over by a hostile file, says back.
         "helper-message": { _ = HelperMessage(decoding: $0) },
+        // A thumbnail's text chunks, read from a cache other programs write too.
+        "png-text": { _ = PNGText.read($0) },
     ]
 }

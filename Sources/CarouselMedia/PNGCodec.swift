@@ -100,6 +100,11 @@ public enum PNGCodec {
     /// `image` as an RGBA PNG, written to `path` (snapshots, generated pictures): libspng's
     /// encoder, so that the main process needs no SDL_image at all.
     public static func write(_ image: PixelImage, to path: String) throws(ImageError) {
+        try write(try encode(image, path: path), to: path)
+    }
+
+    /// `image` as the bytes of an RGBA PNG; `path` names it in errors.
+    public static func encode(_ image: PixelImage, path: String) throws(ImageError) -> [UInt8] {
         guard let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue)) else {
             throw ImageError(path: path, reason: "PNG encoder unavailable")
         }
@@ -120,12 +125,17 @@ public enum PNGCodec {
             throw ImageError(path: path, reason: "cannot be encoded (\(String(cString: spng_strerror(error))))")
         }
         defer { free(buffer) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        return [UInt8](UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+
+    /// Writes `bytes` to `path` (created with mode `mode`, replaced if there).
+    public static func write(_ bytes: [UInt8], to path: String, mode: mode_t = 0o644) throws(ImageError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw ImageError(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))") }
         defer { close(fd) }
         var done = 0
-        while done < length {
-            let n = Glibc.write(fd, buffer + done, length - done)
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
             if n < 0 && errno == EINTR { continue }
             guard n > 0 else { throw ImageError(path: path, reason: "cannot be written (\(String(cString: strerror(errno))))") }
             done += n

@@ -378,10 +378,14 @@ struct InteractiveWindowTests {
         let app = try RunningCarousel(args: [folder, "--kiosk", "--rescan", "1"], display: x.display)
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("pool", count: 1), "a kiosk must start without its folder (a share still mounting)")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        // The folder appears with its three photos at once (a share mounted, a stick put in):
+        // made beside it and renamed, so no rescan can see two of the three.
+        let staging = folder + ".staging"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: true)
         for i in 0..<3 {
-            try Fixtures.bmp(64, 48) { _, _ in (9, 9, 9) }.write(to: URL(fileURLWithPath: folder + "/p\(i).bmp"))
+            try Fixtures.bmp(64, 48) { _, _ in (9, 9, 9) }.write(to: URL(fileURLWithPath: staging + "/p\(i).bmp"))
         }
+        try FileManager.default.moveItem(atPath: staging, toPath: folder)
         #expect(app.waitFor("catalog_changed", count: 1, timeout: 8))
         #expect(app.ofType("catalog_changed").first?["added"] as? Int == 3)
         app.process.terminate()

@@ -67,6 +67,8 @@ final class RunningCarousel: @unchecked Sendable {
         env["DISPLAY"] = display
         env.removeValue(forKey: "WAYLAND_DISPLAY")
         env.removeValue(forKey: "SDL_VIDEODRIVER")
+        // The wall's thumbnails go to a folder of the test's own, not the user's cache.
+        env["XDG_CACHE_HOME"] = (try? Fixtures.temporaryFolder("cache")) ?? "/nonexistent"
         env.merge(environment) { $1 }
         process.environment = env
         let out = Pipe(), err = Pipe()

@@ -1,0 +1,127 @@
+import Foundation
+import Glibc
+
+/// Thumbnails kept on disk by the freedesktop Thumbnail Managing Standard, so that a
+/// restart, a second pass over the wall or the machine's file manager reuse them: PNGs in
+/// `large` (256 px), `x-large` (512) and `xx-large` (1024) under the thumbnails folder, each
+/// named by the MD5 of the picture's file URI, holding Thumb::URI and Thumb::MTime; one whose
+/// MTime differs from the picture's is stale and made again. Written atomically (a
+/// temporary file in the same folder, then a rename), folders 0700 and files 0600 as the
+/// standard asks. A folder that cannot be written is said once, and the cache is then only
+/// read. Thread-safe: the decode workers use it.
+public final class ThumbnailCache: @unchecked Sendable {
+    /// The standard's sizes: the largest side of a thumbnail in each folder.
+    public enum Size: Int, CaseIterable, Sendable {
+        case large = 256, xLarge = 512, xxLarge = 1024
+        public var folder: String {
+            switch self {
+            case .large: "large"
+            case .xLarge: "x-large"
+            case .xxLarge: "xx-large"
+            }
+        }
+        /// The smallest size whose thumbnails are at least `pixels` on their longer side.
+        public static func atLeast(_ pixels: Double) -> Size {
+            allCases.first { Double($0.rawValue) >= pixels } ?? .xxLarge
+        }
+    }
+
+    public let directory: String
+    private let lock = NSLock()
+    private var writable = true
+    private let warn: @Sendable (String) -> Void
+    /// Hits and misses so far (the bench reports them).
+    public private(set) var hits = 0
+    public private(set) var misses = 0
+
+    public init(directory: String, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.directory = directory
+        self.warn = warn
+    }
+
+    /// The standard's folder: `$XDG_CACHE_HOME/thumbnails`, else `~/.cache/thumbnails`.
+    public static func standardDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/thumbnails" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.cache/thumbnails" }
+        return nil
+    }
+
+    /// `file://` and the absolute path, escaped as GLib escapes it (what file managers hash).
+    public static func uri(for path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!$&'()*+,-./:=@_~".utf8)
+        var out = "file://"
+        for b in (URL(fileURLWithPath: absolute).standardized.path).utf8 {
+            if allowed.contains(b) { out.append(Character(Unicode.Scalar(b))) }
+            else { out += "%" + String(b, radix: 16, uppercase: true).leftPadded(to: 2) }
+        }
+        return out
+    }
+
+    /// Where the thumbnail of `path` at `size` is or would be.
+    public func path(for path: String, size: Size) -> String {
+        directory + "/" + size.folder + "/" + MD5.hex(Array(Self.uri(for: path).utf8)) + ".png"
+    }
+
+    /// The modification time the standard records: whole seconds.
+    static func mtime(_ stamp: FileStamp) -> String { String(stamp.modified / 1_000_000_000) }
+
+    /// The thumbnail of `path` at `size` if there is one made from the file as it is now
+    /// (its URI and MTime match); nil otherwise.
+    public func lookUp(_ path: String, stamp: FileStamp, size: Size) -> String? {
+        let file = self.path(for: path, size: size)
+        guard let bytes = Self.prefix(of: file), let texts = PNGText.read(bytes),
+              texts["Thumb::MTime"] == Self.mtime(stamp), texts["Thumb::URI"] == Self.uri(for: path)
+        else {
+            lock.withLock { misses += 1 }
+            return nil
+        }
+        lock.withLock { hits += 1 }
+        return file
+    }
+
+    /// Keeps `image` (already at most `size` on its longer side) as the thumbnail of `path`.
+    /// Failing to write is said once; then the cache is only read.
+    public func store(_ image: PixelImage, for path: String, stamp: FileStamp, size: Size) {
+        guard lock.withLock({ writable }) else { return }
+        let file = self.path(for: path, size: size)
+        let folder = (file as NSString).deletingLastPathComponent
+        do throws(ImageError) {
+            try Self.makeFolder(folder)
+            let png = PNGText.inserting([("Thumb::URI", Self.uri(for: path)), ("Thumb::MTime", Self.mtime(stamp)),
+                                         ("Software", "KioskCarousel")], into: try PNGCodec.encode(image, path: file))
+            let temporary = folder + "/.kiosk-carousel-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).png"
+            try PNGCodec.write(png, to: temporary, mode: 0o600)
+            guard rename(temporary, file) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw ImageError(path: file, reason: "cannot be written (\(reason))")
+            }
+        } catch {
+            let first = lock.withLock { () -> Bool in defer { writable = false }; return writable }
+            if first { warn("thumbnail cache \(directory) cannot be written (\(error.reason)); thumbnails are made each time") }
+        }
+    }
+
+    private static func makeFolder(_ folder: String) throws(ImageError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue { return }
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw ImageError(path: folder, reason: "cannot be made")
+        }
+    }
+
+    /// The first 64 KB of a file: its text chunks come before the pixels.
+    private static func prefix(of file: String) -> [UInt8]? {
+        let fd = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 64 << 10)
+        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
+        guard n > 8 else { return nil }
+        return Array(bytes[0..<n])
+    }
+}
