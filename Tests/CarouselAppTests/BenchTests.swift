@@ -89,6 +89,21 @@ import Testing
         #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
     }
 
+    /// The wall: the vertical mix with pictures opened and closed, thumbnails counted.
+    @Test func theWallIsBenchedToo() throws {
+        let cache = try Fixtures.temporaryFolder("bench-thumbs")
+        let r = try CarouselBinary.run(["bench", "--view", "mosaic", "--synthetic", "30:320x240", "--size", "320x180",
+                                        "--short", "--json", "--thumbnail-cache", cache])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let ours = json["ours"] as? [String: Any] ?? [:]
+        let motion = ours["frames_in_motion"] as? [String: Int] ?? [:]
+        #expect((motion["flings"] ?? 0) > 0, "\(motion)")
+        #expect(ours["frames_in_motion"] != nil && (ours["thumbnail_misses"] as? Int ?? 0) > 0, "\(ours)")
+        let made = try FileManager.default.contentsOfDirectory(atPath: cache + "/large")
+        #expect(made.count > 0 && made.count <= ours["thumbnail_misses"] as? Int ?? 0, "a thumbnail written for a miss: \(made.count)")
+    }
+
     @Test func ctrlCRemovesTheGeneratedPhotos() throws {
         let tmp = try Fixtures.temporaryFolder("bench-int")
         let p = Process()

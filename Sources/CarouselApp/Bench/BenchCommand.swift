@@ -100,14 +100,18 @@ public struct BenchCommand: ParsableCommand {
         let settings = view.carouselSettings(try BehaviourOptions.parse([]))
         let text = try view.textRenderer(height: Int(viewport.height))
 
-        // Ours: scan, open, first frame with placeholders, then the mix.
+        // Ours: scan, open, first frame with placeholders, then the mix. The wall keeps its
+        // thumbnails where --thumbnail-cache says; generated photos, which are removed
+        // afterwards, leave none in the user's cache unless it is asked for.
         var uploads: [Double] = []
-        var scene: CarouselScene? = try CarouselScene(
-            sources: found, viewport: viewport, settings: settings, startIndex: 0, renderer: renderer,
+        let thumbnails = options.thumbnails(standardByDefault: synthetic == nil)
+        var scene: (any Scene)? = try view.makeScene(
+            sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse([]), renderer: renderer,
             painter: FramePainter(style: view.style, text: text),
-            loading: options.loading(wake: EventQueue.wakeUp), log: nil, time: ProcessStats.now, warn: { _ in })
-        guard let ours = scene else { throw Failure("no scene") }
-        ours.slots.uploadObserver = { uploads.append($0) }
+            loading: { size in options.loading(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }) },
+            log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
+        guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
+        ours.pipeline.slots.uploadObserver = { uploads.append($0) }
         let present: (BenchSubject) throws -> Void = { subject in
             if let s = subject as? any Scene { try compositor.draw(s, physical: physical) }
             else { subject.draw(on: renderer) }
@@ -117,10 +121,12 @@ public struct BenchCommand: ParsableCommand {
         renderer.finish()
         let firstFrame = ProcessStats.now - began
         let runner = BenchRunner(renderer: renderer, present: present)
-        let mix = BenchMix(viewport: viewport, stride: ours.carousel.layout.stride, short: short)
+        let mix = (ours as? CarouselScene).map { BenchMix(viewport: viewport, stride: $0.carousel.layout.stride, short: short) }
+            ?? BenchMix(viewport: viewport, stride: viewport.height, axis: .vertical, short: short)
         let played = try runner.run(mix, on: ours, startedAt: began)
-        let oursRun = Self.run(images: found.count, firstFrame: firstFrame, played: played, uploads: uploads, offset: processAge)
-        let box = ours.imageBoxSize
+        var oursRun = Self.run(images: found.count, firstFrame: firstFrame, played: played, uploads: uploads, offset: processAge)
+        (oursRun.thumbnailHits, oursRun.thumbnailMisses) = (thumbnails?.hits, thumbnails?.misses)
+        let box = (ours as? CarouselScene)?.imageBoxSize ?? (ours as? WallScene)?.wall.tileBox ?? viewport
         scene = nil
 
         let decode = DecodeSampler.measure(found, box: box, helper: options.decoderSettings, perGroup: short ? 2 : 9)

@@ -2,11 +2,13 @@ import CarouselCore
 
 /// The fixed mix of gestures `carousel bench` plays, in real time, as a person would: the
 /// first load, slow drags, swipes and key steps at 2 items a second, flings across the
-/// set, jumps to the ends, and a rest. Times are seconds from the start of the mix.
+/// set, jumps to the ends, and a rest. On the wall (a vertical view) the drags run up the
+/// screen, the flings go down the whole wall, and pictures are opened and closed. Times
+/// are seconds from the start of the mix.
 struct BenchMix {
     enum Phase: String, CaseIterable, Codable, Sendable {
         case firstLoad = "first load", slowDrags = "slow drags", swipes = "swipes at 2/s",
-             keySteps = "key steps at 2/s", flings, jumps = "jumps to the ends", rest
+             keySteps = "key steps at 2/s", flings, jumps = "jumps to the ends", opening = "open and close", rest
         /// Phases whose placeholder frames count against the goal of none at 2 items a second.
         var isSteadyBrowsing: Bool { self == .swipes || self == .keySteps || self == .slowDrags }
     }
@@ -15,16 +17,20 @@ struct BenchMix {
         enum Kind {
             case pointer(PointerEvent.Phase, x: Double, y: Double)
             case step(Step)
+            /// Back from a picture opened on the wall.
+            case back
         }
         var offset: Double
         var kind: Kind
 
-        /// The engine input, `start` being the engine time at offset 0.
-        func input(start: Double) -> CarouselInput {
+        /// The engine input, `start` being the engine time at offset 0; nil for `back`,
+        /// which goes to the view, not the engine.
+        func input(start: Double) -> CarouselInput? {
             let t = start + offset
             switch kind {
             case .pointer(let phase, let x, let y): return .pointer(PointerEvent(phase, .mouse, x: x, y: y, time: t))
             case .step(let s): return .step(s, time: t)
+            case .back: return nil
             }
         }
     }
@@ -38,31 +44,38 @@ struct BenchMix {
 
     /// The mix for a viewport and stride (item width + gap), px. `short`: a few of each,
     /// for tests.
-    init(viewport: Size, stride: Double, short: Bool = false) {
+    /// `axis`: the view's (the wall scrolls vertically; its mix also opens pictures);
+    /// `stride`: along that axis, one item's step (the wall: the viewport's height).
+    init(viewport: Size, stride: Double, axis: Axis = .horizontal, short: Bool = false) {
         restLength = short ? 0.3 : 3
+        let vertical = axis == .vertical
         let cx = viewport.width / 2, cy = viewport.height / 2
+        let centre = vertical ? cy : cx, length = vertical ? viewport.height : viewport.width
         var t = 0.0
         func begin(_ p: Phase) { phases.append((p, t)) }
-        func drag(from x1: Double, to x2: Double, over seconds: Double, hold: Double = 0) {
+        func point(_ along: Double) -> (Double, Double) { vertical ? (cx, along) : (along, cy) }
+        func drag(from a1: Double, to a2: Double, over seconds: Double, hold: Double = 0) {
             let steps = max(2, Int((seconds * 60).rounded()))
-            events.append(Event(offset: t, kind: .pointer(.down, x: x1, y: cy)))
+            let p1 = point(a1), p2 = point(a2)
+            events.append(Event(offset: t, kind: .pointer(.down, x: p1.0, y: p1.1)))
             for i in 1...steps {
-                events.append(Event(offset: t + seconds * Double(i) / Double(steps),
-                                    kind: .pointer(.move, x: x1 + (x2 - x1) * Double(i) / Double(steps), y: cy)))
+                let p = point(a1 + (a2 - a1) * Double(i) / Double(steps))
+                events.append(Event(offset: t + seconds * Double(i) / Double(steps), kind: .pointer(.move, x: p.0, y: p.1)))
             }
-            events.append(Event(offset: t + seconds + hold, kind: .pointer(.up, x: x2, y: cy)))
+            events.append(Event(offset: t + seconds + hold, kind: .pointer(.up, x: p2.0, y: p2.1)))
         }
+        let cx0 = centre
 
         begin(.firstLoad)
         t += short ? 0.3 : 1.0
         begin(.slowDrags)
         for _ in 0..<(short ? 1 : 3) {
-            drag(from: cx + 0.2 * stride, to: cx - 0.2 * stride, over: short ? 0.3 : 1.0, hold: 0.2)
+            drag(from: cx0 + 0.2 * stride, to: cx0 - 0.2 * stride, over: short ? 0.3 : 1.0, hold: 0.2)
             t += short ? 0.8 : 1.6
         }
         begin(.swipes)
         for _ in 0..<(short ? 2 : 10) {
-            drag(from: cx + 0.1 * stride, to: cx - 0.1 * stride, over: 0.08)
+            drag(from: cx0 + 0.1 * stride, to: cx0 - 0.1 * stride, over: 0.08)
             t += 0.5
         }
         begin(.keySteps)
@@ -71,8 +84,9 @@ struct BenchMix {
             t += 0.5
         }
         begin(.flings)
-        for _ in 0..<(short ? 1 : 3) {
-            drag(from: cx + 0.45 * viewport.width, to: cx - 0.45 * viewport.width, over: 0.12)
+        // The wall: flings all the way down it (a dozen, each a few screens).
+        for _ in 0..<(short ? 1 : vertical ? 12 : 3) {
+            drag(from: cx0 + 0.45 * length, to: cx0 - 0.45 * length, over: 0.12)
             t += short ? 0.8 : 1.5
         }
         begin(.jumps)
@@ -80,6 +94,17 @@ struct BenchMix {
         t += short ? 0.6 : 1.2
         events.append(Event(offset: t, kind: .step(.first)))
         t += short ? 0.6 : 1.2
+        if vertical {
+            // Tap a tile near the middle, look at the picture, go back; three times.
+            begin(.opening)
+            for _ in 0..<(short ? 1 : 3) {
+                events.append(Event(offset: t, kind: .pointer(.down, x: cx, y: cy)))
+                events.append(Event(offset: t + 0.05, kind: .pointer(.up, x: cx, y: cy)))
+                t += short ? 0.5 : 1.5
+                events.append(Event(offset: t, kind: .back))
+                t += short ? 0.5 : 1.0
+            }
+        }
         begin(.rest)
         t += restLength
         duration = t

@@ -27,6 +27,9 @@ struct BenchReport: Codable, Sendable {
         var restCPUPercent: Double?
         /// How long the decoders were still busy after the last gesture ended.
         var loadingAfterStopMs: Double
+        /// The wall: thumbnails found in the cache and made (nil without a cache).
+        var thumbnailHits: Int? = nil
+        var thumbnailMisses: Int? = nil
         enum CodingKeys: String, CodingKey {
             case images, frames
             case firstFrameMs = "first_frame_ms", imagesInPlaceMs = "images_in_place_ms"
@@ -37,6 +40,7 @@ struct BenchReport: Codable, Sendable {
             case placeholderFramesAt2PerSecond = "placeholder_frames_at_2_per_s"
             case peakRSSMB = "peak_rss_mb", restCPUPercent = "rest_cpu_percent"
             case loadingAfterStopMs = "loading_after_stop_ms"
+            case thumbnailHits = "thumbnail_hits", thumbnailMisses = "thumbnail_misses"
         }
     }
 
@@ -96,6 +100,9 @@ struct BenchReport: Codable, Sendable {
                    naive.map { "\($0.images) up front" })
         out += row("placeholder frames in motion", placeholders(ours), naive.map(placeholders))
         out += row("peak RSS", String(format: "%.0f MB", ours.peakRSSMB), naive.map { String(format: "%.0f MB", $0.peakRSSMB) })
+        if let hits = ours.thumbnailHits, let misses = ours.thumbnailMisses {
+            out += row("thumbnails from the cache / made", "\(hits) / \(misses)")
+        }
         out += row("decoding after the last gesture", "\(ms(ours.loadingAfterStopMs)) ms", naive.map { "\(ms($0.loadingAfterStopMs)) ms" })
         out += row(String(format: "CPU at rest (%g s, after decoding)", restSeconds), ours.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–",
                    naive.map { $0.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–" })

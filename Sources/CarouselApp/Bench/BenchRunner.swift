@@ -48,7 +48,8 @@ struct BenchRunner {
                 result.loadingAfterStop = max(0, offset - restPhase)
             }
             while next < mix.events.count && mix.events[next].offset <= offset {
-                try subject.handle(mix.events[next].input(start: start))
+                if let input = mix.events[next].input(start: start) { try subject.handle(input) }
+                else { try subject.goBack(time: start + mix.events[next].offset) }
                 next += 1
                 needsDraw = true
             }

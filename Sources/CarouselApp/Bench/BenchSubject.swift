@@ -17,8 +17,19 @@ protocol BenchSubject: AnyObject {
     var showsPlaceholder: Bool { get }
     /// Whether images are still being decoded: not yet at rest, whatever the view does.
     var isLoading: Bool { get }
+    /// Back from a picture opened on the wall.
+    func goBack(time: Double) throws
 }
 
 extension CarouselScene: BenchSubject {
     var showsPlaceholder: Bool { pipeline.showsPlaceholder(carousel.visibleItems.map(\.slot)) }
+}
+
+extension WallScene: BenchSubject {
+    /// A blank tile (or, opened, a placeholder) on screen.
+    var showsPlaceholder: Bool {
+        if let opened { return opened.showsPlaceholder }
+        return wall.pipeline.showsPlaceholder(wall.mosaic.visibleItems.map(\.slot))
+    }
+    var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
 }

@@ -40,6 +40,7 @@ final class NaiveGallery: BenchSubject {
     func pump() throws -> Bool { false }
     var isAnimating: Bool { carousel.isAnimating }
     var isInteracting: Bool { carousel.isInteracting }
+    func goBack(time: Double) throws {}
     var showsPlaceholder: Bool { false }
     var isLoading: Bool { false }
 
