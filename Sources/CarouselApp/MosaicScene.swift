@@ -67,7 +67,7 @@ public final class MosaicScene: Scene {
     public var viewport: Size { mosaic.layout.viewport }
     public var isAnimating: Bool { mosaic.isAnimating }
     public var isInteracting: Bool { mosaic.isInteracting }
-    public var nextScheduledTime: Double? { nil }
+    public var nextScheduledTime: Double? { mosaic.nextScheduledTime }
     public var currentIndex: Int? { mosaic.topItem }
 
     public func handle(_ input: CarouselInput) throws(SDLError) {

@@ -16,14 +16,19 @@ extension ViewOptions {
                                      startIndex: startIndex, renderer: renderer, painter: painter, loading: loading(nil),
                                      log: log, time: time, timeOrigin: timeOrigin, warn: warn)
         case .mosaic:
-            let settings = mosaicSettings
+            var settings = mosaicSettings
+            settings.attract = carouselSettings(behaviour).attract
             let columnWidth = MosaicLayout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
                                            gap: settings.gap).columnWidth
             let wall = try MosaicScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
                                        painter: painter, loading: loading(.atLeast(columnWidth)), log: log, time: time,
                                        timeOrigin: timeOrigin, wake: wake, warn: warn)
-            let carousel = carouselSettings(behaviour)
-            return WallScene(wall: wall, log: log, timeOrigin: timeOrigin ?? time) { [unowned wall] index, sources, t throws(SDLError) in
+            var carousel = carouselSettings(behaviour)
+            // --idle-home takes the opened carousel back to the wall, not to its first picture.
+            let idleHome = carousel.attract.idleHome
+            carousel.attract.idleHome = nil
+            return WallScene(wall: wall, log: log, timeOrigin: timeOrigin ?? time,
+                             idleHome: idleHome) { [unowned wall] index, sources, t throws(SDLError) in
                 // Its own workers and helpers, stopped when it closes; frames and events
                 // from the same clock as the wall's.
                 try CarouselScene(sources: sources, viewport: wall.viewport, settings: carousel, startIndex: index,

@@ -16,12 +16,19 @@ public final class WallScene: Scene {
     private let timeOrigin: Double
     /// The back button's pointer went down inside it: its release goes back.
     private var pressedBack = false
+    /// `--idle-home`: seconds without input after which an opened carousel goes back to the wall.
+    private let idleHome: Double?
+    /// The latest input while the carousel is open.
+    private var lastInput = 0.0
+    /// The view changed since the last `pump`: the frame needs drawing.
+    private var switched = false
 
-    public init(wall: MosaicScene, log: EventLog?, timeOrigin: Double,
+    public init(wall: MosaicScene, log: EventLog?, timeOrigin: Double, idleHome: Double? = nil,
                 openCarousel: @escaping (Int, [ImageSource], Double) throws(SDLError) -> CarouselScene) {
         self.wall = wall
         self.log = log
         self.timeOrigin = timeOrigin
+        self.idleHome = idleHome
         self.openCarousel = openCarousel
     }
 
@@ -30,7 +37,11 @@ public final class WallScene: Scene {
     public var viewport: Size { active.viewport }
     public var isAnimating: Bool { active.isAnimating }
     public var isInteracting: Bool { active.isInteracting || pressedBack }
-    public var nextScheduledTime: Double? { active.nextScheduledTime }
+    public var nextScheduledTime: Double? {
+        guard let opened else { return wall.nextScheduledTime }
+        let home = idleHome.flatMap { opened.isAnimating || opened.isInteracting ? nil : lastInput + $0 }
+        return [opened.nextScheduledTime, home].compactMap { $0 }.min()
+    }
     public var sources: [ImageSource] { wall.sources }
     public var currentIndex: Int? { active.currentIndex }
     public var pipeline: ImagePipeline { active.pipeline }
@@ -47,6 +58,7 @@ public final class WallScene: Scene {
     }
 
     public func handle(_ input: CarouselInput) throws(SDLError) {
+        if case .resize = input {} else { lastInput = input.time }
         if opened != nil, case .pointer(let e) = input {
             // The button takes a press that starts on it, and goes back when it is let go there.
             if e.phase == .down, !active.isInteracting, backButton.contains(e.location) { pressedBack = true; return }
@@ -68,6 +80,9 @@ public final class WallScene: Scene {
 
     public func advance(to time: Double) throws(SDLError) {
         try active.advance(to: time)
+        if let opened, let idleHome, !opened.isInteracting, !opened.isAnimating, !pressedBack, time >= lastInput + idleHome {
+            try goBack(time: max(lastInput + idleHome, opened.carousel.time))
+        }
         try openTapped(time: time)
     }
 
@@ -75,7 +90,8 @@ public final class WallScene: Scene {
     public func pump() throws(SDLError) -> Bool {
         let changed = try active.pump()
         try openTapped(time: nil)
-        return changed
+        defer { switched = false }
+        return changed || switched
     }
 
     public func draw(on renderer: SDLRenderer) {
@@ -111,6 +127,7 @@ public final class WallScene: Scene {
         let shown = carousel.currentIndex
         opened = nil  // its workers and helpers stop with it
         pressedBack = false
+        switched = true
         try wall.returned(showing: shown, time: time)
         log?.record(timeMs: ms(time), type: "view", ["mode": .string("mosaic"), "index": .int(shown ?? -1)])
     }
@@ -119,8 +136,10 @@ public final class WallScene: Scene {
     private func openTapped(time: Double?) throws(SDLError) {
         guard opened == nil, let index = wall.takeTaps().last, wall.sources.indices.contains(index) else { return }
         let t = time ?? wall.mosaic.time
+        lastInput = t
         wall.covered()
         opened = try openCarousel(index, wall.sources, t)
+        switched = true
         log?.record(timeMs: ms(t), type: "view", ["mode": .string("carousel"), "index": .int(index)])
     }
 

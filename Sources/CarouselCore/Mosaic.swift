@@ -16,6 +16,7 @@ public struct Mosaic: Sendable {
     private var scroller: Scroller
     private var gestures: GestureTracker
     private var pool = TilePool()
+    private var attract: AttractSchedule
     private var events: [CarouselEvent] = []
     private var slotChanges: [SlotAssignment] = []
 
@@ -26,6 +27,9 @@ public struct Mosaic: Sendable {
         self.layout = Self.layout(viewport, settings)
         self.scroller = Scroller(position: 0, unit: 1, bounds: 0...0, viewportLength: viewport.height)
         self.gestures = GestureTracker(settings: settings.gestures, axis: .vertical)
+        var attractSettings = settings.attract
+        attractSettings.idleHome = nil
+        self.attract = AttractSchedule(settings: attractSettings, time: time)
     }
 
     private static func layout(_ viewport: Size, _ s: MosaicSettings) -> MosaicLayout {
@@ -38,6 +42,13 @@ public struct Mosaic: Sendable {
     public var position: Double { scroller.position }
     public var isAnimating: Bool { scroller.isAnimating }
     public var isInteracting: Bool { gestures.isActive }
+
+    /// When autoplay will next scroll the wall, if it is at rest; nil while it moves, while
+    /// a pointer is down, or with nothing planned.
+    public var nextScheduledTime: Double? {
+        guard case .resting = scroller.motion, !gestures.isActive, layout.scrollRange.upperBound > 0 else { return nil }
+        return attract.next.map { max($0.time, time) }
+    }
     /// The items whose sizes are known and placed.
     public var placedCount: Int { layout.count }
     public var slotCount: Int { pool.slotCount }
@@ -104,23 +115,48 @@ public struct Mosaic: Sendable {
         let t = time
         switch input {
         case .pointer(let e):
+            attract.noteInput(at: t)
             if let g = gestures.handle(e) { apply(g) }
         case .step(let s, _):
+            attract.noteInput(at: t)
             step(s, time: t)
         case .scroll(let notches, _):
+            attract.noteInput(at: t)
             scroll(by: notches * settings.wheelStep, time: t)
         case .resize(let size, _):
             resize(to: size)
         }
     }
 
+    /// Moves animations forward to `time`; an autoplay scroll falling due on the way
+    /// starts at its own time, so the result does not depend on how often this is called.
     public mutating func advance(to newTime: Double) {
         guard newTime > time else { return }
-        time = newTime
-        guard scroller.isAnimating else { return }
-        moving { s in
-            if s.finishIfDone(at: newTime) == nil { s.follow(to: newTime) }
+        while true {
+            if let a = scroller.animation {
+                guard a.isDone(at: newTime) else { break }
+                time = max(time, a.endTime)
+                moving { _ = $0.finishIfDone(at: newTime) }
+            } else if let due = nextScheduledTime, due <= newTime, let planned = attract.next {
+                time = due
+                attract.performed(planned.due, at: due)
+                autoplayStep(time: due)
+            } else {
+                break
+            }
         }
+        time = newTime
+        if scroller.isAnimating { moving { $0.follow(to: newTime) } }
+    }
+
+    /// Autoplay: a slow scroll down by a share of the screen, or from the end back to the top.
+    private mutating func autoplayStep(time t: Double) {
+        let r = layout.scrollRange
+        let atEnd = position >= r.upperBound
+        let target = atEnd ? r.lowerBound : min(position + layout.viewport.height * settings.autoplayFraction, r.upperBound)
+        guard target != position else { return }
+        scroller.animate(SettleAnimation(from: position, to: target, velocity: 0, time: t,
+                                         fixedDuration: atEnd ? settings.attract.returnDuration : settings.autoplayDuration))
     }
 
     /// A new list: `count` items, the sizes known so far kept for those that stayed (the

@@ -13,6 +13,13 @@ public struct MosaicSettings: Hashable, Sendable {
     public var pageFraction = 0.9
     /// Seconds a wheel notch, a page key or Home and End take to scroll.
     public var stepDuration = 0.300
+    /// Autoplay: every `autoplayInterval` seconds the wall scrolls `autoplayFraction` of the
+    /// screen down, over `autoplayDuration`, and from the end back to the top; a touch
+    /// pauses it for `idleResume` seconds. Off without an interval (idle home is the
+    /// wall scene's: it takes an opened carousel back to the wall).
+    public var attract = AttractSettings()
+    public var autoplayFraction = 1.0 / 3
+    public var autoplayDuration = 1.5
 
     public init() {}
 }

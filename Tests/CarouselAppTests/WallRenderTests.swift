@@ -56,6 +56,24 @@ import CarouselMedia
         #expect(try EventLines(path: out + "/events.jsonl").ofType("tap").count == 1, "the button's tap is not the carousel's")
     }
 
+    @Test func idleHomeTakesAnOpenedPictureBackToTheWall() throws {
+        let images = try Fixtures.imageFolder()
+        let script = """
+            tap 68 40 mouse
+            wait 2000
+            snapshot still-open
+            wait 2000
+            snapshot back
+            """
+        let (out, r) = try CarouselBinary.render([images], script: script, options: ["--view", "mosaic", "--idle-home", "3"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let views = try EventLines(path: out + "/events.jsonl").ofType("view")
+        #expect(views.map { $0["mode"] as? String ?? "" } == ["carousel", "mosaic"], "\(views)")
+        // Back 3 s after the tap's lift (t 50 ms), not at the next snapshot.
+        #expect(views.last?["t_ms"] as? Int == 3050, "\(views)")
+        #expect(try EventLines(path: out + "/events.jsonl").ofType("autoplay").isEmpty, "the carousel did not slide home first")
+    }
+
     /// The share of pixels that differ by more than 6 in a channel, leaving out a rectangle.
     static func share(of a: PixelImage, differingFrom b: PixelImage, outside r: (Int, Int, Int, Int)?) -> Double {
         guard a.width == b.width, a.height == b.height else { return 1 }

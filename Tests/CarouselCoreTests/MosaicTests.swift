@@ -160,4 +160,39 @@ import Testing
         m.replaceItems(count: 103, known: Array(repeating: 2.0 / 3, count: 20), keeping: nil)
         #expect(m.placedCount == 20 && m.position <= m.layout.scrollRange.upperBound)
     }
+
+    @Test func autoplayScrollsTheWallSlowlyPausesOnATouchAndStartsOverFromTheEnd() {
+        var settings = MosaicSettings()
+        settings.attract.autoplayInterval = 3
+        settings.attract.idleResume = 10
+        var m = Mosaic(itemCount: 40, viewport: Size(width: 1920, height: 1080), settings: settings)
+        m.sizesKnown(Array(repeating: 2.0 / 3, count: 40))
+        #expect(m.nextScheduledTime == 3)
+        m.advance(to: 3.75)
+        #expect(m.isAnimating && m.position > 0 && m.position < 360, "halfway through a slow third of a screen")
+        m.advance(to: 4.5)
+        #expect(m.position == 360 && !m.isAnimating)
+        #expect(m.nextScheduledTime == 6, "one interval after the last scroll began, as the carousel steps")
+        // A touch pauses it: the next scroll comes idleResume + interval after the input.
+        touch(&m, .down, y: 500, t: 5)
+        touch(&m, .up, y: 500, t: 5.1)
+        #expect(m.nextScheduledTime == 18.1)
+        m.advance(to: 18)
+        #expect(m.position == 360)
+        // Left alone it reaches the end, then goes back to the top.
+        let end = m.layout.scrollRange.upperBound
+        m.advance(to: 200)
+        #expect(m.position == 0 || m.position == end || (m.position > 0 && m.position < end))
+        var reachedEnd = false, restarted = false
+        for t in stride(from: 200.0, through: 400, by: 0.5) {
+            m.advance(to: t)
+            if m.position == end { reachedEnd = true }
+            if reachedEnd && m.position == 0 { restarted = true; break }
+        }
+        #expect(reachedEnd && restarted)
+        // Without an interval, nothing moves by itself.
+        var still = wall(40)
+        still.advance(to: 100)
+        #expect(still.position == 0 && still.nextScheduledTime == nil)
+    }
 }
