@@ -17,6 +17,11 @@ public struct CarouselStyle: Hashable, Sendable {
     /// Each picture covers its whole box, cropped about its centre, instead of being fitted
     /// inside it: the mosaic's tiles (a panorama shows its middle), framed by the border.
     public var fillsBox = false
+    /// Corners of pictures, borders and placeholders rounded by this many pixels (0: square).
+    public var cornerRadius = 0.0
+    /// Seed 001's drop shadow: soft dark bands at the top (20 px) and bottom (10 px) of the
+    /// screen behind the strip, and under each of the wall's tiles.
+    public var shadow = false
     /// Which caption the centred item shows.
     public var captions = CaptionMode.none
     /// Page dots under the strip.

@@ -12,8 +12,13 @@ public struct Color: Hashable, Sendable {
     /// Parses `#RRGGBB` or `RRGGBB`; nil otherwise.
     public init?(hex: String) {
         let digits = hex.hasPrefix("#") ? hex.dropFirst() : Substring(hex)
-        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
-        self.init(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
+        guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
+              let v = UInt32(digits, radix: 16) else { return nil }
+        if digits.count == 8 {
+            self.init(r: UInt8(v >> 24), g: UInt8(v >> 16 & 0xFF), b: UInt8(v >> 8 & 0xFF), a: UInt8(v & 0xFF))
+        } else {
+            self.init(r: UInt8(v >> 16 & 0xFF), g: UInt8(v >> 8 & 0xFF), b: UInt8(v & 0xFF))
+        }
     }
 
     /// This colour moved `amount` (0–1) of the way towards white.
@@ -33,9 +38,11 @@ public struct Color: Hashable, Sendable {
         Color(r: r, g: g, b: b, a: UInt8((Double(a) * min(max(alpha, 0), 1)).rounded()))
     }
 
+    /// #rrggbb, or #rrggbbaa when translucent.
     public var hex: String {
         let v = Int(r) << 16 | Int(g) << 8 | Int(b)
         let s = String(v, radix: 16)
-        return "#" + String(repeating: "0", count: 6 - s.count) + s
+        let alpha = a == 255 ? "" : (a < 16 ? "0" : "") + String(a, radix: 16)
+        return "#" + String(repeating: "0", count: 6 - s.count) + s + alpha
     }
 }

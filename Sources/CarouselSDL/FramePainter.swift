@@ -20,34 +20,53 @@ public struct FramePainter {
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      overlay: Overlay? = nil, on renderer: SDLRenderer) {
         renderer.clear(style.background)
+        let radius = style.cornerRadius
+        if style.shadow && !style.fillsBox {
+            // Seed 001: 20 px at half opacity fading down from the top, 10 px at a quarter
+            // fading up from the bottom.
+            renderer.fillGradient(Rect(x: 0, y: 0, width: viewport.width, height: 20),
+                                  top: Color(r: 0, g: 0, b: 0, a: 128), bottom: Color(r: 0, g: 0, b: 0, a: 0))
+            renderer.fillGradient(Rect(x: 0, y: viewport.height - 10, width: viewport.width, height: 10),
+                                  top: Color(r: 0, g: 0, b: 0, a: 0), bottom: Color(r: 0, g: 0, b: 0, a: 64))
+        }
         for item in items {
             let distance = item.focusDistance
             let dim = style.neighbours.factors(distance: distance).dim
             let frame = style.neighbours.frame(item.frame, distance: distance)
             let box = style.imageBox(for: frame)
             let border = style.borderWidth(for: frame.size)
-            if let card = style.card { renderer.fill(frame, card.darkened(dim)) }
+            if style.shadow && style.fillsBox {
+                // Under each tile: a short band fading down from a quarter's darkness.
+                renderer.fillGradient(Rect(x: frame.minX + radius / 2, y: frame.maxY, width: frame.size.width - radius, height: 8),
+                                      top: Color(r: 0, g: 0, b: 0, a: 96), bottom: Color(r: 0, g: 0, b: 0, a: 0))
+            }
+            if let card = style.card { renderer.fillRounded(frame, radius: radius, card.darkened(dim)) }
             switch slots.contents[item.slot] {
             case .loaded(_, let w, let h) where style.fillsBox:
-                if border > 0 { renderer.fill(frame, style.borderColor.darkened(dim)) }
+                if border > 0 { renderer.fillRounded(frame, radius: radius, style.borderColor.darkened(dim)) }
                 let scale = max(box.size.width / Double(w), box.size.height / Double(h))
                 let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
                 renderer.draw(slots.texture(item.slot),
                               part: Rect(x: ((Double(w) - part.width) / 2).rounded(.down), y: ((Double(h) - part.height) / 2).rounded(.down),
                                          width: part.width.rounded(), height: part.height.rounded()),
-                              in: box, brightness: 1 - dim)
+                              in: box, radius: max(0, radius - border), brightness: 1 - dim)
             case .loaded(_, let w, let h):
                 let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
                 if border > 0 {
-                    renderer.fill(Rect(x: r.minX - border, y: r.minY - border,
-                                       width: r.size.width + 2 * border, height: r.size.height + 2 * border),
-                                  style.borderColor.darkened(dim))
+                    renderer.fillRounded(Rect(x: r.minX - border, y: r.minY - border,
+                                              width: r.size.width + 2 * border, height: r.size.height + 2 * border),
+                                         radius: radius, style.borderColor.darkened(dim))
                 }
-                renderer.draw(slots.texture(item.slot), source: (w, h), in: r, brightness: 1 - dim)
+                if radius > 0 {
+                    renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,
+                                  radius: max(0, radius - border), brightness: 1 - dim)
+                } else {
+                    renderer.draw(slots.texture(item.slot), source: (w, h), in: r, brightness: 1 - dim)
+                }
             case .loading, .failed, .empty:
                 let failed: Bool
                 if case .failed = slots.contents[item.slot] { failed = true } else { failed = false }
-                renderer.fill(box, (failed ? style.failedPlaceholder : style.placeholder).darkened(dim))
+                renderer.fillRounded(box, radius: radius, (failed ? style.failedPlaceholder : style.placeholder).darkened(dim))
                 let margin = max(4, box.size.width / 16)
                 if let label = slots.label(item.slot, text: text, color: style.label,
                                            maxWidth: Int(box.size.width - 2 * margin)) {

@@ -94,6 +94,41 @@ public final class SDLRenderer {
         SDL_RenderCopy(handle, texture.handle, &src, &dst)
     }
 
+    /// Fills `rect` with a vertical gradient from `top` to `bottom` (a shadow band).
+    public func fillGradient(_ rect: Rect, top: Color, bottom: Color) {
+        SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_BLEND)
+        func v(_ x: Double, _ y: Double, _ c: Color) -> SDL_Vertex {
+            SDL_Vertex(position: SDL_FPoint(x: Float(x), y: Float(y)), color: SDL_Color(r: c.r, g: c.g, b: c.b, a: c.a),
+                       tex_coord: SDL_FPoint(x: 0, y: 0))
+        }
+        let vertices = [v(rect.minX, rect.minY, top), v(rect.maxX, rect.minY, top),
+                        v(rect.maxX, rect.maxY, bottom), v(rect.minX, rect.maxY, bottom)]
+        let indices: [Int32] = [0, 1, 2, 0, 2, 3]
+        SDL_RenderGeometry(handle, nil, vertices, 4, indices, 6)
+    }
+
+    /// Fills `rect` with its corners rounded by `radius`, anti-aliased.
+    public func fillRounded(_ rect: Rect, radius: Double, _ c: Color) {
+        guard radius > 0 else { return fill(rect, c) }
+        SDL_SetRenderDrawBlendMode(handle, SDL_BLENDMODE_BLEND)
+        RoundedRect(rect, radius: radius).draw(on: handle, texture: nil, part: nil, textureSize: (0, 0), color: c)
+    }
+
+    /// Draws the part `source` of `texture` into `destination` with its corners rounded by
+    /// `radius`, anti-aliased, darkened by `brightness`.
+    public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, radius: Double, brightness: Double = 1) {
+        guard radius > 0 else { return draw(texture, part: source, in: destination, brightness: brightness) }
+        let v = UInt8(min(max(brightness, 0), 1) * 255)
+        SDL_SetTextureAlphaMod(texture.handle, 255)
+        SDL_SetTextureColorMod(texture.handle, 255, 255, 255)
+        var blend = SDL_BLENDMODE_NONE
+        SDL_GetTextureBlendMode(texture.handle, &blend)
+        SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_BLEND)
+        RoundedRect(destination, radius: radius).draw(on: handle, texture: texture.handle, part: source,
+                                                      textureSize: (texture.width, texture.height), color: Color(r: v, g: v, b: v))
+        SDL_SetTextureBlendMode(texture.handle, blend)
+    }
+
     /// Draws the part `source` (texture pixels) of `texture` into `destination`: a crop.
     public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, brightness: Double = 1) {
         var src = Self.pixelRect(source)

@@ -90,6 +90,10 @@ import CarouselMedia
         // as a square tile with the failure placeholder.
         ("mosaic-landscape", ["--view", "mosaic"], "640x360"),
         ("mosaic-portrait", ["--view", "mosaic", "--tile-gap", "16"], "360x640"),
+        // Seeds 001 and 003's looks: rounded corners, a coloured border, the drop shadow.
+        ("mosaic-rounded-shadow", ["--view", "mosaic", "--corner-radius", "14", "--border-color", "#ffcc00", "--shadow"], "640x360"),
+        ("rounded-border-color", ["--corner-radius", "24", "--border-color", "#3080ffc0", "--shadow", "--start-index", "1",
+                                  "--background", "#e0e0e0"], "640x360"),
     ])
     func layoutsMatchTheReferences(name: String, options: [String], size: String) throws {
         let images = try Fixtures.imageFolder()
