@@ -57,7 +57,7 @@ public struct RenderCommand: ParsableCommand {
         let thumbnails = source.thumbnails(standardByDefault: false)
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
-            renderer: renderer, painter: FramePainter(style: view.style, text: text),
+            renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
             loading: { [source] size in
                 source.loading(waitsForImages: true, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
             },

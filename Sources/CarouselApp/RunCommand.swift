@@ -143,7 +143,8 @@ public struct RunCommand: ParsableCommand {
             let thumbnails = current.source.thumbnails(standardByDefault: true)
             let scene = try view.makeScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
-                renderer: renderer, painter: FramePainter(style: current.view.style, text: text),
+                renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
+                                                                decoder: current.source.decoderSettings),
                 loading: { [source = current.source] size in
                     source.loading(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
                 },

@@ -117,6 +117,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Round the corners of pictures, borders and tiles by this many pixels (0 = square).", valueName: "PX"))
     public var cornerRadius: Double = 0
 
+    @Option(help: ArgumentHelp("A picture behind everything, scaled to cover the screen.", valueName: "FILE"))
+    public var backgroundImage: String?
+
     @Flag(inversion: .prefixedNo, help: "Seed 001's drop shadow: dark bands at the top and bottom of the screen, and under each tile of the mosaic.")
     public var shadow = false
 
@@ -148,6 +151,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
         if let b = border, !(b >= 0 && b.isFinite) { throw ValidationError("--border must be 0 or more pixels") }
         if !(neighbourScale > 0 && neighbourScale <= 1) { throw ValidationError("--neighbour-scale must be more than 0 and at most 1, not \(neighbourScale)") }
         if !(neighbourDim >= 0 && neighbourDim <= 1) { throw ValidationError("--neighbour-dim must be 0 to 1, not \(neighbourDim)") }
+        if let b = backgroundImage, !FileManager.default.isReadableFile(atPath: b) {
+            throw ValidationError("--background-image \(b): no such readable file")
+        }
         if !(cornerRadius >= 0 && cornerRadius <= 500) { throw ValidationError("--corner-radius must be 0 to 500 pixels, not \(cornerRadius)") }
         if !(tileGap >= 0 && tileGap <= 200) { throw ValidationError("--tile-gap must be 0 to 200 pixels, not \(tileGap)") }
         if let f = font, !FileManager.default.isReadableFile(atPath: f) { throw ValidationError("--font \(f): no such readable file") }
@@ -187,7 +193,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
          .init("background", .string(background.hex)),
          .init("border", border.map { .number($0) }, unset: "box width / 20, none for paged"),
          .init("border-color", .string(borderColor.hex)), .init("corner-radius", .number(cornerRadius)),
-         .init("shadow", .bool(shadow)),
+         .init("shadow", .bool(shadow)), .init("background-image", backgroundImage.map { .string($0) }, unset: "none"),
          .init("renderer", .string(renderer.rawValue)), .init("rotate", .number(Double(rotate.rawValue))),
          .init("captions", .string(captions.rawValue)),
          .init("font", font.map { .string($0) }, unset: "DejaVu Sans"), .init("dots", .bool(dots)),

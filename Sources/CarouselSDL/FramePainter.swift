@@ -5,6 +5,8 @@ import CarouselCore
 public struct FramePainter {
     public var style: CarouselStyle
     public var text: TextRenderer?
+    /// Drawn behind everything, scaled to cover the screen and cropped about its centre.
+    public var backdrop: SDLTexture?
     private let captions = TextCache()
 
     public init(style: CarouselStyle, text: TextRenderer?) {
@@ -19,7 +21,7 @@ public struct FramePainter {
     /// focus, as their layout measures it), then the overlay.
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      overlay: Overlay? = nil, on renderer: SDLRenderer) {
-        renderer.clear(style.background)
+        clear(viewport, on: renderer)
         let radius = style.cornerRadius
         if style.shadow && !style.fillsBox {
             // Seed 001: 20 px at half opacity fading down from the top, 10 px at a quarter
@@ -129,9 +131,21 @@ public struct FramePainter {
                                width: Double(t.width), height: Double(t.height)))
     }
 
+    /// The background colour, and the backdrop picture over it if there is one.
+    private func clear(_ viewport: Size, on renderer: SDLRenderer) {
+        renderer.clear(style.background)
+        guard let b = backdrop, viewport.width > 0, viewport.height > 0 else { return }
+        let w = Double(b.width), h = Double(b.height)
+        let scale = max(viewport.width / w, viewport.height / h)
+        let part = Size(width: min(w, viewport.width / scale), height: min(h, viewport.height / scale))
+        renderer.draw(b, part: Rect(x: ((w - part.width) / 2).rounded(.down), y: ((h - part.height) / 2).rounded(.down),
+                                    width: part.width.rounded(), height: part.height.rounded()),
+                      in: Rect(x: 0, y: 0, width: viewport.width, height: viewport.height))
+    }
+
     /// A message centred on the background, for the empty state (seed 003).
     public func drawMessage(_ message: String, viewport: Size, on renderer: SDLRenderer) {
-        renderer.clear(style.background)
+        clear(viewport, on: renderer)
         guard let t = text?.texture(message, color: style.label, maxWidth: Int(viewport.width * 0.9),
                                     renderer: renderer) else { return }
         let r = Rect(x: ((viewport.width - Double(t.width)) / 2).rounded(.down),

@@ -102,6 +102,23 @@ import CarouselMedia
         if let problem = Golden.compare(out + "/\(name).png", to: name) { Issue.record("\(name): \(problem)") }
     }
 
+    /// A background picture covering the screen behind the wall, and a broken one: said
+    /// once, the colour instead, the show goes on.
+    @Test func aBackgroundPictureCoversTheScreenBehindTheWall() throws {
+        let images = try Fixtures.imageFolder()
+        let (out, r) = try CarouselBinary.render([images], script: "snapshot mosaic-background\n",
+                                                 options: ["--view", "mosaic", "--tile-gap", "24", "--corner-radius", "8",
+                                                           "--background-image", images + "/d-panorama.bmp"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        if let problem = Golden.compare(out + "/mosaic-background.png", to: "mosaic-background") { Issue.record("\(problem)") }
+        let broken = try CarouselBinary.render([images], script: "snapshot plain\n",
+                                               options: ["--background-image", images + "/e-broken.jpg"])
+        #expect(broken.result.status == 0)
+        #expect(broken.result.stderr.contains("--background-image \(images)/e-broken.jpg:"), "\(broken.result.stderr)")
+        let missing = try CarouselBinary.render([images], script: "snapshot plain\n", options: ["--background-image", "/nonexistent.jpg"])
+        #expect(missing.result.status != 0 && missing.result.stderr.contains("--background-image /nonexistent.jpg"))
+    }
+
     /// Near-white pixels (caption text) in the band above the dots.
     static func captionPixels(_ path: String) throws -> Int {
         let image = try SDLImageCodec.decode(path: path)

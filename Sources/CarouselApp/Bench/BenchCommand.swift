@@ -107,7 +107,7 @@ public struct BenchCommand: ParsableCommand {
         let thumbnails = options.thumbnails(standardByDefault: synthetic == nil)
         var scene: (any Scene)? = try view.makeScene(
             sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse([]), renderer: renderer,
-            painter: FramePainter(style: view.style, text: text),
+            painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
             loading: { size in options.loading(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }) },
             log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
         guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
