@@ -55,7 +55,7 @@ let package = Package(
 
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP"]),
-        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CSDL2"]),
+        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore"],
                     exclude: ["Snapshots", "ImageFixtures"]),

@@ -140,6 +140,13 @@ public final class CarouselScene: Scene {
         try pipeline.pump(shown, time: carousel.time)
     }
 
+    /// Puts stand-ins (`pipeline.standIn`) into the slots still waiting for their image.
+    public func showStandIns() throws(SDLError) {
+        for (slot, item) in shown {
+            if case .loading = slots.contents[slot] { try pipeline.assign(slot, item: item, time: carousel.time) }
+        }
+    }
+
     /// Waits until every image asked for, prefetched ones too, has arrived (render only:
     /// a script's memory pressure then finds the same cache on every run).
     public func finishLoading() throws(SDLError) {

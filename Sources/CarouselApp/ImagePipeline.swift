@@ -14,6 +14,9 @@ public final class ImagePipeline {
     private var reported: Set<String> = []
     /// Called with one line for each image that cannot be shown.
     public var warn: (String) -> Void
+    /// A smaller version of an item's picture to show while its own decodes (the wall's
+    /// tile, for a carousel opened from it); nil: a placeholder shows.
+    public var standIn: ((Int) -> PixelImage?)?
     public let loading: ImageLoading
     /// The clock reading that is t_ms 0 in the event log.
     private let timeOrigin: Double
@@ -100,7 +103,7 @@ public final class ImagePipeline {
                 warn("\(source.path): \(reason)")
             }
         case nil:
-            break
+            if let image = standIn?(item) { try slots.fillPreview(slot, with: image) }
         }
     }
 

@@ -138,7 +138,14 @@ public final class WallScene: Scene {
         let t = time ?? wall.mosaic.time
         lastInput = t
         wall.covered()
-        opened = try openCarousel(index, wall.sources, t)
+        let carousel = try openCarousel(index, wall.sources, t)
+        // While a picture decodes at full size, its tile from the wall stands in, scaled up.
+        carousel.pipeline.standIn = { [feed = wall.pipeline.feed] item in
+            if case .image(let tile)? = feed.outcome(for: item) { return tile }
+            return nil
+        }
+        try carousel.showStandIns()
+        opened = carousel
         switched = true
         log?.record(timeMs: ms(t), type: "view", ["mode": .string("carousel"), "index": .int(index)])
     }

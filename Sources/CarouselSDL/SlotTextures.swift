@@ -18,6 +18,8 @@ public final class SlotTextures {
     private var textures: [SDLTexture] = []
     public private(set) var contents: [Content] = []
     private var labels: [SDLTexture?] = []
+    /// Slots showing a stand-in (a thumbnail, drawn scaled up) until their image comes.
+    private var previews: [Bool] = []
     public private(set) var slotSize = (width: 0, height: 0)
     /// Textures created so far: stays at the slot count unless the slot size changes.
     public private(set) var texturesCreated = 0
@@ -41,19 +43,37 @@ public final class SlotTextures {
         slotSize = (width, height)
         contents = Array(repeating: .empty, count: count)
         labels = Array(repeating: nil, count: count)
+        previews = Array(repeating: false, count: count)
     }
 
     /// The slot now shows `source`, not yet decoded.
     public func assign(_ slot: Int, _ source: ImageSource) {
         contents[slot] = .loading(source)
         labels[slot] = nil
+        previews[slot] = false
     }
 
     /// Told how long each upload took, seconds (the benchmark listens; nobody else does).
     public var uploadObserver: ((Double) -> Void)?
 
+    /// Whether the slot shows a stand-in, not yet its image.
+    public func isPreview(_ slot: Int) -> Bool { previews.indices.contains(slot) && previews[slot] }
+
+    /// Shows `image` (a smaller version: a thumbnail) until the slot's own image comes.
+    public func fillPreview(_ slot: Int, with image: PixelImage) throws(SDLError) {
+        guard case .loading = contents[slot] else { return }
+        try fill(slot, with: image)
+        previews[slot] = true
+    }
+
     public func fill(_ slot: Int, with image: PixelImage) throws(SDLError) {
-        guard case .loading(let source) = contents[slot] else { return }
+        let source: ImageSource
+        switch contents[slot] {
+        case .loading(let s): source = s
+        case .loaded(let s, _, _) where previews[slot]: source = s
+        default: return
+        }
+        previews[slot] = false
         // An image fitted for another slot size is a bug upstream; a kiosk shows the
         // placeholder rather than stop.
         guard image.width <= textures[slot].width, image.height <= textures[slot].height else { return }
@@ -68,9 +88,15 @@ public final class SlotTextures {
     }
 
     public func fail(_ slot: Int) {
-        guard case .loading(let source) = contents[slot] else { return }
+        let source: ImageSource
+        switch contents[slot] {
+        case .loading(let s): source = s
+        case .loaded(let s, _, _) where previews[slot]: source = s
+        default: return
+        }
         contents[slot] = .failed(source)
         labels[slot] = nil
+        previews[slot] = false
     }
 
     /// Drops every texture, for a lost rendering device; `configure` makes them again.
@@ -78,6 +104,7 @@ public final class SlotTextures {
         textures.removeAll()
         contents.removeAll()
         labels.removeAll()
+        previews.removeAll()
         slotSize = (0, 0)
     }
 
