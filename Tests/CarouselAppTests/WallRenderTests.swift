@@ -74,6 +74,15 @@ import CarouselMedia
         #expect(try EventLines(path: out + "/events.jsonl").ofType("autoplay").isEmpty, "the carousel did not slide home first")
     }
 
+    @Test func anEmptyWallSaysSo() throws {
+        let empty = try Fixtures.temporaryFolder("empty-wall")
+        let (out, r) = try CarouselBinary.render([empty], script: "snapshot empty\n", options: ["--view", "mosaic"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let image = try SDLImageCodec.decode(path: out + "/empty.png")
+        let light = stride(from: 0, to: image.pixels.count, by: 4).filter { image.pixels[$0] > 150 }.count
+        #expect(light > 50, "the message is drawn: \(light) light pixels (a bare background has none)")
+    }
+
     /// The share of pixels that differ by more than 6 in a channel, leaving out a rectangle.
     static func share(of a: PixelImage, differingFrom b: PixelImage, outside r: (Int, Int, Int, Int)?) -> Double {
         guard a.width == b.width, a.height == b.height else { return 1 }
