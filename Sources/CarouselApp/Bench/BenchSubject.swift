@@ -26,10 +26,13 @@ extension CarouselScene: BenchSubject {
 }
 
 extension WallScene: BenchSubject {
-    /// A blank tile (or, opened, a placeholder) on screen.
+    /// A blank tile (or, opened, a placeholder) on screen, or screen not yet covered by
+    /// tiles because their sizes are still being read.
     var showsPlaceholder: Bool {
         if let opened { return opened.showsPlaceholder }
-        return wall.pipeline.showsPlaceholder(wall.mosaic.visibleItems.map(\.slot))
+        let m = wall.mosaic
+        let uncovered = m.placedCount < m.itemCount && m.layout.contentHeight < m.position + m.layout.viewport.height
+        return uncovered || wall.pipeline.showsPlaceholder(m.visibleItems.map(\.slot))
     }
     var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
 }
