@@ -41,10 +41,7 @@ public final class CarouselScene: Scene {
     public var currentIndex: Int? { carousel.currentIndex }
 
     public func handle(_ input: CarouselInput) throws(SDLError) {
-        if case .resize(let size, let t) = input {
-            log?.record(timeMs: ms(t), type: "resize",
-                        ["width": .int(Int(size.width)), "height": .int(Int(size.height))])
-        }
+        if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
         carousel.handle(input)
         try update()
     }
@@ -61,14 +58,6 @@ public final class CarouselScene: Scene {
             painter.draw(carousel.visibleItems, slots: slots, viewport: carousel.layout.viewport,
                          overlay: overlay, on: renderer)
         }
-    }
-
-    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
-        let before = Set(old.map(\.path)), after = Set(new.map(\.path))
-        let replaced = Set(old.map(\.file)).subtracting(new.map(\.file)).filter { after.contains($0.path) }
-        log?.record(timeMs: ms(time), type: "catalog_changed",
-                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count),
-                     "replaced": .int(replaced.count)])
     }
 
     /// Shows `new` instead of the current images: the centred picture stays centred if it

@@ -107,5 +107,19 @@ public final class ImagePipeline {
         }
     }
 
+    /// Logs `catalog_changed` at `time`: how many files came, went and were replaced.
+    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
+        let before = Set(old.map(\.path)), after = Set(new.map(\.path))
+        let replaced = Set(old.map(\.file)).subtracting(new.map(\.file)).filter { after.contains($0.path) }
+        log?.record(timeMs: ms(time), type: "catalog_changed",
+                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count),
+                     "replaced": .int(replaced.count)])
+    }
+
+    /// Logs `resize` at `time`.
+    public func recordResize(_ size: Size, at time: Double) {
+        log?.record(timeMs: ms(time), type: "resize", ["width": .int(Int(size.width)), "height": .int(Int(size.height))])
+    }
+
     func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
 }

@@ -71,9 +71,7 @@ public final class MosaicScene: Scene {
     public var currentIndex: Int? { mosaic.topItem }
 
     public func handle(_ input: CarouselInput) throws(SDLError) {
-        if case .resize(let size, let t) = input {
-            log?.record(timeMs: ms(t), type: "resize", ["width": .int(Int(size.width)), "height": .int(Int(size.height))])
-        }
+        if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
         mosaic.handle(input)
         try update()
     }
@@ -138,12 +136,6 @@ public final class MosaicScene: Scene {
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: mosaic.time) }
     }
 
-    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
-        let before = Set(old.map(\.path)), after = Set(new.map(\.path))
-        log?.record(timeMs: ms(time), type: "catalog_changed",
-                    ["added": .int(after.subtracting(before).count), "removed": .int(before.subtracting(after).count),
-                     "replaced": .int(0)])
-    }
 
     /// Shapes read for the next items of the list: placed, and remembered by file.
     private func place(_ arrived: [Double?]) {

@@ -46,6 +46,9 @@ public protocol Scene: AnyObject {
 }
 
 extension Scene {
+    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
+        pipeline.recordCatalogChange(from: old, to: new, at: time)
+    }
     public var canGoBack: Bool { false }
     public func goBack(time: Double) throws(SDLError) {}
 }

@@ -59,8 +59,10 @@ public final class ThumbnailCache: @unchecked Sendable {
     }
 
     /// Where the thumbnail of `path` at `size` is or would be.
-    public func path(for path: String, size: Size) -> String {
-        directory + "/" + size.folder + "/" + MD5.hex(Array(Self.uri(for: path).utf8)) + ".png"
+    public func path(for path: String, size: Size) -> String { file(forURI: Self.uri(for: path), size: size) }
+
+    private func file(forURI uri: String, size: Size) -> String {
+        directory + "/" + size.folder + "/" + MD5.hex(Array(uri.utf8)) + ".png"
     }
 
     /// The modification time the standard records: whole seconds.
@@ -69,9 +71,10 @@ public final class ThumbnailCache: @unchecked Sendable {
     /// The thumbnail of `path` at `size` if there is one made from the file as it is now
     /// (its URI and MTime match); nil otherwise.
     public func lookUp(_ path: String, stamp: FileStamp, size: Size) -> String? {
-        let file = self.path(for: path, size: size)
+        let uri = Self.uri(for: path)
+        let file = self.file(forURI: uri, size: size)
         guard let bytes = Self.prefix(of: file), let texts = PNGText.read(bytes),
-              texts["Thumb::MTime"] == Self.mtime(stamp), texts["Thumb::URI"] == Self.uri(for: path)
+              texts["Thumb::MTime"] == Self.mtime(stamp), texts["Thumb::URI"] == uri
         else {
             lock.withLock { misses += 1 }
             return nil
@@ -84,11 +87,12 @@ public final class ThumbnailCache: @unchecked Sendable {
     /// Failing to write is said once; then the cache is only read.
     public func store(_ image: PixelImage, for path: String, stamp: FileStamp, size: Size) {
         guard lock.withLock({ writable }) else { return }
-        let file = self.path(for: path, size: size)
+        let uri = Self.uri(for: path)
+        let file = self.file(forURI: uri, size: size)
         let folder = (file as NSString).deletingLastPathComponent
         do throws(ImageError) {
             try Self.makeFolder(folder)
-            let png = PNGText.inserting([("Thumb::URI", Self.uri(for: path)), ("Thumb::MTime", Self.mtime(stamp)),
+            let png = PNGText.inserting([("Thumb::URI", uri), ("Thumb::MTime", Self.mtime(stamp)),
                                          ("Software", "KioskCarousel")], into: try PNGCodec.encode(image, path: file))
             let temporary = folder + "/.kiosk-carousel-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).png"
             try PNGCodec.write(png, to: temporary, mode: 0o600)
