@@ -84,8 +84,11 @@ public final class ImagePipeline {
     }
 
     /// Whether a slot among `slotsInView` still waits for its image (a placeholder shows).
-    public func showsPlaceholder(_ slotsInView: [Int]) -> Bool {
-        slotsInView.contains { if case .loading = slots.contents[$0] { true } else { false } }
+    public func showsPlaceholder(_ slotsInView: [Int]) -> Bool { placeholders(slotsInView) > 0 }
+
+    /// How many of these slots still show a placeholder (their image is on its way).
+    public func placeholders(_ slotsInView: [Int]) -> Int {
+        slotsInView.count { if case .loading = slots.contents[$0] { true } else { false } }
     }
 
     /// Puts the item's image or failure into the slot, if the workers have it yet; a

@@ -38,6 +38,7 @@ public struct RenderCommand: ParsableCommand {
         do { parsed = try GestureScript(parsing: scriptText) } catch {
             throw Failure("\(script): \(error)")
         }
+        let loadings = LoadingMaker(source)  // helpers start while the rest does
         let found = try source.resolve()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -58,8 +59,8 @@ public struct RenderCommand: ParsableCommand {
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
             renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
-            loading: { [source] size in
-                source.loading(waitsForImages: true, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
+            loading: { size in
+                loadings.make(waitsForImages: true, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
             },
             log: log, time: 0, warn: { Log.warn($0) })
 

@@ -99,6 +99,8 @@ public struct RunCommand: ParsableCommand {
         // Skipped files are logged once, here or by a later rescan, never both.
         var noted: Set<String> = []
         let noteOnce = { (line: String) in if noted.insert(line).inserted { Log.info(line) } }
+        // Decoder helpers start while the folders are scanned and the screen is set up.
+        var earlyLoadings: LoadingMaker? = LoadingMaker(source)
         var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)
         var found = scanned.sources
         let log = try events.map(EventLog.open)
@@ -141,12 +143,14 @@ public struct RunCommand: ParsableCommand {
             var view = current.view
             view.startIndex = startIndex
             let thumbnails = current.source.thumbnails(standardByDefault: true)
+            let loadings = earlyLoadings ?? LoadingMaker(current.source)
+            earlyLoadings = nil
             let scene = try view.makeScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
                 renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
                                                                 decoder: current.source.decoderSettings),
-                loading: { [source = current.source] size in
-                    source.loading(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
+                loading: { size in
+                    loadings.make(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
                 },
                 log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage

@@ -91,19 +91,6 @@ public struct SourceOptions: ParsableArguments, Sendable {
         do { return try scanner.scanAll(given, note: note) } catch { throw Failure(error.description) }
     }
 
-    /// Background loading as these options ask: `wake` is called from a worker when an
-    /// image is ready; `waitsForImages` makes every frame wait for its images (render).
-    /// `thumbnails`: decode through this thumbnail cache, at this size (the mosaic's tiles).
-    func loading(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false,
-                 thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil) -> ImageLoading {
-        let threads = DecodeWorkers.defaultThreadCount
-        let isolated = IsolatedDecoder(decoderSettings, helpers: threads, warn: { Log.warn($0) })
-        let decoder: any ImageDecoding = thumbnails.map { ThumbnailingDecoder(inner: isolated, cache: $0.cache, size: $0.size) } ?? isolated
-        return ImageLoading(
-            workers: DecodeWorkers(decoder: decoder, threads: threads, wake: wake),
-            prefetch: prefetch, reshufflesEachPass: order == .random, waitsForImages: waitsForImages)
-    }
-
     /// The thumbnail cache these options ask for: `--thumbnail-cache DIR`, none, or the
     /// freedesktop folder when `standardByDefault` (the window; render stays deterministic).
     func thumbnails(standardByDefault: Bool) -> ThumbnailCache? {

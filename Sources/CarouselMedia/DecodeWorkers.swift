@@ -33,12 +33,16 @@ public final class DecodeWorkers: @unchecked Sendable {
     private var dropped = 0
     private let decoder: any ImageDecoding
     private let wake: @Sendable () -> Void
+    private let stopsDecoder: Bool
 
     /// `wake` is called on a worker thread after each result, to wake the main loop.
+    /// `stopsDecoder`: `stop` stops the decoder too (its helpers); false where the decoder
+    /// is borrowed from another view, whose helpers must outlive these workers.
     public init(decoder: any ImageDecoding, threads: Int = DecodeWorkers.defaultThreadCount,
-                wake: @escaping @Sendable () -> Void = {}) {
+                stopsDecoder: Bool = true, wake: @escaping @Sendable () -> Void = {}) {
         self.decoder = decoder
         self.wake = wake
+        self.stopsDecoder = stopsDecoder
         for n in 0..<max(1, threads) {
             let thread = Thread { [self] in work() }
             thread.name = "decode-\(n)"
@@ -85,13 +89,13 @@ public final class DecodeWorkers: @unchecked Sendable {
     public var busy: Bool { locked { !queue.isEmpty || !running.isEmpty } }
 
     /// Lets the workers finish their current decode and exit; a decoder with helper
-    /// processes ends them, so a decode that hangs cannot hold anything up.
+    /// processes ends them (unless borrowed), so a decode that hangs cannot hold anything up.
     public func stop() {
         let first = locked { () -> Bool in
             defer { stopping = true; queue.removeAll(); condition.broadcast() }
             return !stopping
         }
-        if first { decoder.stop() }
+        if first && stopsDecoder { decoder.stop() }
     }
 
     private func work() {

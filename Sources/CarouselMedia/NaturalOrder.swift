@@ -1,63 +1,73 @@
+import Glibc
+
 /// File-name order as people expect it: digit runs compare as numbers (img2 before
 /// img10) and letters compare without regard to case.
 public enum NaturalOrder {
     public static func less(_ a: String, _ b: String) -> Bool { Key(a) < Key(b) }
 
-    /// A name split once into its text and number runs, so sorting 10,000 names splits
-    /// each once instead of at every one of the ~130,000 comparisons.
+    /// A name turned once into bytes that sort as the name should, so sorting 10,000 names
+    /// reads each once and compares bytes at each of the ~130,000 comparisons (comparing
+    /// runs of `String`s was half the time it took to open a folder of 10,000 photos).
+    /// Each run of the name becomes one part: a number is 1, its length without leading
+    /// zeros (4 bytes), those digits, then its digits as written and a 0 (so "02" and "2"
+    /// stay apart, "02" first); text is 2, its lower-case UTF-8 and a 0. Numbers come
+    /// before text, a shorter run of text before a longer one it begins, fewer runs before
+    /// more; names whose parts are all equal fall back to the names themselves.
     public struct Key: Comparable, Sendable {
-        private let tokens: [Token]
+        private let bytes: [UInt8]
         private let original: String
 
         public init(_ name: String) {
             original = name
-            tokens = Self.tokens(name)
+            bytes = Self.encode(name)
         }
 
         public static func < (a: Key, b: Key) -> Bool {
-            for (x, y) in zip(a.tokens, b.tokens) where x != y {
-                switch (x, y) {
-                case (.number(let m, let ms), .number(let n, let ns)):
-                    if m.count != n.count { return m.count < n.count }
-                    if m != n { return m < n }
-                    return ms < ns  // "02" after "2": keep a stable total order
-                case (.text(let s), .text(let t)):
-                    return s < t
-                case (.number, .text): return true
-                case (.text, .number): return false
+            let order = a.bytes.withUnsafeBufferPointer { x in
+                b.bytes.withUnsafeBufferPointer { y -> Int32 in
+                    let shared = min(x.count, y.count)
+                    let c = shared == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, shared)
+                    return c != 0 ? c : Int32(x.count < y.count ? -1 : x.count > y.count ? 1 : 0)
                 }
             }
-            if a.tokens.count != b.tokens.count { return a.tokens.count < b.tokens.count }
-            return a.original < b.original
+            return order != 0 ? order < 0 : a.original < b.original
         }
 
         public static func == (a: Key, b: Key) -> Bool { a.original == b.original }
 
-        private enum Token: Equatable, Sendable {
-            /// Digits without leading zeros, and the original text.
-            case number(String, String)
-            case text(String)
-        }
-
-        private static func tokens(_ s: String) -> [Token] {
-            var out: [Token] = []
-            var current = "", inDigits = false
+        private static func encode(_ name: String) -> [UInt8] {
+            var out: [UInt8] = []
+            out.reserveCapacity(name.utf8.count + 16)
+            var run: [UInt8] = []
+            var inDigits = false
             func flush() {
-                guard !current.isEmpty else { return }
+                guard !run.isEmpty else { return }
                 if inDigits {
-                    let trimmed = String(current.drop { $0 == "0" })
-                    out.append(.number(trimmed, current))
+                    let trimmed = run.drop { $0 == UInt8(ascii: "0") }
+                    let n = UInt32(trimmed.count)
+                    out.append(1)
+                    out += [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)]
+                    out += trimmed
+                    out += run
                 } else {
-                    out.append(.text(current.lowercased()))
+                    out.append(2)
+                    // ASCII is lowered byte by byte; other text through String's lowercasing.
+                    if run.allSatisfy({ $0 < 0x80 }) {
+                        out += run.map { (65...90).contains($0) ? $0 + 32 : $0 }
+                    } else {
+                        out += String(decoding: run, as: UTF8.self).lowercased().utf8
+                    }
                 }
-                current = ""
+                out.append(0)
+                run.removeAll(keepingCapacity: true)
             }
-            for ch in s {
-                // ASCII digits only: a Unicode property lookup per character was most of
-                // the time it took to open a folder of 10,000 photos.
-                let digit = ch.asciiValue.map { (48...57).contains($0) } ?? false
+            // ASCII digits only: a Unicode property lookup per character was most of the
+            // time it took to open a folder of 10,000 photos. A digit byte is never part of
+            // a longer UTF-8 sequence, so the runs split the same as the characters would.
+            for byte in name.utf8 {
+                let digit = (48...57).contains(byte)
                 if digit != inDigits { flush(); inDigits = digit }
-                current.append(ch)
+                run.append(byte)
             }
             flush()
             return out

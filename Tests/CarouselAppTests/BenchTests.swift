@@ -102,6 +102,11 @@ import Testing
         #expect(ours["frames_in_motion"] != nil && (ours["thumbnail_misses"] as? Int ?? 0) > 0, "\(ours)")
         let made = try FileManager.default.contentsOfDirectory(atPath: cache + "/large")
         #expect(made.count > 0 && made.count <= ours["thumbnail_misses"] as? Int ?? 0, "a thumbnail written for a miss: \(made.count)")
+        // Blank tiles are counted tile by tile: at least one per frame that showed any.
+        let blankFrames = (ours["placeholder_frames"] as? [String: Int] ?? [:]).filter { $0.key != "open and close" }.values.reduce(0, +)
+        let blankTiles = ours["blank_tiles_in_motion"] as? Int
+        #expect(blankTiles != nil && blankTiles! >= blankFrames, "\(ours)")
+        #expect(ours["blank_tiles_at_slow_scroll"] is Int)
     }
 
     @Test func ctrlCRemovesTheGeneratedPhotos() throws {

@@ -145,6 +145,33 @@ import Testing
         #expect(decoder.helperTally.crashed == 0, "running out of memory crashed the helper")
     }
 
+    /// Helpers started in the background: the first decode waits for the one being started
+    /// instead of starting another.
+    @Test func aDecodeWaitsForTheHelperStartedInTheBackground() throws {
+        let decoder = IsolatedDecoder(IsolatedDecoder.Settings(executable: CarouselBinary.url.path),
+                                      helpers: 1, inBackground: true, warn: { _ in })
+        defer { decoder.stop() }
+        let image = try decoder.decode(Self.source(ImageDamage.fixtures + "/baseline.jpg"), fittingIn: Self.box)
+        #expect(image.width > 0)
+        decoder.waitUntilStarted()
+        #expect(decoder.helperTally.started == 1, "a second helper was started while the first was starting")
+        #expect(decoder.helperProcesses.count == 1)
+    }
+
+    /// The carousel opened from the wall borrows the wall's helpers: stopping its workers
+    /// leaves them to the wall.
+    @Test func workersThatBorrowHelpersLeaveThemRunning() throws {
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        let borrowed = DecodeWorkers(decoder: decoder, threads: 1, stopsDecoder: false)
+        borrowed.stop()
+        #expect(decoder.helperProcesses.count == 1 && decoder.helperProcesses.allSatisfy(Self.isRunning))
+        #expect(Self.reason(decoder, ImageDamage.fixtures + "/baseline.jpg") == nil, "the helpers still decode")
+        let owned = DecodeWorkers(decoder: decoder, threads: 1)
+        owned.stop()
+        #expect(decoder.helperProcesses.isEmpty, "the owner's workers stop them")
+    }
+
     @Test func stoppingLeavesNoHelperRunning() throws {
         let decoder = Self.decoder(helpers: 3)
         let pids = decoder.helperProcesses

@@ -19,6 +19,23 @@ import Testing
         #expect(ImageHeader.read(jpeg) == ImageHeader(format: .jpeg, width: 40, height: 24))
     }
 
+    /// The wall reads 16 KB of each file first; a frame header further on (behind a large
+    /// colour profile, say) is found by reading more, and the EXIF turn still applies.
+    @Test func aSizeBehindALargeSegmentIsStillRead() throws {
+        let jpeg = MediaFixtures.withExif(TurboJPEGCodec.encode(MediaFixtures.noisy(40, 24)), orientation: 6)
+        let padding = 40_000
+        let app2: [UInt8] = [0xFF, 0xE2, UInt8((padding + 2) >> 8), UInt8((padding + 2) & 255)]
+            + [UInt8](repeating: 0x41, count: padding)
+        let exifEnd = 2 + 4 + Int(jpeg[4]) << 8 + Int(jpeg[5]) - 2
+        let far = Array(jpeg[0..<exifEnd]) + app2 + Array(jpeg[exifEnd...])
+        let folder = try MediaFixtures.folder("sizes")
+        try Data(far).write(to: URL(fileURLWithPath: folder + "/far.jpg"))
+        try Data(jpeg).write(to: URL(fileURLWithPath: folder + "/near.jpg"))
+        #expect(far.count > SizeReader.firstBytes + 20_000)
+        #expect(SizeReader.aspect(of: folder + "/far.jpg") == 40.0 / 24.0, "turned a quarter: taller than wide")
+        #expect(SizeReader.aspect(of: folder + "/near.jpg") == 40.0 / 24.0)
+    }
+
     @Test func shortHeadersGiveNoSizeAndNoTrap() {
         let cut = Array(MediaFixtures.pngHeader(claiming: 10, 10).prefix(18))
         #expect(ImageHeader.read(cut) == ImageHeader(format: .png, width: nil, height: nil))

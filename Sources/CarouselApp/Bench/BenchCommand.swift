@@ -88,6 +88,7 @@ public struct BenchCommand: ParsableCommand {
     private func measure(_ options: SourceOptions, processAge: Double) throws -> BenchReport {
         ProcessStats.resetPeak()
         let began = ProcessStats.now
+        let loadings = LoadingMaker(options)  // helpers start while the rest does
         let found = try options.resolve()
         // Figures over no pictures would look like a fast machine.
         guard !found.isEmpty else { throw Failure("\(options.emptyMessage): nothing to measure") }
@@ -108,7 +109,7 @@ public struct BenchCommand: ParsableCommand {
         var scene: (any Scene)? = try view.makeScene(
             sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse([]), renderer: renderer,
             painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
-            loading: { size in options.loading(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }) },
+            loading: { size in loadings.make(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }) },
             log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
         guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
         ours.pipeline.slots.uploadObserver = { uploads.append($0) }
@@ -126,6 +127,11 @@ public struct BenchCommand: ParsableCommand {
         let played = try runner.run(mix, on: ours, startedAt: began)
         var oursRun = Self.run(images: found.count, firstFrame: firstFrame, played: played, uploads: uploads, offset: processAge)
         (oursRun.thumbnailHits, oursRun.thumbnailMisses) = (thumbnails?.hits, thumbnails?.misses)
+        if view.home == .mosaic {
+            oursRun.blankTilesAtSlowScroll = played.blankItems[.slowDrags] ?? 0
+            // The open-and-close phase shows the carousel: its placeholders are not tiles.
+            oursRun.blankTilesInMotion = played.blankItems.filter { $0.key != .opening }.values.reduce(0, +)
+        }
         let box = (ours as? CarouselScene)?.imageBoxSize ?? (ours as? WallScene)?.wall.tileBox ?? viewport
         scene = nil
 
@@ -193,8 +199,10 @@ public struct BenchCommand: ParsableCommand {
         return [
             .init(goal: "p99 frame time under 8 ms at 1920x1080", measured: f(r.frameP99Ms, "ms"),
                   met: fullHD ? (r.frameP99Ms ?? .infinity) < 8 : nil),
-            .init(goal: "no placeholder frames at 2 items a second", measured: "\(r.placeholderFramesAt2PerSecond) frames",
-                  met: r.placeholderFramesAt2PerSecond == 0),
+            r.blankTilesAtSlowScroll.map { blank in
+                .init(goal: "no blank tiles at a slow scroll (0.4 screen/s)", measured: "\(blank) tile-frames", met: blank == 0)
+            } ?? .init(goal: "no placeholder frames at 2 items a second", measured: "\(r.placeholderFramesAt2PerSecond) frames",
+                       met: r.placeholderFramesAt2PerSecond == 0),
             .init(goal: "peak RSS under 150 MB, 10,000 24 MP photos", measured: f(r.peakRSSMB, "MB"),
                   met: bigSet && camera ? r.peakRSSMB < 150 : nil),
             .init(goal: "first frame under 300 ms with 10,000 photos", measured: f(r.firstFrameMs, "ms"),

@@ -69,7 +69,8 @@ struct BenchMix {
         begin(.firstLoad)
         t += short ? 0.3 : 1.0
         begin(.slowDrags)
-        for _ in 0..<(short ? 1 : 3) {
+        // The wall scrolls slowly past more than its two screens loaded ahead (3.2 screens).
+        for _ in 0..<(short ? 1 : vertical ? 8 : 3) {
             drag(from: cx0 + 0.2 * stride, to: cx0 - 0.2 * stride, over: short ? 0.3 : 1.0, hold: 0.2)
             t += short ? 0.8 : 1.6
         }

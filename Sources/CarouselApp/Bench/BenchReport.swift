@@ -27,6 +27,10 @@ struct BenchReport: Codable, Sendable {
         var restCPUPercent: Double?
         /// How long the decoders were still busy after the last gesture ended.
         var loadingAfterStopMs: Double
+        /// The wall: blank tiles summed over the frames of its slow scroll (the drags at
+        /// 0.4 screens a second) and over all frames in motion; nil for the carousel.
+        var blankTilesAtSlowScroll: Int? = nil
+        var blankTilesInMotion: Int? = nil
         /// The wall: thumbnails found in the cache and made (nil without a cache).
         var thumbnailHits: Int? = nil
         var thumbnailMisses: Int? = nil
@@ -41,6 +45,7 @@ struct BenchReport: Codable, Sendable {
             case peakRSSMB = "peak_rss_mb", restCPUPercent = "rest_cpu_percent"
             case loadingAfterStopMs = "loading_after_stop_ms"
             case thumbnailHits = "thumbnail_hits", thumbnailMisses = "thumbnail_misses"
+            case blankTilesAtSlowScroll = "blank_tiles_at_slow_scroll", blankTilesInMotion = "blank_tiles_in_motion"
         }
     }
 
@@ -99,6 +104,9 @@ struct BenchReport: Codable, Sendable {
         out += row("slot uploads (p50 / p99)", "\(ours.slotUploads ?? 0) (\(ms(ours.uploadP50Ms)) / \(ms(ours.uploadP99Ms)) ms)",
                    naive.map { "\($0.images) up front" })
         out += row("placeholder frames in motion", placeholders(ours), naive.map(placeholders))
+        if let slow = ours.blankTilesAtSlowScroll, let all = ours.blankTilesInMotion {
+            out += row("blank tiles in motion (tile-frames)", "\(slow) slow scroll, \(all) in all")
+        }
         out += row("peak RSS", String(format: "%.0f MB", ours.peakRSSMB), naive.map { String(format: "%.0f MB", $0.peakRSSMB) })
         if let hits = ours.thumbnailHits, let misses = ours.thumbnailMisses {
             out += row("thumbnails from the cache / made", "\(hits) / \(misses)")

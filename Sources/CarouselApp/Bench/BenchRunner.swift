@@ -12,6 +12,9 @@ struct BenchRunner {
         /// Frames drawn while the strip moved, and those with a placeholder in view, by phase.
         var framesInMotion: [BenchMix.Phase: Int] = [:]
         var placeholderFrames: [BenchMix.Phase: Int] = [:]
+        /// Items shown without their image, summed over the frames in motion, by phase: a
+        /// frame with three blank tiles counts three.
+        var blankItems: [BenchMix.Phase: Int] = [:]
         /// Seconds from the subject's start until every visible image was in place.
         var imagesInPlace: Double?
         /// CPU used over the final rest, as a share of one core, counted from when the last
@@ -63,11 +66,13 @@ struct BenchRunner {
                 let done = ProcessStats.now
                 result.frameTimes.append(done - now)
                 needsDraw = false
-                let placeholder = subject.showsPlaceholder
+                let blank = subject.itemsWithoutImage
+                let placeholder = blank > 0
                 if !placeholder && result.imagesInPlace == nil { result.imagesInPlace = done - startedAt }
                 if moving {
                     result.framesInMotion[phase, default: 0] += 1
                     if placeholder { result.placeholderFrames[phase, default: 0] += 1 }
+                    result.blankItems[phase, default: 0] += blank
                 }
                 nextFrame = max(nextFrame + Self.frameInterval, done)
                 let pause = nextFrame - ProcessStats.now

@@ -13,26 +13,30 @@ protocol BenchSubject: AnyObject {
     func pump() throws -> Bool
     /// Draws the frame into the renderer's current target.
     func draw(on renderer: SDLRenderer)
-    /// Whether a visible item is still without its image (a placeholder shows).
-    var showsPlaceholder: Bool { get }
+    /// Visible items still without their image (a placeholder or a blank tile shows).
+    var itemsWithoutImage: Int { get }
     /// Whether images are still being decoded: not yet at rest, whatever the view does.
     var isLoading: Bool { get }
     /// Back from a picture opened on the wall.
     func goBack(time: Double) throws
 }
 
+extension BenchSubject {
+    var showsPlaceholder: Bool { itemsWithoutImage > 0 }
+}
+
 extension CarouselScene: BenchSubject {
-    var showsPlaceholder: Bool { pipeline.showsPlaceholder(carousel.visibleItems.map(\.slot)) }
+    var itemsWithoutImage: Int { pipeline.placeholders(carousel.visibleItems.map(\.slot)) }
 }
 
 extension WallScene: BenchSubject {
-    /// A blank tile (or, opened, a placeholder) on screen, or screen not yet covered by
-    /// tiles because their sizes are still being read.
-    var showsPlaceholder: Bool {
-        if let opened { return opened.showsPlaceholder }
+    /// Blank tiles (or, opened, placeholders) on screen; a screen not yet covered by tiles
+    /// because their sizes are still being read counts one more.
+    var itemsWithoutImage: Int {
+        if let opened { return opened.itemsWithoutImage }
         let m = wall.mosaic
         let uncovered = m.placedCount < m.itemCount && m.layout.contentHeight < m.position + m.layout.viewport.height
-        return uncovered || wall.pipeline.showsPlaceholder(m.visibleItems.map(\.slot))
+        return (uncovered ? 1 : 0) + wall.pipeline.placeholders(m.visibleItems.map(\.slot))
     }
     var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
 }

@@ -41,7 +41,7 @@ final class NaiveGallery: BenchSubject {
     var isAnimating: Bool { carousel.isAnimating }
     var isInteracting: Bool { carousel.isInteracting }
     func goBack(time: Double) throws {}
-    var showsPlaceholder: Bool { false }
+    var itemsWithoutImage: Int { 0 }
     var isLoading: Bool { false }
 
     func draw(on renderer: SDLRenderer) {

@@ -58,15 +58,39 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     private var lastSpawnProblem: String?
     private let warn: @Sendable (String) -> Void
     private let spawner = SpawnThread()
+    /// Helpers being started in the background at creation; a decode waits for one of
+    /// them rather than starting another. Guarded by `starts`.
+    private var starting = 0
+    private let starts = NSCondition()
 
-    /// Starts `helpers` helpers now (one per decode worker); `warn` hears the one line
+    /// Starts `helpers` helpers (one per decode worker): now, or with `inBackground`,
+    /// while the caller goes on (a helper takes 25–50 ms to be ready), so a program can
+    /// start them before it scans folders and opens its window. `warn` hears the one line
     /// saying the sandbox is unavailable, if it is, and each helper that could not start.
-    public init(_ settings: Settings, helpers: Int, warn: @escaping @Sendable (String) -> Void) {
+    public init(_ settings: Settings, helpers: Int, inBackground: Bool = false,
+                warn: @escaping @Sendable (String) -> Void) {
         self.settings = settings
         self.warn = warn
-        for _ in 0..<max(1, helpers) {
-            if let h = spawn() { lock.withLock { idle.append(h) } }
+        let count = max(1, helpers)
+        guard inBackground else {
+            for _ in 0..<count {
+                if let h = spawn() { lock.withLock { idle.append(h) } }
+            }
+            return
         }
+        starting = count
+        let thread = Thread { [self] in
+            for _ in 0..<count {
+                let h = spawn()
+                starts.withLock {
+                    if let h { checkIn(h) }
+                    starting -= 1
+                    starts.broadcast()
+                }
+            }
+        }
+        thread.name = "decoder-start"
+        thread.start()
     }
 
     deinit { stop() }
@@ -138,7 +162,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     private var isStopped: Bool { lock.withLock { stopped } }
 
     private func checkOut() -> HelperProcess? {
-        let h = lock.withLock { () -> HelperProcess? in stopped ? nil : idle.popLast() } ?? spawn()
+        let h = waitForAStart() ?? spawn()
         guard let h else { return nil }
         let ok = lock.withLock { () -> Bool in
             guard !stopped else { return false }
@@ -147,6 +171,22 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }
         if !ok { h.terminate(); return nil }
         return h
+    }
+
+    /// Blocks until the helpers started in the background at creation are ready or failed.
+    public func waitUntilStarted() {
+        starts.withLock { while starting > 0 { starts.wait() } }
+    }
+
+    /// An idle helper, if there is one or one being started at creation becomes ready.
+    private func waitForAStart() -> HelperProcess? {
+        starts.withLock {
+            while true {
+                if let h = lock.withLock({ () -> HelperProcess? in stopped ? nil : idle.popLast() }) { return h }
+                if starting == 0 || isStopped { return nil }
+                starts.wait()
+            }
+        }
     }
 
     private func checkIn(_ helper: HelperProcess) {

@@ -1,0 +1,34 @@
+import CarouselMedia
+
+/// Makes the image loading of each view a command shows, all over one pool of decoder
+/// helpers, started when this is made. Made before the folders are scanned and the screen
+/// is set up, the first decode finds a helper ready instead of waiting 25–50 ms for one to
+/// start; and a carousel opened from the wall decodes through the wall's helpers instead
+/// of starting its own on the tap (a 40 ms frame). The first loading made (the home view's)
+/// owns the helpers, which end with its view; later ones (views opened over it) borrow them.
+final class LoadingMaker {
+    private let source: SourceOptions
+    private let helpers: IsolatedDecoder
+    private var made = 0
+
+    /// Starts a helper for each decode worker.
+    init(_ source: SourceOptions) {
+        self.source = source
+        self.helpers = IsolatedDecoder(source.decoderSettings, helpers: DecodeWorkers.defaultThreadCount, inBackground: true,
+                                       warn: { Log.warn($0) })
+    }
+
+    /// Workers as `source` asks for them: `wake` is called from a worker when an image is
+    /// ready; `waitsForImages` makes every frame wait for its images (render);
+    /// `thumbnails`: decode through this thumbnail cache, at this size (the wall's tiles).
+    func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false,
+              thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil) -> ImageLoading {
+        made += 1
+        let decoder: any ImageDecoding = thumbnails.map {
+            ThumbnailingDecoder(inner: helpers, cache: $0.cache, size: $0.size)
+        } ?? helpers
+        return ImageLoading(
+            workers: DecodeWorkers(decoder: decoder, stopsDecoder: made == 1, wake: wake),
+            prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages)
+    }
+}
