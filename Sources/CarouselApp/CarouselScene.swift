@@ -69,7 +69,7 @@ public final class CarouselScene: Scene {
         let index = centred.flatMap { p in new.firstIndex { $0.path == p } } ?? min(current ?? 0, max(new.count - 1, 0))
         carousel.advance(to: time)
         recordCatalogChange(from: sources, to: new, at: time)
-        feed.replaceSources(new)
+        pipeline.replaceSources(new)
         carousel.replaceItems(count: new.count, centredOn: index, time: time)
         try update()
     }
@@ -88,7 +88,7 @@ public final class CarouselScene: Scene {
     public func screenTurnedOff(at time: Double) {
         log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
         // Asleep means no decoding either, also of what was asked for at start.
-        feed.stopLoading()
+        pipeline.stopLoading()
     }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.
@@ -194,7 +194,7 @@ public final class CarouselScene: Scene {
     private func reshuffle() {
         let kept = Set(carousel.coveredRange.map { $0.map { carousel.item(forVirtualIndex: $0) } } ?? [])
         var rng = SystemRandomNumberGenerator()
-        feed.replaceSources(PassShuffle.reshuffle(sources, keeping: kept, using: &rng))
+        pipeline.replaceSources(PassShuffle.reshuffle(sources, keeping: kept, using: &rng))
     }
 
     private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }

@@ -10,4 +10,7 @@ public struct ImageLoading {
     /// `carousel render`: every update waits until each slot of the pool has its image
     /// or its failure, so frames and events never depend on how fast the workers were.
     public var waitsForImages = false
+    /// Workers that decode cached thumbnails, shown while pictures decode at full size
+    /// (the carousel, where a thumbnail cache is in use); nil: placeholders show.
+    public var previews: DecodeWorkers?
 }

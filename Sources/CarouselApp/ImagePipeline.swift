@@ -18,12 +18,18 @@ public final class ImagePipeline {
     /// tile, for a carousel opened from it); nil: a placeholder shows.
     public var standIn: ((Int) -> PixelImage?)?
     public let loading: ImageLoading
+    /// Cached thumbnails of the items about to be seen, shown while their own pictures
+    /// decode (`loading.previews`); nil without a thumbnail cache.
+    private let previews: ImageFeed?
+    /// Previews are decoded at most this large (the standard's 512 px thumbnails).
+    static let previewBox = Size(width: 512, height: 512)
     /// The clock reading that is t_ms 0 in the event log.
     private let timeOrigin: Double
 
     public init(sources: [ImageSource], loading: ImageLoading, renderer: SDLRenderer, log: EventLog?,
                 timeOrigin: Double, warn: @escaping (String) -> Void) {
         self.feed = ImageFeed(sources: sources, workers: loading.workers)
+        self.previews = loading.previews.map { ImageFeed(sources: sources, workers: $0) }
         self.slots = SlotTextures(renderer: renderer)
         self.loading = loading
         self.log = log
@@ -32,7 +38,10 @@ public final class ImagePipeline {
     }
 
     /// The worker threads hold their pool, so they would outlive a replaced view.
-    deinit { loading.workers.stop() }
+    deinit {
+        loading.previews?.stop()
+        loading.workers.stop()
+    }
 
     public var sources: [ImageSource] { feed.sources }
 
@@ -45,7 +54,25 @@ public final class ImagePipeline {
     }
 
     /// What to decode, most urgent first, fitted into `box`; the rest is dropped.
-    public func plan(_ order: [Int], box: Size) { feed.plan(order, box: box) }
+    public func plan(_ order: [Int], box: Size) {
+        feed.plan(order, box: box)
+        // Previews only for the items the slots show (the first of the order), so they
+        // do not take the cores from the decodes ahead.
+        let shown = order.prefix(slots.contents.count)
+        previews?.plan(shown.filter { feed.outcome(for: $0) == nil }, box: Self.previewBox)
+    }
+
+    /// A new list of sources: decoded images and previews follow their files.
+    public func replaceSources(_ new: [ImageSource]) {
+        feed.replaceSources(new)
+        previews?.replaceSources(new)
+    }
+
+    /// Drops what is queued (the screen is off, or another view covers this one).
+    public func stopLoading() {
+        feed.stopLoading()
+        previews?.stopLoading()
+    }
 
     /// The slot now shows `item`: its placeholder at once, its image if it is ready.
     public func assign(_ slot: Int, item: Int, time: Double) throws(SDLError) {
@@ -59,8 +86,12 @@ public final class ImagePipeline {
     @discardableResult
     public func pump(_ shown: [(slot: Int, item: Int)], time: Double) throws(SDLError) -> Bool {
         let ready = Set(feed.collect())
-        guard !ready.isEmpty else { return false }
-        for (slot, item) in shown where ready.contains(item) { try fill(slot, item: item, time: time) }
+        // A preview goes only where the slot still waits: never over the picture itself.
+        let previewed = Set(previews?.collect() ?? []).subtracting(ready)
+        guard !ready.isEmpty || !previewed.isEmpty else { return false }
+        for (slot, item) in shown where ready.contains(item) || previewed.contains(item) {
+            try fill(slot, item: item, time: time)
+        }
         return true
     }
 
@@ -86,6 +117,9 @@ public final class ImagePipeline {
     /// Whether a slot among `slotsInView` still waits for its image (a placeholder shows).
     public func showsPlaceholder(_ slotsInView: [Int]) -> Bool { placeholders(slotsInView) > 0 }
 
+    /// How many of these slots show a stand-in or a preview, not yet their own image.
+    public func previewsShown(_ slotsInView: [Int]) -> Int { slotsInView.count { slots.isPreview($0) } }
+
     /// How many of these slots still show a placeholder (their image is on its way).
     public func placeholders(_ slotsInView: [Int]) -> Int {
         slotsInView.count { if case .loading = slots.contents[$0] { true } else { false } }
@@ -106,8 +140,13 @@ public final class ImagePipeline {
                 warn("\(source.path): \(reason)")
             }
         case nil:
-            if let image = standIn?(item) { try slots.fillPreview(slot, with: image) }
+            if let image = standIn?(item) ?? previewImage(item) { try slots.fillPreview(slot, with: image) }
         }
+    }
+
+    private func previewImage(_ item: Int) -> PixelImage? {
+        if case .image(let image)? = previews?.outcome(for: item) { return image }
+        return nil
     }
 
     /// Logs `catalog_changed` at `time`: how many files came, went and were replaced.

@@ -20,15 +20,22 @@ final class LoadingMaker {
 
     /// Workers as `source` asks for them: `wake` is called from a worker when an image is
     /// ready; `waitsForImages` makes every frame wait for its images (render);
-    /// `thumbnails`: decode through this thumbnail cache, at this size (the wall's tiles).
+    /// `thumbnails`: decode through this thumbnail cache, at this size (the wall's tiles);
+    /// `previewsFrom`: show the thumbnails this cache has while pictures decode (the
+    /// carousel: on a worker of its own, through the same helpers).
     func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false,
-              thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil) -> ImageLoading {
+              thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
+              previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {
         made += 1
         let decoder: any ImageDecoding = thumbnails.map {
             ThumbnailingDecoder(inner: helpers, cache: $0.cache, size: $0.size)
         } ?? helpers
+        let previews = thumbnails == nil ? cache.map {
+            DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
+        } : nil
         return ImageLoading(
             workers: DecodeWorkers(decoder: decoder, stopsDecoder: made == 1, wake: wake),
-            prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages)
+            prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
+            previews: previews)
     }
 }

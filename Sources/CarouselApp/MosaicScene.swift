@@ -37,7 +37,7 @@ public final class MosaicScene: Scene {
     }
 
     /// The carousel opened over the wall: the wall loads nothing meanwhile.
-    public func covered() { pipeline.feed.stopLoading() }
+    public func covered() { pipeline.stopLoading() }
 
     /// `waitForSizes`: read every header before the first frame (`carousel render`, so
     /// the wall is the same every run); otherwise tiles appear as their sizes arrive.
@@ -153,7 +153,7 @@ public final class MosaicScene: Scene {
         recordCatalogChange(from: previous, to: new, at: time)
         let top = mosaic.topItem
         sizes.stop()
-        pipeline.feed.replaceSources(new)
+        pipeline.replaceSources(new)
         var known: [Double?] = []
         for source in new {
             guard let shape = shapes[source] else { break }
@@ -170,7 +170,7 @@ public final class MosaicScene: Scene {
 
     public func screenTurnedOff(at time: Double) {
         log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
-        pipeline.feed.stopLoading()
+        pipeline.stopLoading()
     }
 
     public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {

@@ -54,7 +54,8 @@ public struct RenderCommand: ParsableCommand {
         var viewport = size
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: size.size).height), largest: 32)
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
-        // Thumbnails only when asked for: a cache filled by an earlier run would change the frames.
+        // Thumbnails only when asked for: a cache filled by an earlier run would change the
+        // frames; and no previews, whose frames would depend on how fast the workers were.
         let thumbnails = source.thumbnails(standardByDefault: false)
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,

@@ -150,7 +150,7 @@ public struct RunCommand: ParsableCommand {
                 renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
                                                                 decoder: current.source.decoderSettings),
                 loading: { size in
-                    loadings.make(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
+                    loadings.make(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails)
                 },
                 log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage

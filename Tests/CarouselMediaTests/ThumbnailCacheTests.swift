@@ -110,6 +110,24 @@ import Testing
         #expect(inner.decoded.count == 2 && inner.decoded[1].hasPrefix(dir + "/x-large/"), "the thumbnail, not the picture")
     }
 
+    /// The carousel's previews: a thumbnail the wall (or a file manager) made is decoded;
+    /// a picture without one fails at once and is never decoded at full size for it.
+    @Test func previewsComeOnlyFromThumbnailsAlreadyThere() throws {
+        let dir = try folder("previews"), pictures = try folder("preview-pictures")
+        let (with, without) = (pictures + "/seen.jpg", pictures + "/unseen.jpg")
+        for p in [with, without] { try Data([1]).write(to: URL(fileURLWithPath: p)) }
+        let cache = ThumbnailCache(directory: dir)
+        cache.store(PixelImage(width: 256, height: 171, fill: (1, 2, 3, 255)), for: with, stamp: FileStamp.of(with)!, size: .large)
+        let inner = Counting()
+        let previews = CachedThumbnailDecoder(inner: inner, cache: cache)
+        let shown = try previews.decode(ImageSource(path: with), fittingIn: Size(width: 512, height: 512))
+        #expect(shown.width > 0)
+        #expect(inner.decoded.count == 1 && inner.decoded[0].hasPrefix(dir + "/large/"), "the thumbnail: \(inner.decoded)")
+        #expect(throws: ImageError.self) { try previews.decode(ImageSource(path: without), fittingIn: Size(width: 512, height: 512)) }
+        #expect(inner.decoded.count == 1, "a picture without a thumbnail was decoded: \(inner.decoded)")
+        #expect(cache.hits == 0 && cache.misses == 0, "previews are not the wall's hits and misses")
+    }
+
     final class Warnings: @unchecked Sendable {
         private let lock = NSLock()
         private var stored: [String] = []

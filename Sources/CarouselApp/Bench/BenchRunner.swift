@@ -68,7 +68,7 @@ struct BenchRunner {
                 needsDraw = false
                 let blank = subject.itemsWithoutImage
                 let placeholder = blank > 0
-                if !placeholder && result.imagesInPlace == nil { result.imagesInPlace = done - startedAt }
+                if !placeholder && subject.itemsShowingPreview == 0 && result.imagesInPlace == nil { result.imagesInPlace = done - startedAt }
                 if moving {
                     result.framesInMotion[phase, default: 0] += 1
                     if placeholder { result.placeholderFrames[phase, default: 0] += 1 }

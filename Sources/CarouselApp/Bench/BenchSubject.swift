@@ -15,6 +15,8 @@ protocol BenchSubject: AnyObject {
     func draw(on renderer: SDLRenderer)
     /// Visible items still without their image (a placeholder or a blank tile shows).
     var itemsWithoutImage: Int { get }
+    /// Visible items showing a preview (a cached thumbnail) until their image comes.
+    var itemsShowingPreview: Int { get }
     /// Whether images are still being decoded: not yet at rest, whatever the view does.
     var isLoading: Bool { get }
     /// Back from a picture opened on the wall.
@@ -27,6 +29,7 @@ extension BenchSubject {
 
 extension CarouselScene: BenchSubject {
     var itemsWithoutImage: Int { pipeline.placeholders(carousel.visibleItems.map(\.slot)) }
+    var itemsShowingPreview: Int { pipeline.previewsShown(carousel.visibleItems.map(\.slot)) }
 }
 
 extension WallScene: BenchSubject {
@@ -38,5 +41,6 @@ extension WallScene: BenchSubject {
         let uncovered = m.placedCount < m.itemCount && m.layout.contentHeight < m.position + m.layout.viewport.height
         return (uncovered ? 1 : 0) + wall.pipeline.placeholders(m.visibleItems.map(\.slot))
     }
+    var itemsShowingPreview: Int { opened?.itemsShowingPreview ?? 0 }
     var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
 }

@@ -42,6 +42,7 @@ final class NaiveGallery: BenchSubject {
     var isInteracting: Bool { carousel.isInteracting }
     func goBack(time: Double) throws {}
     var itemsWithoutImage: Int { 0 }
+    var itemsShowingPreview: Int { 0 }
     var isLoading: Bool { false }
 
     func draw(on renderer: SDLRenderer) {

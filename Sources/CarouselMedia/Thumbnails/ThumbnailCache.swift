@@ -69,17 +69,18 @@ public final class ThumbnailCache: @unchecked Sendable {
     static func mtime(_ stamp: FileStamp) -> String { String(stamp.modified / 1_000_000_000) }
 
     /// The thumbnail of `path` at `size` if there is one made from the file as it is now
-    /// (its URI and MTime match); nil otherwise.
-    public func lookUp(_ path: String, stamp: FileStamp, size: Size) -> String? {
+    /// (its URI and MTime match); nil otherwise. `counting`: whether the look-up counts
+    /// as a hit or a miss (the wall's look-ups do; the carousel's previews do not).
+    public func lookUp(_ path: String, stamp: FileStamp, size: Size, counting: Bool = true) -> String? {
         let uri = Self.uri(for: path)
         let file = self.file(forURI: uri, size: size)
         guard let bytes = Self.prefix(of: file), let texts = PNGText.read(bytes),
               texts["Thumb::MTime"] == Self.mtime(stamp), texts["Thumb::URI"] == uri
         else {
-            lock.withLock { misses += 1 }
+            if counting { lock.withLock { misses += 1 } }
             return nil
         }
-        lock.withLock { hits += 1 }
+        if counting { lock.withLock { hits += 1 } }
         return file
     }
 
