@@ -57,8 +57,11 @@ import Testing
 
 @Suite struct BenchSmokeTests {
     @Test func aShortRunReportsEveryFigure() throws {
-        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
-        let r = try CarouselBinary.run(["bench", "--synthetic", "4:320x240", "--size", "320x180", "--short", "--naive", "--json"])
+        // A temporary folder of its own: other benches running meanwhile use the shared one.
+        let tmp = try Fixtures.temporaryFolder("bench-figures")
+        let before = Set((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])
+        let r = try CarouselBinary.run(["bench", "--synthetic", "4:320x240", "--size", "320x180", "--short", "--naive", "--json"],
+                                       environment: ["TMPDIR": tmp + "/"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
         for key in ["machine", "sources", "size", "renderer", "ours", "naive", "decode", "targets", "rest_seconds"] {
@@ -85,7 +88,7 @@ import Testing
         #expect(decode.map { $0["isolated"] as? Bool } == [false, true, false])
         #expect(decode.allSatisfy { ($0["p50_ms"] as? NSNumber)?.doubleValue ?? 0 > 0 && $0["format"] as? String == "JPEG" })
         #expect((json["targets"] as? [Any])?.count == 6)
-        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? [])
+        let after = Set((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])
         #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
     }
 

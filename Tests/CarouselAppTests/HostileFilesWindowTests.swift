@@ -81,7 +81,10 @@ extension InteractiveWindowTests {
         app.process.terminate()
         while app.process.isRunning && Date().timeIntervalSince(sent) < 10 { Thread.sleep(forTimeInterval: 0.02) }
         let took = Date().timeIntervalSince(sent)
-        if app.process.isRunning { kill(pid, SIGKILL) }
+        if app.process.isRunning {
+            kill(pid, SIGKILL)
+            app.process.waitUntilExit()  // reading how it ended before it has would trap
+        }
         #expect(took < 2, "SIGTERM took \(took) s to end it while a decode hung")
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
         Thread.sleep(forTimeInterval: 0.2)
