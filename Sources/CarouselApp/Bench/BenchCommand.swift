@@ -181,6 +181,7 @@ public struct BenchCommand: ParsableCommand {
             frames: frames.count, frameP50Ms: frames.at(0.5).map { $0 * 1000 }, frameP95Ms: frames.at(0.95).map { $0 * 1000 },
             frameP99Ms: frames.at(0.99).map { $0 * 1000 }, frameMaxMs: frames.largest.map { $0 * 1000 },
             framesOver16ms: frames.countAbove(1.0 / 60),
+            framesOver16msByPhase: Dictionary(uniqueKeysWithValues: played.slowFrames.map { ($0.key.rawValue, $0.value) }),
             slotUploads: up?.count, uploadP50Ms: up?.at(0.5).map { $0 * 1000 }, uploadP99Ms: up?.at(0.99).map { $0 * 1000 },
             framesInMotion: Dictionary(uniqueKeysWithValues: played.framesInMotion.map { ($0.key.rawValue, $0.value) }),
             placeholderFrames: Dictionary(uniqueKeysWithValues: played.placeholderFrames.map { ($0.key.rawValue, $0.value) }),

@@ -15,6 +15,8 @@ struct BenchReport: Codable, Sendable {
         var frameP99Ms: Double?
         var frameMaxMs: Double?
         var framesOver16ms: Int
+        /// Those frames by phase of the mix.
+        var framesOver16msByPhase: [String: Int] = [:]
         var slotUploads: Int?
         var uploadP50Ms: Double?
         var uploadP99Ms: Double?
@@ -39,6 +41,7 @@ struct BenchReport: Codable, Sendable {
             case firstFrameMs = "first_frame_ms", imagesInPlaceMs = "images_in_place_ms"
             case frameP50Ms = "frame_p50_ms", frameP95Ms = "frame_p95_ms", frameP99Ms = "frame_p99_ms"
             case frameMaxMs = "frame_max_ms", framesOver16ms = "frames_over_16_7_ms"
+            case framesOver16msByPhase = "frames_over_16_7_ms_by_phase"
             case slotUploads = "slot_uploads", uploadP50Ms = "upload_p50_ms", uploadP99Ms = "upload_p99_ms"
             case framesInMotion = "frames_in_motion", placeholderFrames = "placeholder_frames"
             case placeholderFramesAt2PerSecond = "placeholder_frames_at_2_per_s"
@@ -101,6 +104,10 @@ struct BenchReport: Codable, Sendable {
         out += row("first frame (images in place)", "\(ms(ours.imagesInPlaceMs)) ms", naive.map { "\(ms($0.imagesInPlaceMs)) ms" })
         out += row("frame time p50 / p95 / p99 / max", frames(ours), naive.map(frames))
         out += row("frames over 16.7 ms", "\(ours.framesOver16ms) of \(ours.frames)", naive.map { "\($0.framesOver16ms) of \($0.frames)" })
+        if !ours.framesOver16msByPhase.isEmpty {
+            out += "  ours, by phase: " + ours.framesOver16msByPhase.sorted { $0.key < $1.key }
+                .map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + "\n"
+        }
         out += row("slot uploads (p50 / p99)", "\(ours.slotUploads ?? 0) (\(ms(ours.uploadP50Ms)) / \(ms(ours.uploadP99Ms)) ms)",
                    naive.map { "\($0.images) up front" })
         out += row("placeholder frames in motion", placeholders(ours), naive.map(placeholders))

@@ -15,6 +15,8 @@ struct BenchRunner {
         /// Items shown without their image, summed over the frames in motion, by phase: a
         /// frame with three blank tiles counts three.
         var blankItems: [BenchMix.Phase: Int] = [:]
+        /// Frames over 16.7 ms, by phase: which part of the mix was slow.
+        var slowFrames: [BenchMix.Phase: Int] = [:]
         /// Seconds from the subject's start until every visible image was in place.
         var imagesInPlace: Double?
         /// CPU used over the final rest, as a share of one core, counted from when the last
@@ -59,12 +61,19 @@ struct BenchRunner {
             if try subject.pump() { needsDraw = true }
             try subject.advance(to: now)
             let moving = subject.isAnimating || subject.isInteracting
+            if (moving || needsDraw) && ProcessStats.now < nextFrame - 0.0005 {
+                // Woken before the frame is due (a decode finished; its upload is done): the
+                // frame keeps its turn, as vsync would keep it; wake-ups do not add frames.
+                _ = EventQueue.wait(until: EventQueue.now + (nextFrame - ProcessStats.now))
+                continue
+            }
             if moving || needsDraw {
                 try present(subject)
                 renderer.present()
                 renderer.finish()
                 let done = ProcessStats.now
                 result.frameTimes.append(done - now)
+                if done - now > Self.frameInterval { result.slowFrames[phase, default: 0] += 1 }
                 needsDraw = false
                 let blank = subject.itemsWithoutImage
                 let placeholder = blank > 0
