@@ -99,11 +99,7 @@ public final class DecodeWorkers: @unchecked Sendable {
     }
 
     private func work() {
-        // Drawing comes first: where a core is shared, decoding yields to the render thread
-        // (p99 frame time 7.6 -> 6.0 ms in `carousel bench` at 1080p on 2 cores). On Linux,
-        // nice is per thread, inherited from the creator, and who 0 is this thread alone.
-        let which = __priority_which_t(PRIO_PROCESS.rawValue)
-        _ = setpriority(which, 0, min(getpriority(which, 0) + 10, 19))
+        BackgroundPriority.lowerThisThread()
         while true {
             condition.lock()
             while queue.isEmpty && !stopping { condition.wait() }

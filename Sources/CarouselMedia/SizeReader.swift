@@ -27,9 +27,7 @@ public final class SizeReader: @unchecked Sendable {
     public init(paths: [String], wake: @escaping @Sendable () -> Void = {}) {
         total = paths.count
         let thread = Thread { [self] in
-            // Yields to drawing and decoding, as the decode workers do (nice is per thread).
-            let which = __priority_which_t(PRIO_PROCESS.rawValue)
-            _ = setpriority(which, 0, min(getpriority(which, 0) + 10, 19))
+            BackgroundPriority.lowerThisThread()
             var batch: [Double?] = []
             for (i, path) in paths.enumerated() {
                 if lock.withLock({ stopped }) { break }
@@ -78,7 +76,7 @@ public final class SizeReader: @unchecked Sendable {
         let size = Int(info.st_size)
         var bytes = prefix(fd, min(firstBytes, size))
         var header = ImageHeader.read(bytes)
-        if header.width == nil && size > bytes.count && bytes.count == min(firstBytes, size) {
+        if header.width == nil && size > firstBytes {
             bytes = prefix(fd, min(prefixBytes, size))
             header = ImageHeader.read(bytes)
         }
