@@ -30,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp",
                        providers: [.apt(["libseccomp-dev"])]),
+        // Pictures and manifests from web servers: HTTP(S) with the system's CA store.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's GNU extensions and macros (sendmsg with descriptors, memfd seals, wait
         // status, statfs, malloc_trim) as inline functions; links nothing of its own.
         .systemLibrary(name: "CLinux"),
@@ -40,7 +42,7 @@ let package = Package(
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
                 dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
-                               "CSeccomp", "CLinux"],
+                               "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
                 dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2TTF", "CLinux"]),

@@ -1,0 +1,113 @@
+import Foundation
+import Glibc
+
+/// A small HTTP/1.1 server on 127.0.0.1 that misbehaves on purpose, for the download tests:
+/// each path is one behaviour. Runs until `stop`; counts the requests per path.
+final class MisbehavingServer: @unchecked Sendable {
+    let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var counts: [String: Int] = [:]
+    /// The body of `/file`, and its ETag.
+    static let body = [UInt8](repeating: 0x41, count: 100_000)
+    static let etag = "\"v1\""
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = UInt16(bigEndian: address.sin_port)
+        listener = fd
+        Thread { [self] in acceptLoop() }.start()
+    }
+
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    func requests(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            guard client >= 0 else { return }
+            Thread { [self] in serve(client) }.start()
+        }
+    }
+
+    private func serve(_ fd: Int32) {
+        defer { close(fd) }
+        var request = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !request.ends(with: Array("\r\n\r\n".utf8)) {
+            let n = read(fd, &buffer, buffer.count)
+            guard n > 0 else { return }
+            request += buffer[0..<n]
+        }
+        let text = String(decoding: request, as: UTF8.self)
+        let path = text.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let ifNoneMatch = text.split(separator: "\r\n").first { $0.lowercased().hasPrefix("if-none-match:") }
+            .map { $0.dropFirst("if-none-match:".count).trimmingCharacters(in: .whitespaces) }
+        lock.withLock { counts[path, default: 0] += 1 }
+
+        // MSG_NOSIGNAL: a client that hangs up (curl cutting off a large body) must not kill the tests.
+        func send(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
+        func head(_ status: String, _ headers: [String]) {
+            send(Array(("HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n").utf8))
+        }
+        switch path {
+        case "/file":
+            if ifNoneMatch == Self.etag { head("304 Not Modified", ["ETag: \(Self.etag)"]); return }
+            head("200 OK", ["Content-Length: \(Self.body.count)", "ETag: \(Self.etag)",
+                            "Last-Modified: Sun, 22 Nov 2026 10:00:00 GMT"])
+            send(Self.body)
+        case "/missing":
+            head("404 Not Found", ["Content-Length: 9"])
+            send(Array("not found".utf8))
+        case "/error":
+            head("500 Internal Server Error", ["Content-Length: 5"])
+            send(Array("oops!".utf8))
+        case "/big":
+            head("200 OK", ["Content-Length: \(4 << 20)"])
+            for _ in 0..<64 { send([UInt8](repeating: 0x42, count: 64 << 10)) }
+        case "/big-unannounced":
+            head("200 OK", [])
+            for _ in 0..<64 { send([UInt8](repeating: 0x42, count: 64 << 10)) }
+        case "/stall":
+            head("200 OK", ["Content-Length: 1000"])
+            send([UInt8](repeating: 0x43, count: 10))
+            Thread.sleep(forTimeInterval: 6)
+        case "/silent":
+            Thread.sleep(forTimeInterval: 6)
+        case "/drop":
+            head("200 OK", ["Content-Length: 1000"])
+            send([UInt8](repeating: 0x44, count: 10))
+        case "/loop":
+            head("302 Found", ["Location: /loop", "Content-Length: 0"])
+        case "/moved":
+            head("301 Moved Permanently", ["Location: /file", "Content-Length: 0"])
+        case "/to-a-file":
+            head("302 Found", ["Location: file:///etc/hostname", "Content-Length: 0"])
+        default:
+            head("400 Bad Request", ["Content-Length: 0"])
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    func ends(with suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
