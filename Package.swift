@@ -55,11 +55,12 @@ let package = Package(
         // The fuzz targets of every parser of outside bytes (Tests/Fuzz/run builds it for libFuzzer).
         .executableTarget(name: "carousel-fuzz", dependencies: ["CarouselApp"], path: "Tests/Fuzz/Entry"),
 
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",
-                    dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore"],
+                    dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore", "TestSupport"],
                     exclude: ["Snapshots", "ImageFixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import CarouselMedia
 
 /// Test images the tests make themselves: solid colours and simple patterns in mixed
@@ -21,7 +22,7 @@ enum Fixtures {
     }
 
     static func temporaryFolder(_ label: String) throws -> String {
-        let path = NSTemporaryDirectory() + "carousel-tests-\(label)-\(UUID().uuidString)"
+        let path = ScratchRoot.path + "/\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

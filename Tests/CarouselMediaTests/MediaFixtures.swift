@@ -1,10 +1,11 @@
 import CarouselMedia
 import Foundation
+import TestSupport
 
 /// Images and folders the media tests make for themselves.
 enum MediaFixtures {
     static func folder(_ label: String) throws -> String {
-        let path = NSTemporaryDirectory() + "carousel-media-\(label)-\(UUID().uuidString)"
+        let path = ScratchRoot.path + "/media-\(label)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -7,9 +7,7 @@ import Testing
 /// atomic writes, and decoding through it.
 @Suite struct ThumbnailCacheTests {
     func folder(_ label: String) throws -> String {
-        let path = NSTemporaryDirectory() + "carousel-thumbs-\(label)-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        try MediaFixtures.folder("thumbs-\(label)")
     }
 
     @Test func md5GivesTheRFCsDigests() {
