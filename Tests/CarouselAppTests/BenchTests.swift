@@ -110,6 +110,12 @@ import Testing
         let blankTiles = ours["blank_tiles_in_motion"] as? Int
         #expect(blankTiles != nil && blankTiles! >= blankFrames, "\(ours)")
         #expect(ours["blank_tiles_at_slow_scroll"] is Int)
+        // The wall's frame goals are judged in its flings, as its issue states them.
+        let p99 = ours["frame_p99_ms_by_phase"] as? [String: Double] ?? [:]
+        #expect(p99["flings"] != nil && p99["flings"]! <= ours["frame_max_ms"] as? Double ?? 0, "\(p99)")
+        let goals = (json["targets"] as? [[String: Any]] ?? []).compactMap { $0["goal"] as? String }
+        #expect(goals.contains { $0.hasPrefix("p99 frame time") && $0.hasSuffix("in flings") }, "\(goals)")
+        #expect(goals.contains { $0.hasPrefix("first screen of tiles under 300 ms") }, "\(goals)")
     }
 
     @Test func ctrlCRemovesTheGeneratedPhotos() throws {

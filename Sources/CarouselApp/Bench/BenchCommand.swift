@@ -182,6 +182,9 @@ public struct BenchCommand: ParsableCommand {
             frameP99Ms: frames.at(0.99).map { $0 * 1000 }, frameMaxMs: frames.largest.map { $0 * 1000 },
             framesOver16ms: frames.countAbove(1.0 / 60),
             framesOver16msByPhase: Dictionary(uniqueKeysWithValues: played.slowFrames.map { ($0.key.rawValue, $0.value) }),
+            frameP99MsByPhase: played.frameTimesByPhase.reduce(into: [:]) { p99, phase in
+                p99[phase.key.rawValue] = Percentiles(phase.value).at(0.99).map { $0 * 1000 }
+            },
             slotUploads: up?.count, uploadP50Ms: up?.at(0.5).map { $0 * 1000 }, uploadP99Ms: up?.at(0.99).map { $0 * 1000 },
             framesInMotion: Dictionary(uniqueKeysWithValues: played.framesInMotion.map { ($0.key.rawValue, $0.value) }),
             placeholderFrames: Dictionary(uniqueKeysWithValues: played.placeholderFrames.map { ($0.key.rawValue, $0.value) }),
@@ -197,17 +200,25 @@ public struct BenchCommand: ParsableCommand {
         let bigSet = count >= 10_000
         let camera = (pixels ?? 0) >= 24_000_000
         func f(_ v: Double?, _ unit: String) -> String { v.map { String(format: "%.1f %@", $0, unit) } ?? "–" }
+        let flings = BenchMix.Phase.flings.rawValue
+        let wall = r.blankTilesAtSlowScroll != nil
+        // The wall's goals are those of its issue: in the flings through the whole wall.
+        let p99 = wall ? r.frameP99MsByPhase[flings] : r.frameP99Ms
         return [
-            .init(goal: "p99 frame time under 8 ms at 1920x1080", measured: f(r.frameP99Ms, "ms"),
-                  met: fullHD ? (r.frameP99Ms ?? .infinity) < 8 : nil),
+            .init(goal: "p99 frame time under 8 ms at 1920x1080" + (wall ? " in flings" : ""), measured: f(p99, "ms"),
+                  met: fullHD ? (p99 ?? .infinity) < 8 : nil),
+            wall ? .init(goal: "no frame over 16.7 ms in flings", measured: "\(r.framesOver16msByPhase[flings] ?? 0) frames",
+                         met: (r.framesOver16msByPhase[flings] ?? 0) == 0) : nil,
             r.blankTilesAtSlowScroll.map { blank in
                 .init(goal: "no blank tiles at a slow scroll (0.4 screen/s)", measured: "\(blank) tile-frames", met: blank == 0)
             } ?? .init(goal: "no placeholder frames at 2 items a second", measured: "\(r.placeholderFramesAt2PerSecond) frames",
                        met: r.placeholderFramesAt2PerSecond == 0),
             .init(goal: "peak RSS under 150 MB, 10,000 24 MP photos", measured: f(r.peakRSSMB, "MB"),
                   met: bigSet && camera ? r.peakRSSMB < 150 : nil),
-            .init(goal: "first frame under 300 ms with 10,000 photos", measured: f(r.firstFrameMs, "ms"),
-                  met: bigSet ? (r.firstFrameMs ?? .infinity) < 300 : nil),
+            wall ? .init(goal: "first screen of tiles under 300 ms (warm cache)", measured: f(r.imagesInPlaceMs, "ms"),
+                         met: bigSet && (r.thumbnailMisses ?? 1) < (r.thumbnailHits ?? 0) ? (r.imagesInPlaceMs ?? .infinity) < 300 : nil)
+                 : .init(goal: "first frame under 300 ms with 10,000 photos", measured: f(r.firstFrameMs, "ms"),
+                         met: bigSet ? (r.firstFrameMs ?? .infinity) < 300 : nil),
             // SDL's dummy and offscreen drivers poll inside the event wait (~1 ms); only a real
             // display's wait blocks, so only --window can show this one.
             .init(goal: "no CPU at rest" + (headless ? " (headless polls: use --window)" : ""),
@@ -215,7 +226,7 @@ public struct BenchCommand: ParsableCommand {
             .init(goal: "decode through a helper within 5 % of in-process",
                   measured: isolationCost.map { String(format: "%+.1f %%", $0) } ?? "–",
                   met: isolationCost.map { $0 < 5 }),
-        ]
+        ].compactMap { $0 }
     }
 
     /// Seconds since this process started, from the kernel (10 ms resolution).

@@ -17,6 +17,8 @@ struct BenchReport: Codable, Sendable {
         var framesOver16ms: Int
         /// Those frames by phase of the mix.
         var framesOver16msByPhase: [String: Int] = [:]
+        /// The frame time p99 of each phase of the mix.
+        var frameP99MsByPhase: [String: Double] = [:]
         var slotUploads: Int?
         var uploadP50Ms: Double?
         var uploadP99Ms: Double?
@@ -41,7 +43,7 @@ struct BenchReport: Codable, Sendable {
             case firstFrameMs = "first_frame_ms", imagesInPlaceMs = "images_in_place_ms"
             case frameP50Ms = "frame_p50_ms", frameP95Ms = "frame_p95_ms", frameP99Ms = "frame_p99_ms"
             case frameMaxMs = "frame_max_ms", framesOver16ms = "frames_over_16_7_ms"
-            case framesOver16msByPhase = "frames_over_16_7_ms_by_phase"
+            case framesOver16msByPhase = "frames_over_16_7_ms_by_phase", frameP99MsByPhase = "frame_p99_ms_by_phase"
             case slotUploads = "slot_uploads", uploadP50Ms = "upload_p50_ms", uploadP99Ms = "upload_p99_ms"
             case framesInMotion = "frames_in_motion", placeholderFrames = "placeholder_frames"
             case placeholderFramesAt2PerSecond = "placeholder_frames_at_2_per_s"
@@ -107,6 +109,11 @@ struct BenchReport: Codable, Sendable {
         if !ours.framesOver16msByPhase.isEmpty {
             out += "  ours, by phase: " + ours.framesOver16msByPhase.sorted { $0.key < $1.key }
                 .map { "\($0.value) in \($0.key)" }.joined(separator: ", ") + "\n"
+        }
+        if !ours.frameP99MsByPhase.isEmpty {
+            out += "  ours, p99 by phase: " + BenchMix.Phase.allCases.compactMap { phase in
+                ours.frameP99MsByPhase[phase.rawValue].map { "\(phase.rawValue) \(ms($0))" }
+            }.joined(separator: ", ") + " ms\n"
         }
         out += row("slot uploads (p50 / p99)", "\(ours.slotUploads ?? 0) (\(ms(ours.uploadP50Ms)) / \(ms(ours.uploadP99Ms)) ms)",
                    naive.map { "\($0.images) up front" })

@@ -17,6 +17,8 @@ struct BenchRunner {
         var blankItems: [BenchMix.Phase: Int] = [:]
         /// Frames over 16.7 ms, by phase: which part of the mix was slow.
         var slowFrames: [BenchMix.Phase: Int] = [:]
+        /// `frameTimes` by phase.
+        var frameTimesByPhase: [BenchMix.Phase: [Double]] = [:]
         /// Seconds from the subject's start until every visible image was in place.
         var imagesInPlace: Double?
         /// CPU used over the final rest, as a share of one core, counted from when the last
@@ -73,6 +75,7 @@ struct BenchRunner {
                 renderer.finish()
                 let done = ProcessStats.now
                 result.frameTimes.append(done - now)
+                result.frameTimesByPhase[phase, default: []].append(done - now)
                 if done - now > Self.frameInterval { result.slowFrames[phase, default: 0] += 1 }
                 needsDraw = false
                 let blank = subject.itemsWithoutImage
