@@ -1,9 +1,12 @@
 import CarouselCore
+import Foundation
 
 /// Writes the event log: one JSON object a line, each with `t_ms` and `type`.
 /// `carousel render` writes it to DIR/events.jsonl, `carousel --events` to a file or stdout.
-public final class EventLog {
+/// Lines may come from background threads too (the downloads' events): one at a time.
+public final class EventLog: @unchecked Sendable {
     private let write: (String) -> Void
+    private let lock = NSLock()
 
     /// - Parameter write: receives each line, newline included.
     public init(write: @escaping (String) -> Void) {
@@ -16,6 +19,10 @@ public final class EventLog {
     }
 
     public func record(timeMs: Int, type: String, _ fields: KeyValuePairs<String, Value> = [:]) {
+        record(timeMs: timeMs, type: type, fields.map { ($0.key, $0.value) })
+    }
+
+    public func record(timeMs: Int, type: String, _ fields: [(String, Value)]) {
         var line = "{\"t_ms\":\(timeMs),\"type\":\(Self.quote(type))"
         for (k, v) in fields {
             line += ",\(Self.quote(k)):"
@@ -25,7 +32,7 @@ public final class EventLog {
             case .string(let s): line += Self.quote(s)
             }
         }
-        write(line + "}\n")
+        lock.withLock { write(line + "}\n") }
     }
 
     /// Logs an engine event; `source` names the file of an item, for `activate`.

@@ -27,9 +27,10 @@ final class LoadingMaker {
               thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
               previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {
         made += 1
-        let decoder: any ImageDecoding = thumbnails.map {
+        var decoder: any ImageDecoding = thumbnails.map {
             ThumbnailingDecoder(inner: helpers, cache: $0.cache, size: $0.size)
         } ?? helpers
+        if let library = source.remoteLibrary { decoder = RemoteDecoder(inner: decoder, library: library) }
         let previews = thumbnails == nil ? cache.map {
             DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
         } : nil

@@ -39,7 +39,7 @@ public struct RenderCommand: ParsableCommand {
             throw Failure("\(script): \(error)")
         }
         let loadings = LoadingMaker(source)  // helpers start while the rest does
-        let found = try source.resolve()
+        let found = try source.resolveWaitingForWeb()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -64,6 +64,7 @@ public struct RenderCommand: ParsableCommand {
                 loadings.make(waitsForImages: true, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
             },
             log: log, time: 0, warn: { Log.warn($0) })
+        if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }
 
         var player = ScriptPlayer()
         try player.play(parsed, hooks: ScriptPlayer.Hooks(

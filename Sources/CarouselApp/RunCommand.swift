@@ -123,6 +123,7 @@ public struct RunCommand: ParsableCommand {
         }
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
         let clockOrigin = EventQueue.now
+        RemoteSources.report(to: log, timeOrigin: clockOrigin)
         let pressure = Self.watchMemoryPressure()
         var startIndex = view.startIndex
         // What SIGHUP may change: everything but the window, the renderer and the event log.

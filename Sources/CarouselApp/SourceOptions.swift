@@ -33,6 +33,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Where the mosaic keeps its thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
     public var thumbnailCache: String?
 
+    @OptionGroup public var remote: RemoteOptions
+
     public init() {}
 
     public func validate() throws {
@@ -49,7 +51,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// What the window says when the sources hold no images.
     var emptyMessage: String {
-        "No images found in " + (paths.isEmpty ? "the bundled Assets/ folder" : paths.joined(separator: ", "))
+        let web = paths.filter(RemoteURL.isRemote)
+        if !web.isEmpty { return "Waiting for pictures from " + web.joined(separator: ", ") }
+        return "No images found in " + (paths.isEmpty ? "the bundled Assets/ folder" : paths.joined(separator: ", "))
     }
 
     /// These options as config-file entries, for `--print-config`.
@@ -58,11 +62,18 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
-         .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder")]
+         .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder")] + remote.configEntries
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.
     public func resolve() throws -> [ImageSource] { try resolveAll().sources }
+
+    /// `resolve` after asking each web source once: what `carousel render` shows.
+    func resolveWaitingForWeb() throws -> [ImageSource] {
+        var found = try scan(waitForWeb: true, note: { Log.info($0) }).sources
+        if order == .random { found.shuffle() }
+        return found
+    }
 
     /// `resolve`, also telling which folders to watch.
     /// - Parameters:
@@ -76,7 +87,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// The sources' images in name or time order (never shuffled) and the folders to watch.
     /// - Parameter tolerant: a path that is gone holds no images instead of being an error.
-    func scan(tolerant: Bool = false, note: (String) -> Void) throws -> SourceScanner.Result {
+    /// - Parameter waitForWeb: web sources are asked once before the scan (render), instead
+    ///   of listing what is cached and coming in as they answer.
+    func scan(tolerant: Bool = false, waitForWeb: Bool = false, note: (String) -> Void) throws -> SourceScanner.Result {
         var given = paths
         if given.isEmpty {
             guard let assets = BundledAssets.folder() else {
@@ -85,10 +98,24 @@ public struct SourceOptions: ParsableArguments, Sendable {
             given = [assets + "/manifest.toml"]
         }
         var scanner = SourceScanner()
+        if let library = remoteLibrary {
+            given = try given.map { path in
+                guard RemoteURL.isRemote(path) else { return path }
+                do { return try RemoteURL.expand(path, hostname: RemoteURL.hostname, machineID: RemoteURL.machineID) }
+                catch { throw Failure("\(error)") }
+            }
+            if waitForWeb { library.waitUntilPolled(given.filter(RemoteURL.isRemote), within: 60) }
+            scanner.remote = { library.items(of: $0) }
+        }
         scanner.recursive = recursive
         scanner.order = order == .mtime ? .modificationTime : .name
         scanner.missingIsEmpty = tolerant
         do { return try scanner.scanAll(given, note: note) } catch { throw Failure(error.description) }
+    }
+
+    /// The download library, when a source is a web URL.
+    var remoteLibrary: RemoteLibrary? {
+        paths.contains(where: RemoteURL.isRemote) ? RemoteSources.library(remote) : nil
     }
 
     /// The thumbnail cache these options ask for: `--thumbnail-cache DIR`, none, or the

@@ -19,6 +19,19 @@ public enum Manifest {
 
     /// The items of the manifest text `text`, read from `file` (which paths are relative to).
     public static func parse(_ text: String, file: String) throws(Problem) -> [ImageSource] {
+        let folder = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
+        return try parse(text, file: file) { path in path.hasPrefix("/") ? path : folder + "/" + path }
+    }
+
+    /// The items of a manifest downloaded from `url`: each path is a URL, absolute or
+    /// relative to the manifest's (`a.jpg`, `../b.jpg`, `/c.jpg`). A server cannot make the
+    /// kiosk read its own files: any scheme but http and https is refused.
+    public static func parse(_ text: String, url: String) throws(Problem) -> [ImageSource] {
+        try parse(text, file: url) { RemoteURL.resolve($0, against: url) }
+    }
+
+    /// `resolve` turns an item's path into what is shown; nil: the path is refused.
+    private static func parse(_ text: String, file: String, resolve: (String) -> String?) throws(Problem) -> [ImageSource] {
         let table: TOMLTable
         do { table = try TOML.parse(text) } catch {
             throw Problem(file: file, line: error.line, message: error.message)
@@ -32,7 +45,6 @@ public enum Manifest {
         guard let array = value.array, array.allSatisfy({ $0.table != nil }) else {
             throw Problem(file: file, line: itemLine, message: "'item' must be an array of tables: write [[item]]")
         }
-        let folder = file.contains("/") ? String(file[..<file.lastIndex(of: "/")!]) : "."
         var sources: [ImageSource] = []
         for (i, element) in array.enumerated() {
             guard let item = element.table else { continue }
@@ -51,7 +63,10 @@ public enum Manifest {
             guard let path = strings["path"], !path.isEmpty else {
                 throw Problem(file: file, line: item.line, message: "item \(i + 1) has no path")
             }
-            let full = path.hasPrefix("/") ? path : folder + "/" + path
+            guard let full = resolve(path) else {
+                throw Problem(file: file, line: item.line(of: "path"),
+                              message: "path '\(path)' in item \(i + 1) is not a web address (http or https) nor one relative to the manifest's")
+            }
             sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"]))
         }
         return sources

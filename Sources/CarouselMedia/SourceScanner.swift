@@ -24,6 +24,8 @@ public struct SourceScanner: Sendable {
     /// A path that does not exist holds no images, with a note, instead of being an error:
     /// for rescans, where a folder may be gone for a while (a USB stick pulled out).
     public var missingIsEmpty = false
+    /// The items of a web source (an http or https URL): nil while nothing came from it yet.
+    public var remote: (@Sendable (String) -> [ImageSource]?)?
 
     public init() {}
 
@@ -49,6 +51,11 @@ public struct SourceScanner: Sendable {
         var folders: [String] = []
         var missing: [String] = []
         for path in paths {
+            if RemoteURL.isRemote(path) {
+                guard let remote else { throw Problem(description: "\(path): web sources are not read here") }
+                found += remote(path) ?? []
+                continue
+            }
             var info = stat()
             guard stat(path, &info) == 0 else {
                 if missingIsEmpty {

@@ -1,7 +1,8 @@
 /// Decides which scanned files to show, so that a photo still being copied in never shows
 /// half-written: a new or changed file is shown once its size and modification time have
 /// stayed the same for `settle` seconds. A replaced file keeps showing its old version
-/// until then; a removed file goes at once. Pure: time is an argument.
+/// until then; a removed file goes at once. Web pictures (URLs) are admitted at once: their
+/// downloads are complete before they are used. Pure: time is an argument.
 public struct StableCatalog: Sendable {
     /// Seconds a new or changed file must keep its size and time before it is shown. Copies
     /// over USB, SMB or scp write in bursts well under a second apart; 2 s rides over them.
@@ -27,7 +28,8 @@ public struct StableCatalog: Sendable {
         var recheck: Double?
         for s in scanned {
             let before = shown[s.path]
-            if let before, before == s.stamp {
+            // A web picture is shown only once completely downloaded: nothing to wait for.
+            if (before != nil && before! == s.stamp) || RemoteURL.isRemote(s.path) {
                 nextShown[s.path] = s.stamp
                 result.append(s)
                 continue

@@ -1,5 +1,6 @@
 import CarouselMedia
 import Foundation
+import TestSupport
 import Testing
 
 /// Downloads against a real server on 127.0.0.1 that misbehaves on purpose.

@@ -1,18 +1,21 @@
 import Foundation
 import Glibc
 
-/// A small HTTP/1.1 server on 127.0.0.1 that misbehaves on purpose, for the download tests:
-/// each path is one behaviour. Runs until `stop`; counts the requests per path.
-final class MisbehavingServer: @unchecked Sendable {
-    let port: UInt16
+/// A small HTTP/1.1 server on 127.0.0.1 for the download tests. It serves the files put in
+/// it (`put`, with an ETag; a matching If-None-Match gets a 304), and misbehaves on purpose
+/// at fixed paths, one behaviour each. Runs until `stop`; counts requests and 304s per path.
+public final class MisbehavingServer: @unchecked Sendable {
+    public let port: UInt16
     private let listener: Int32
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
+    private var notModified: [String: Int] = [:]
+    private var files: [String: (body: [UInt8], etag: String)] = [:]
     /// The body of `/file`, and its ETag.
-    static let body = [UInt8](repeating: 0x41, count: 100_000)
-    static let etag = "\"v1\""
+    public static let body = [UInt8](repeating: 0x41, count: 100_000)
+    public static let etag = "\"v1\""
 
-    init() throws {
+    public init() throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -33,10 +36,17 @@ final class MisbehavingServer: @unchecked Sendable {
         Thread { [self] in acceptLoop() }.start()
     }
 
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
-    func requests(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+    public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+    public func requests(_ path: String) -> Int { lock.withLock { counts[path] ?? 0 } }
+    /// Requests of `path` answered with 304 Not Modified.
+    public func notModifiedAnswers(_ path: String) -> Int { lock.withLock { notModified[path] ?? 0 } }
 
-    func stop() {
+    /// Serves `body` at `path` with `etag` (replacing what was there); nil removes it (404).
+    public func put(_ path: String, _ body: [UInt8]?, etag: String = "\"\(UUID().uuidString)\"") {
+        lock.withLock { files[path] = body.map { ($0, etag) } }
+    }
+
+    public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
@@ -69,12 +79,26 @@ final class MisbehavingServer: @unchecked Sendable {
         func head(_ status: String, _ headers: [String]) {
             send(Array(("HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n").utf8))
         }
+        if let served = lock.withLock({ files[path] }) {
+            if ifNoneMatch == served.etag {
+                lock.withLock { notModified[path, default: 0] += 1 }
+                head("304 Not Modified", ["ETag: \(served.etag)"])
+                return
+            }
+            head("200 OK", ["Content-Length: \(served.body.count)", "ETag: \(served.etag)"])
+            send(served.body)
+            return
+        }
         switch path {
         case "/file":
             if ifNoneMatch == Self.etag { head("304 Not Modified", ["ETag: \(Self.etag)"]); return }
             head("200 OK", ["Content-Length: \(Self.body.count)", "ETag: \(Self.etag)",
                             "Last-Modified: Sun, 22 Nov 2026 10:00:00 GMT"])
             send(Self.body)
+        case "/html":
+            let page = Array("<html><body>Service unavailable</body></html>".utf8)
+            head("200 OK", ["Content-Type: text/html", "Content-Length: \(page.count)"])
+            send(page)
         case "/missing":
             head("404 Not Found", ["Content-Length: 9"])
             send(Array("not found".utf8))

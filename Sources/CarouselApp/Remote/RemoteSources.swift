@@ -1,0 +1,51 @@
+import CarouselMedia
+import CarouselSDL
+import Foundation
+
+/// The download library of this process, made the first time a source is a web URL and
+/// kept for the whole run (a SIGHUP reload with the same cache folder keeps it, its cache
+/// and its polls). When its items change it wakes the run loop as a folder change does,
+/// and the catalog is read again; its events go to the event log once one is attached.
+enum RemoteSources {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var libraries: [String: RemoteLibrary] = [:]
+    nonisolated(unsafe) private static var sink: (@Sendable (String, [(String, String)], Double) -> Void)?
+    /// Events from before a log was attached (the first poll runs while the sources are
+    /// scanned, before the screen is up), with their times: written when one is.
+    nonisolated(unsafe) private static var early: [(type: String, fields: [(String, String)], time: Double)] = []
+
+    static func library(_ options: RemoteOptions) -> RemoteLibrary {
+        let settings = options.librarySettings
+        return lock.withLock {
+            if let made = libraries[settings.cacheFolder] { return made }
+            let made = RemoteLibrary(settings: settings, warn: { Log.warn($0) },
+                                     changed: { EventQueue.post(.foldersChanged) },
+                                     event: { type, fields in RemoteSources.record(type, fields) })
+            libraries[settings.cacheFolder] = made
+            return made
+        }
+    }
+
+    /// Sends the libraries' events (`download_failed`, `source_status`) to `log`, timed from
+    /// `origin` on the event queue's clock.
+    static func report(to log: EventLog?, timeOrigin origin: Double) {
+        guard let log else { return }
+        let sink: @Sendable (String, [(String, String)], Double) -> Void = { type, fields, time in
+            log.record(timeMs: max(0, Int(((time - origin) * 1000).rounded())), type: type, fields.map { ($0.0, .string($0.1)) })
+        }
+        let waiting = lock.withLock {
+            defer { early = []; Self.sink = sink }
+            return early
+        }
+        for e in waiting { sink(e.type, e.fields, e.time) }
+    }
+
+    private static func record(_ type: String, _ fields: [(String, String)]) {
+        let time = EventQueue.now
+        let sink = lock.withLock {
+            if Self.sink == nil && early.count < 200 { early.append((type, fields, time)) }
+            return Self.sink
+        }
+        sink?(type, fields, time)
+    }
+}

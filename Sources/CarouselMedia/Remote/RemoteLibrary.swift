@@ -1,0 +1,407 @@
+import Foundation
+
+/// The pictures of the web sources (manifest URLs and picture URLs), kept in a
+/// `RemoteCache` so that the show goes on without the network.
+///
+/// - Each source is polled every `refresh` seconds with a conditional request: an unchanged
+///   manifest costs one 304. A changed one replaces the items (the app applies it like a
+///   hot reload) and every picture is checked again (conditional requests too).
+/// - A manifest that does not parse (bad TOML, an HTML error page) or a failed request
+///   keeps the last good items; failures are retried with backoff, from `firstRetry`
+///   doubling up to `refresh`.
+/// - Pictures download on `downloads` threads: first those a decoder waits for (in the
+///   order asked: the load order), then the rest of the items in order, to fill the cache.
+/// - Started with a cached manifest, its items are listed at once and pictures come from
+///   the cache; the server is asked in the background.
+/// Everything here runs off the render thread; `changed` says when the items or a
+/// source's state changed, `event` reports `download_failed` and `source_status`.
+public final class RemoteLibrary: @unchecked Sendable {
+    public struct Settings: Sendable {
+        public var cacheFolder: String
+        public var cacheLimitBytes: Int64 = 1 << 30
+        /// Seconds between polls of a source.
+        public var refresh: Double = 300
+        public var maxDownloadBytes: Int64 = 64 << 20
+        public var caFile: String?
+        public var downloads = 2
+        public var connectTimeout: Double = 10
+        public var idleTimeout: Double = 20
+        public var totalTimeout: Double = 300
+        /// The first retry after a failure; doubled each time up to `refresh`.
+        public var firstRetry: Double = 5
+
+        public init(cacheFolder: String) { self.cacheFolder = cacheFolder }
+    }
+
+    /// How a source is doing: `online` (its last poll worked), `offline` (it failed and the
+    /// cached items show), `stale` (the server answered with a manifest that does not
+    /// parse, the last good one shows), `waiting` (nothing from it yet).
+    public enum State: String, Sendable { case waiting, online, offline, stale }
+
+    public let settings: Settings
+    public let cache: RemoteCache
+    /// Called from a background thread when `items` or a state changed.
+    private let changed: @Sendable () -> Void
+    /// `download_failed` {url, reason} (once per URL and reason until it works again) and
+    /// `source_status` {url, state}, from background threads.
+    private let event: @Sendable (_ type: String, _ fields: [(String, String)]) -> Void
+    /// One line for the log, from background threads.
+    private let warn: @Sendable (String) -> Void
+
+    private let lock = NSCondition()
+    private var sources: [String: SourceState] = [:]
+    private var sourceOrder: [String] = []
+    /// Picture URLs a decoder waits for, most urgent first.
+    private var urgent: [String] = []
+    private var inFlight: Set<String> = []
+    /// Pictures whose cached copy was confirmed with the server since the last change of
+    /// their manifest (or downloaded then).
+    private var confirmed: Set<String> = []
+    /// The last failure of each URL, until it works again.
+    private var failures: [String: String] = [:]
+    /// Downloads finished per URL (successful or not): a waiter waits for the next one.
+    private var attempts: [String: Int] = [:]
+    /// The stamp each picture was listed with: it changes only when the picture was
+    /// replaced on the server or came after a failure, so the first download of a picture
+    /// does not decode it twice.
+    private var listedStamps: [String: FileStamp?] = [:]
+    /// Recently decoded pictures: never evicted (they are what the slots show).
+    private var recent: [String] = []
+    private var stopped = false
+    /// Sources polled at least once in this run.
+    private var polled: Set<String> = []
+
+    private struct SourceState {
+        var items: [ImageSource]?
+        var state: State = .waiting
+        var nextPoll: Double = 0
+        var retryDelay: Double = 0
+        var isManifest: Bool
+    }
+
+    public init(settings: Settings, warn: @escaping @Sendable (String) -> Void,
+                changed: @escaping @Sendable () -> Void = {},
+                event: @escaping @Sendable (_ type: String, _ fields: [(String, String)]) -> Void = { _, _ in }) {
+        self.settings = settings
+        self.warn = warn
+        self.changed = changed
+        self.event = event
+        self.cache = RemoteCache(folder: settings.cacheFolder, limitBytes: settings.cacheLimitBytes, warn: warn)
+        cache.pinned = { [weak self] in self?.pinnedURLs() ?? [] }
+        Thread { [self] in pollLoop() }.start()
+        for n in 0..<max(1, settings.downloads) {
+            let t = Thread { [self] in downloadLoop() }
+            t.name = "download-\(n)"
+            t.start()
+        }
+    }
+
+    public func stop() {
+        lock.withLock { stopped = true; lock.broadcast() }
+    }
+
+    // MARK: - What the app asks
+
+    /// The items of source `url` as known now, each a picture URL; nil while nothing was
+    /// ever received from it (the first call registers the source and polls it at once).
+    /// A manifest cached by an earlier run is listed at once.
+    public func items(of url: String) -> [ImageSource]? {
+        lock.lock()
+        defer { lock.unlock() }
+        if sources[url] == nil {
+            let isManifest = Self.isManifest(url)
+            var s = SourceState(isManifest: isManifest)
+            if isManifest {
+                if let file = cache.verifiedFile(for: url), let items = try? Self.parse(file: file, url: url) { s.items = items }
+            } else {
+                s.items = [ImageSource(path: url)]
+            }
+            sources[url] = s
+            sourceOrder.append(url)
+            lock.broadcast()
+        }
+        guard let items = sources[url]!.items else { return nil }
+        return items.map { item in
+            var listed = item
+            if let stamp = listedStamps[item.path] { listed.stamp = stamp } else {
+                let stamp = cache.entry(for: item.path).map(Self.stamp)
+                listedStamps[item.path] = stamp
+                listed.stamp = stamp
+            }
+            return listed
+        }
+    }
+
+    /// Waits until each of `urls` (registered if need be) was polled once, answered or
+    /// not, or `timeout` seconds passed: for `carousel render`, whose frames must not depend
+    /// on how fast the server was.
+    public func waitUntilPolled(_ urls: [String], within timeout: Double) {
+        for url in urls { _ = items(of: url) }
+        let end = Date().addingTimeInterval(timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while !urls.allSatisfy(polled.contains) && !stopped {
+            if !lock.wait(until: end) { return }
+        }
+    }
+
+    /// The state of source `url`.
+    public func state(of url: String) -> State { lock.withLock { sources[url]?.state ?? .waiting } }
+
+    /// The cached file of picture `url`, downloading it first if need be (ahead of every
+    /// other download); waits at most until `deadline` (seconds from now). A failure says
+    /// why (an HTTP status, a timeout, too large…) with the URL.
+    public func file(for url: String, within deadline: Double = 60) throws(ImageError) -> String {
+        if let path = cache.verifiedFile(for: url) { noteDecoded(url); return path }
+        let end = Date().addingTimeInterval(deadline)
+        lock.lock()
+        let before = attempts[url] ?? 0
+        urgent.removeAll { $0 == url }
+        urgent.insert(url, at: 0)
+        lock.broadcast()
+        while (attempts[url] ?? 0) == before && !stopped {
+            if !lock.wait(until: end) { break }
+        }
+        let failure = failures[url]
+        let tried = (attempts[url] ?? 0) > before
+        lock.unlock()
+        if let path = cache.verifiedFile(for: url) { noteDecoded(url); return path }
+        throw ImageError(path: url, reason: tried ? failure ?? "not downloaded" : "not downloaded within \(Int(deadline)) s")
+    }
+
+    // MARK: - Polling the sources
+
+    private func pollLoop() {
+        while true {
+            lock.lock()
+            var due: String?
+            while !stopped {
+                let now = Date().timeIntervalSince1970
+                due = sourceOrder.first { sources[$0]!.nextPoll <= now }
+                if due != nil { break }
+                let next = sourceOrder.map { sources[$0]!.nextPoll }.min() ?? now + 3600
+                _ = lock.wait(until: Date(timeIntervalSince1970: next))
+            }
+            if stopped { lock.unlock(); return }
+            lock.unlock()
+            poll(due!)
+            cache.saveIfChanged()
+        }
+    }
+
+    private func poll(_ url: String) {
+        let isManifest = lock.withLock { sources[url]!.isManifest }
+        guard isManifest else {
+            // A picture given as a source: checked with the server at each refresh.
+            lock.withLock {
+                confirmed.remove(url)
+                sources[url]!.nextPoll = Date().timeIntervalSince1970 + settings.refresh
+                sources[url]!.state = .online
+                polled.insert(url)
+                lock.broadcast()
+            }
+            return
+        }
+        let cached = cache.entry(for: url)
+        let hasItems = lock.withLock { sources[url]!.items != nil }
+        var request = self.request(url, maxBytes: min(settings.maxDownloadBytes, 8 << 20))
+        if hasItems, let cached {
+            request.etag = cached.etag
+            request.lastModified = cached.lastModified
+        }
+        let temporary = cache.temporaryFile()
+        let outcome = HTTPFetcher.fetch(request, into: temporary)
+        switch outcome {
+        case .notModified:
+            unlink(temporary)
+            cache.confirmed(url, etag: nil, lastModified: nil)
+            succeeded(url)
+            settle(url, state: .online, items: nil)
+        case .fetched(_, _, let etag, let lastModified):
+            do {
+                let items = try Self.parse(file: temporary, url: url)
+                cache.store(url, from: temporary, etag: etag, lastModified: lastModified)
+                succeeded(url)
+                settle(url, state: .online, items: items)
+            } catch {
+                unlink(temporary)
+                failed(url, reason: (error.line.map { "line \($0): " } ?? "") + error.message + (hasItems ? "; keeping the last good manifest" : ""))
+                settle(url, state: hasItems ? .stale : .waiting, items: nil, retry: true)
+            }
+        case .failed(let reason):
+            unlink(temporary)
+            failed(url, reason: reason)
+            settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
+        }
+    }
+
+    /// Records a poll's outcome: the items of a manifest received (nil: none, a 304 or a
+    /// failure), the state, when to poll next.
+    private func settle(_ url: String, state: State, items: [ImageSource]?, retry: Bool = false) {
+        var changedItems = false, changedState = false
+        lock.withLock {
+            var s = sources[url]!
+            polled.insert(url)
+            if let items {
+                // A new manifest (even listing the same pictures: one may have been replaced
+                // under its name): every picture is checked with the server again.
+                for item in items { confirmed.remove(item.path) }
+                changedItems = items != s.items
+                s.items = items
+            }
+            if state == .online {
+                // The server answers: pictures that failed are tried again.
+                for item in s.items ?? [] where failures[item.path] != nil { confirmed.remove(item.path) }
+            }
+            changedState = s.state != state
+            s.state = state
+            let now = Date().timeIntervalSince1970
+            if retry {
+                s.retryDelay = min(settings.refresh, s.retryDelay == 0 ? settings.firstRetry : s.retryDelay * 2)
+                s.nextPoll = now + s.retryDelay
+            } else {
+                s.retryDelay = 0
+                s.nextPoll = now + settings.refresh
+            }
+            sources[url] = s
+            lock.broadcast()
+        }
+        if changedState { event("source_status", [("url", url), ("state", state.rawValue)]) }
+        if changedItems || changedState { changed() }
+    }
+
+    // MARK: - Downloading the pictures
+
+    private func downloadLoop() {
+        while true {
+            lock.lock()
+            var next: String?
+            while !stopped {
+                next = nextDownload()
+                if next != nil { break }
+                lock.wait()
+            }
+            if stopped { lock.unlock(); return }
+            inFlight.insert(next!)
+            urgent.removeAll { $0 == next! }
+            lock.unlock()
+            download(next!)
+        }
+    }
+
+    /// Under the lock: the most urgent picture not being downloaded, else the first item of
+    /// a source online not confirmed since its manifest changed (a failed one is tried
+    /// again after the next poll that reaches the server).
+    private func nextDownload() -> String? {
+        if let url = urgent.first(where: { !inFlight.contains($0) }) { return url }
+        for source in sourceOrder {
+            // Pictures are checked in the background only while their server answers.
+            guard let s = sources[source], s.state == .online, let items = s.items else { continue }
+            for item in items where !confirmed.contains(item.path) && !inFlight.contains(item.path) {
+                return item.path
+            }
+        }
+        return nil
+    }
+
+    private func download(_ url: String) {
+        let cached = cache.verifiedFile(for: url) != nil ? cache.entry(for: url) : nil
+        var request = self.request(url, maxBytes: settings.maxDownloadBytes)
+        request.etag = cached?.etag
+        request.lastModified = cached?.lastModified
+        let temporary = cache.temporaryFile()
+        let outcome = HTTPFetcher.fetch(request, into: temporary)
+        var replaced = false
+        switch outcome {
+        case .notModified:
+            unlink(temporary)
+            cache.confirmed(url, etag: nil, lastModified: nil)
+            succeeded(url)
+        case .fetched(_, _, let etag, let lastModified):
+            let previous = cache.entry(for: url)
+            if let entry = cache.store(url, from: temporary, etag: etag, lastModified: lastModified) {
+                let recovered = lock.withLock { failures[url] != nil }
+                succeeded(url)
+                // A picture replaced on the server, or shown as failed before, is listed anew
+                // (its new stamp makes the views decode it again); a first download is not.
+                if (previous != nil && previous?.hash != entry.hash) || recovered {
+                    lock.withLock { listedStamps[url] = Self.stamp(entry) }
+                    replaced = true
+                }
+            } else {
+                failed(url, reason: "cannot keep the download in the cache")
+            }
+        case .failed(let reason):
+            unlink(temporary)
+            // A cached copy keeps showing. The network gone is the source's state (offline),
+            // not a failure of each picture; the server refusing it (HTTP 404) is said.
+            if cached == nil || reason.hasPrefix("HTTP ") { failed(url, reason: reason) }
+        }
+        lock.withLock {
+            inFlight.remove(url)
+            confirmed.insert(url)
+            attempts[url, default: 0] += 1
+            lock.broadcast()
+        }
+        if replaced { changed() }
+    }
+
+    private func request(_ url: String, maxBytes: Int64) -> HTTPFetcher.Request {
+        var r = HTTPFetcher.Request(url: url)
+        r.maxBytes = maxBytes
+        r.caFile = settings.caFile
+        r.connectTimeout = settings.connectTimeout
+        r.idleTimeout = settings.idleTimeout
+        r.totalTimeout = settings.totalTimeout
+        return r
+    }
+
+    private func succeeded(_ url: String) {
+        lock.withLock { _ = failures.removeValue(forKey: url) }
+    }
+
+    /// Says a failure once per URL and reason, until the URL works again.
+    private func failed(_ url: String, reason: String) {
+        let new = lock.withLock {
+            defer { failures[url] = reason }
+            return failures[url] != reason
+        }
+        guard new else { return }
+        warn("\(url): \(reason)")
+        event("download_failed", [("url", url), ("reason", reason)])
+    }
+
+    private func noteDecoded(_ url: String) {
+        cache.shown(url)
+        lock.withLock {
+            recent.removeAll { $0 == url }
+            recent.append(url)
+            if recent.count > 32 { recent.removeFirst() }
+        }
+    }
+
+    private func pinnedURLs() -> Set<String> {
+        lock.withLock { Set(recent).union(sourceOrder) }
+    }
+
+    // MARK: - Helpers
+
+    static func isManifest(_ url: String) -> Bool {
+        (URL(string: url)?.path ?? url).lowercased().hasSuffix(".toml")
+    }
+
+    static func stamp(_ entry: RemoteCache.Entry) -> FileStamp {
+        FileStamp(size: entry.bytes, modified: Int64(bitPattern: UInt64(entry.hash, radix: 16) ?? 0))
+    }
+
+    /// The items of the manifest in `file`, downloaded from `url`.
+    static func parse(file: String, url: String) throws(Manifest.Problem) -> [ImageSource] {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw Manifest.Problem(file: url, line: nil, message: "cannot read the downloaded manifest")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw Manifest.Problem(file: url, line: nil, message: "is not UTF-8 text (a picture or an error page?)")
+        }
+        return try Manifest.parse(text, url: url)
+    }
+}
