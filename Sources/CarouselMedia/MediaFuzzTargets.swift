@@ -9,6 +9,15 @@ public enum MediaFuzzTargets {
         "exif": { _ = ExifOrientation.read(jpeg: $0) },
         // A manifest (TOML) from a folder, a USB stick, later a web server.
         "manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), file: "/nonexistent/fuzz/manifest.toml") },
+        // A manifest from a web server: every path resolved against its URL.
+        "remote-manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), url: "https://content.example/kiosks/lobby/show.toml") },
+        // Response header lines from a web server, one per line of the input.
+        "http-headers": { bytes in
+            var headers = ResponseHeaders()
+            for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) { line.withUnsafeBytes { headers.add($0) } }
+        },
+        // The download cache's index, from a disk that may have been damaged.
+        "cache-index": { _ = RemoteCache.index(from: $0) },
         // What a decoder helper, perhaps taken over by a hostile file, says back.
         "helper-message": { _ = HelperMessage(decoding: $0) },
         // A thumbnail's text chunks, read from a cache other programs write too.

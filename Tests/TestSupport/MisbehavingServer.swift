@@ -46,15 +46,18 @@ public final class MisbehavingServer: @unchecked Sendable {
         lock.withLock { files[path] = body.map { ($0, etag) } }
     }
 
+    /// Stops accepting. The accept loop closes the socket itself: closed here, its number
+    /// could go to another test's server before the loop calls accept again, and this
+    /// server would answer (and count) that one's requests.
     public func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
     }
 
     private func acceptLoop() {
         while true {
             let client = accept(listener, nil, nil)
-            guard client >= 0 else { return }
+            if client < 0 && errno == EINTR { continue }
+            guard client >= 0 else { close(listener); return }
             Thread { [self] in serve(client) }.start()
         }
     }

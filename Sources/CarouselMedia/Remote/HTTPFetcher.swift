@@ -109,10 +109,10 @@ public enum HTTPFetcher {
         switch status {
         case 304: return .notModified
         case 200..<300:
-            if let expected = transfer.contentLength, expected != transfer.written {
+            if let expected = transfer.headers.contentLength, expected != transfer.written {
                 return .failed(reason: "ended after \(transfer.written) of \(expected) bytes")
             }
-            return .fetched(status: status, bytes: transfer.written, etag: transfer.etag, lastModified: transfer.lastModified)
+            return .fetched(status: status, bytes: transfer.written, etag: transfer.headers.etag, lastModified: transfer.headers.lastModified)
         default:
             return .failed(reason: "HTTP \(status)")
         }
@@ -131,9 +131,7 @@ public enum HTTPFetcher {
         var written: Int64 = 0
         var overLimit = false
         var writeFailed = false
-        var etag: String?
-        var lastModified: String?
-        var contentLength: Int64?
+        var headers = ResponseHeaders()
         let idleTimeout: Double
         /// Bytes received at the last progress check, and when they last grew.
         private var lastReceived: Int64 = 0
@@ -171,21 +169,40 @@ public enum HTTPFetcher {
             return count
         }
 
-        func header(_ bytes: UnsafeRawBufferPointer) {
-            let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if line.hasPrefix("HTTP/") {
-                (etag, lastModified, contentLength) = (nil, nil, nil)
-                return
-            }
-            guard let colon = line.firstIndex(of: ":") else { return }
-            let name = line[..<colon].lowercased()
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-            switch name {
-            case "etag": etag = value
-            case "last-modified": lastModified = value
-            case "content-length": contentLength = Int64(value)
-            default: break
-            }
+        func header(_ bytes: UnsafeRawBufferPointer) { headers.add(bytes) }
+    }
+}
+
+/// The response headers a download keeps, read one line at a time as libcurl hands them
+/// over (a redirect's response starts them afresh). The validators go back to the server
+/// in the next request: one that is not short printable ASCII is dropped, so a server
+/// cannot put line breaks (more headers) into our requests.
+public struct ResponseHeaders: Equatable, Sendable {
+    public var etag: String?
+    public var lastModified: String?
+    public var contentLength: Int64?
+
+    public init() {}
+
+    public mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            self = ResponseHeaders()
+            return
         }
+        guard let colon = line.firstIndex(of: ":") else { return }
+        let name = line[..<colon].lowercased()
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        switch name {
+        case "etag": etag = Self.validator(value)
+        case "last-modified": lastModified = Self.validator(value)
+        case "content-length": contentLength = Int64(value).flatMap { $0 >= 0 ? $0 : nil }
+        default: break
+        }
+    }
+
+    static func validator(_ value: String) -> String? {
+        guard !value.isEmpty, value.utf8.count <= 256, value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7f }) else { return nil }
+        return value
     }
 }

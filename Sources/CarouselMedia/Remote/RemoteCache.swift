@@ -173,9 +173,9 @@ public final class RemoteCache: @unchecked Sendable {
         var known: [String: Entry] = [:]
         var listed = 0
         if let data = files.contents(atPath: folder + "/" + Self.indexName) {
-            if let list = try? JSONDecoder().decode([Entry].self, from: data) {
+            if let list = Self.index(from: Array(data)) {
                 listed = list.count
-                for e in list where Self.isPlainName(e.file) && e.file == Self.fileName(for: e.url) {
+                for e in list {
                     var info = stat()
                     if stat(folder + "/" + e.file, &info) == 0, Int64(info.st_size) == e.bytes { known[e.url] = e }
                 }
@@ -191,8 +191,11 @@ public final class RemoteCache: @unchecked Sendable {
         dirty = known.count != listed
     }
 
-    private static func isPlainName(_ name: String) -> Bool {
-        !name.isEmpty && !name.contains("/") && !name.hasPrefix(".")
+    /// The entries of an index file; nil if it is not one. An entry naming a file that is
+    /// not this URL's plain name in the folder (`../`, another URL's) is left out.
+    public static func index(from bytes: [UInt8]) -> [Entry]? {
+        guard let list = try? JSONDecoder().decode([Entry].self, from: Data(bytes)) else { return nil }
+        return list.filter { $0.file == fileName(for: $0.url) && $0.bytes >= 0 }
     }
 
     /// Removes the least recently shown until the files fit the bound; never `keeping` (just
