@@ -88,7 +88,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// The sources' images in name or time order (never shuffled) and the folders to watch.
     /// - Parameter tolerant: a path that is gone holds no images instead of being an error.
     /// - Parameter waitForWeb: web sources are asked once before the scan (render), instead
-    ///   of listing what is cached and coming in as they answer.
+    ///   of listing what is cached and coming in as they answer. Without it, a web source
+    ///   with nothing cached is still given 2 s to answer: a kiosk started with its server
+    ///   up shows its pictures rather than "Waiting for" and then its pictures.
     func scan(tolerant: Bool = false, waitForWeb: Bool = false, note: (String) -> Void) throws -> SourceScanner.Result {
         var given = paths
         if given.isEmpty {
@@ -104,7 +106,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
                 do { return try RemoteURL.expand(path, hostname: RemoteURL.hostname, machineID: RemoteURL.machineID) }
                 catch { throw Failure("\(error)") }
             }
-            if waitForWeb { library.waitUntilPolled(given.filter(RemoteURL.isRemote), within: 60) }
+            library.waitUntilPolled(given.filter(RemoteURL.isRemote), within: waitForWeb ? 60 : 2, onlyUncached: !waitForWeb)
             scanner.remote = { library.items(of: $0) }
         }
         scanner.recursive = recursive

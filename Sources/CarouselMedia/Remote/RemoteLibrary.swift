@@ -135,8 +135,10 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// Waits until each of `urls` (registered if need be) was polled once, answered or
     /// not, or `timeout` seconds passed: for `carousel render`, whose frames must not depend
     /// on how fast the server was.
-    public func waitUntilPolled(_ urls: [String], within timeout: Double) {
-        for url in urls { _ = items(of: url) }
+    /// - Parameter onlyUncached: wait only for sources with nothing cached (a kiosk with a
+    ///   cached show starts showing it at once).
+    public func waitUntilPolled(_ given: [String], within timeout: Double, onlyUncached: Bool = false) {
+        let urls = given.filter { items(of: $0) == nil || !onlyUncached }
         let end = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }

@@ -1,0 +1,116 @@
+@testable import CarouselApp
+import CarouselMedia
+import Foundation
+import TestSupport
+import Testing
+
+/// The program with pictures from a web server (the tests' own, on 127.0.0.1): the show a
+/// manifest lists, the cached show without the server, what an empty screen says, a kiosk
+/// following a manifest's changes with one small request per refresh.
+@Suite struct RemoteShowTests {
+    static let names = ["a-landscape.bmp", "b-portrait.bmp", "c-square.bmp", "d-panorama.bmp"]
+
+    /// A server holding the fixture pictures under /pics/ and a manifest listing `listed`.
+    static func server(listing listed: [String], at manifest: String = "/show.toml") throws -> MisbehavingServer {
+        let server = try MisbehavingServer()
+        let folder = try Fixtures.imageFolder()
+        for name in names {
+            server.put("/pics/" + name, Array(FileManager.default.contents(atPath: folder + "/" + name) ?? Data()))
+        }
+        server.put(manifest, manifestText(listed))
+        return server
+    }
+
+    static func manifestText(_ paths: [String]) -> [UInt8] {
+        Array(paths.map { "[[item]]\npath = \"\($0)\"\n" }.joined().utf8)
+    }
+
+    static let script = "snapshot start\ndrag 400 180 240 180 200\nwait 800\nsnapshot moved\n"
+
+    @Test func aWebManifestShowsAsTheSamePicturesInAFolderAndAgainWithoutTheServer() throws {
+        let server = try Self.server(listing: Self.names.map { "pics/" + $0 })
+        let cache = try Fixtures.temporaryFolder("remote-cache")
+        let online = try CarouselBinary.render([server.url("/show.toml")], script: Self.script, options: ["--cache-dir", cache])
+        #expect(online.result.status == 0, "\(online.result.stderr)")
+        server.stop()
+        let offline = try CarouselBinary.render([server.url("/show.toml")], script: Self.script, options: ["--cache-dir", cache])
+        #expect(offline.result.status == 0, "\(offline.result.stderr)")
+        #expect(offline.result.stderr.contains("Couldn't connect"), "said once: \(offline.result.stderr)")
+
+        let folder = try Fixtures.imageFolder()
+        let local = try CarouselBinary.render(Self.names.map { folder + "/" + $0 }, script: Self.script)
+        for shot in ["start", "moved"] {
+            let l = FileManager.default.contents(atPath: local.out + "/\(shot).png")
+            #expect(l != nil && FileManager.default.contents(atPath: online.out + "/\(shot).png") == l, "\(shot): online as local")
+            #expect(l != nil && FileManager.default.contents(atPath: offline.out + "/\(shot).png") == l, "\(shot): offline from the cache")
+        }
+        let events = try String(contentsOfFile: offline.out + "/events.jsonl", encoding: .utf8)
+        #expect(!events.contains("load_failed"), "\(events)")
+    }
+
+    @Test func withNothingCachedAndNoServerTheScreenSaysWhatItWaitsFor() throws {
+        let server = try MisbehavingServer()
+        let url = server.url("/show.toml")
+        server.stop()
+        let r = try CarouselBinary.render([url], script: "snapshot empty\n",
+                                          options: ["--cache-dir", try Fixtures.temporaryFolder("remote-empty")])
+        #expect(r.result.status == 0, "\(r.result.stderr)")
+        // Not a black screen: the message is the only thing on it, and "Waiting for pictures
+        // from http://…" lights more than twice the pixels of an empty folder's "No images found".
+        let empty = try CarouselBinary.render([try Fixtures.temporaryFolder("empty")], script: "snapshot empty\n")
+        let waiting = try Self.litPixels(r.out + "/empty.png"), none = try Self.litPixels(empty.out + "/empty.png")
+        #expect(none > 100 && waiting > 2 * none, "\(waiting) pixels lit, \(none) for no images")
+        let options = try SourceOptions.parse([url, "/a/folder"])
+        #expect(options.emptyMessage == "Waiting for pictures from \(url)", "\(options.emptyMessage)")
+        let other = try CarouselBinary.render(["/nonexistent-but-tolerated"], script: "snapshot empty\n")
+        #expect(other.result.status != 0, "a local path that is not there is an error; a web one is waited for")
+    }
+
+    static func litPixels(_ path: String) throws -> Int {
+        let image = try SDLImageCodec.decode(path: path)
+        let background = Array(image.pixels[0..<4])
+        var lit = 0
+        for i in stride(from: 0, to: image.pixels.count, by: 4) where Array(image.pixels[i..<i + 4]) != background { lit += 1 }
+        return lit
+    }
+
+    @Test func theHostnameInAURLGivesEachScreenItsOwnShow() throws {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        let server = try Self.server(listing: ["../../pics/c-square.bmp"], at: "/kiosks/\(host)/show.toml")
+        defer { server.stop() }
+        let r = try CarouselBinary.render([server.url("/kiosks/{hostname}/show.toml")], script: "snapshot one\n",
+                                          options: ["--cache-dir", try Fixtures.temporaryFolder("remote-host")])
+        #expect(r.result.status == 0, "\(r.result.stderr)")
+        #expect(server.requests("/pics/c-square.bmp") == 1, "\(r.result.stderr)")
+        let bad = try CarouselBinary.render([server.url("/kiosks/{room}/show.toml")], script: "snapshot one\n")
+        #expect(bad.result.status != 0 && bad.result.stderr.contains("{room}"), "\(bad.result.stderr)")
+    }
+
+    @Test func aKioskFollowsItsManifestWithOneSmallRequestPerRefresh() throws {
+        let server = try Self.server(listing: ["pics/a-landscape.bmp", "pics/missing.bmp", "pics/c-square.bmp"])
+        defer { server.stop() }
+        server.put("/pics/missing.bmp", nil)
+        let app = try RunningCarousel(args: [server.url("/show.toml"), "--refresh", "5", "--start-index", "1",
+                                             "--cache-dir", try Fixtures.temporaryFolder("remote-kiosk")],
+                                      display: "", environment: ["SDL_VIDEODRIVER": "dummy"])
+        defer { app.process.terminate() }
+        #expect(app.waitFor("source_status", count: 1), "\(app.log)")
+        #expect(app.ofType("source_status").first?["state"] as? String == "online")
+        // The missing picture fails alone, with the server's answer.
+        #expect(app.waitFor("load_failed", count: 1), "\(app.log)")
+        let failed = app.ofType("load_failed").first
+        #expect((failed?["source"] as? String)?.hasSuffix("/pics/missing.bmp") == true && failed?["reason"] as? String == "HTTP 400",
+                "\(String(describing: failed))")
+        #expect(app.ofType("download_failed").contains { ($0["url"] as? String)?.hasSuffix("/missing.bmp") == true })
+        // An unchanged manifest: one 304 per refresh, no picture asked again.
+        let deadline = Date().addingTimeInterval(12)
+        while server.notModifiedAnswers("/show.toml") < 1 && Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(server.notModifiedAnswers("/show.toml") >= 1 && server.requests("/show.toml") - server.notModifiedAnswers("/show.toml") == 1)
+        #expect(server.requests("/pics/a-landscape.bmp") == 1)
+        // A changed one is applied at rest, as a folder's change is.
+        server.put("/show.toml", Self.manifestText(["pics/a-landscape.bmp", "pics/c-square.bmp", "pics/d-panorama.bmp"]))
+        #expect(app.waitFor("catalog_changed", count: 1, timeout: 12), "\(app.log)")
+        let change = app.ofType("catalog_changed").first
+        #expect(change?["added"] as? Int == 1 && change?["removed"] as? Int == 1, "\(String(describing: change))")
+    }
+}
