@@ -110,6 +110,22 @@ import Testing
         #expect(Self.fill(second) == 2)
     }
 
+    @Test func aPictureAskedForWhileItDownloadsIsDownloadedOnce() throws {
+        let server = try MisbehavingServer()
+        defer { server.stop() }
+        let names = (0..<12).map { "p\($0).jpg" }
+        server.put("/show.toml", Self.manifest(names))
+        for (i, name) in names.enumerated() { server.put("/" + name, Self.picture(UInt8(i))) }
+        let library = Self.library(try MediaFixtures.folder("remote-once"))
+        defer { library.stop() }
+        library.waitUntilPolled([server.url("/show.toml")], within: 10)
+        // The decoders ask while the background fill is downloading the same pictures.
+        for name in names { _ = try library.file(for: server.url("/" + name)) }
+        #expect(Self.eventually { library.cache.urls.count == names.count + 1 })
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(names.map { server.requests("/" + $0) } == Array(repeating: 1, count: names.count))
+    }
+
     @Test func aFirstDownloadDoesNotChangeHowThePictureIsListed() throws {
         let server = try MisbehavingServer()
         defer { server.stop() }

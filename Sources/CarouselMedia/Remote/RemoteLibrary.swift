@@ -341,6 +341,8 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
         lock.withLock {
             inFlight.remove(url)
+            // Asked for while it was downloading in the background: done now, not to be asked again.
+            urgent.removeAll { $0 == url }
             confirmed.insert(url)
             attempts[url, default: 0] += 1
             lock.broadcast()
