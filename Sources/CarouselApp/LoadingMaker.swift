@@ -30,13 +30,18 @@ final class LoadingMaker {
         var decoder: any ImageDecoding = thumbnails.map {
             ThumbnailingDecoder(inner: helpers, cache: $0.cache, size: $0.size)
         } ?? helpers
-        if let library = source.remoteLibrary { decoder = RemoteDecoder(inner: decoder, library: library) }
+        let library = source.remoteLibrary
+        if let library { decoder = RemoteDecoder(inner: decoder, library: library) }
         let previews = thumbnails == nil ? cache.map {
             DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
         } : nil
         return ImageLoading(
             workers: DecodeWorkers(decoder: decoder, stopsDecoder: made == 1, wake: wake),
             prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
-            previews: previews)
+            previews: previews,
+            locate: { path in
+                guard let library, RemoteURL.isRemote(path) else { return path }
+                return try? library.file(for: path)
+            })
     }
 }

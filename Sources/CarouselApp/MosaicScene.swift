@@ -16,6 +16,8 @@ public final class MosaicScene: Scene {
     private var shapes: [ImageSource: Double?] = [:]
     private let wake: @Sendable () -> Void
     private let waitsForSizes: Bool
+    /// Where a source's bytes are on disk (web pictures: their cached copies).
+    private let locate: @Sendable (String) -> String?
     private let log: EventLog?
     private let timeOrigin: Double
     public var emptyMessage = "No images found"
@@ -55,7 +57,8 @@ public final class MosaicScene: Scene {
         self.log = log
         self.wake = wake
         self.waitsForSizes = loading.waitsForImages
-        self.sizes = SizeReader(paths: sources.map(\.path), wake: wake)
+        self.locate = loading.locate
+        self.sizes = SizeReader(paths: sources.map(\.path), locate: loading.locate, wake: wake)
         if waitsForSizes { sizes.waitUntilDone() }
         place(sizes.take())
         try update()
@@ -160,7 +163,7 @@ public final class MosaicScene: Scene {
             known.append(shape)
         }
         shapes = shapes.filter { Set(new).contains($0.key) }
-        sizes = SizeReader(paths: new.dropFirst(known.count).map(\.path), wake: wake)
+        sizes = SizeReader(paths: new.dropFirst(known.count).map(\.path), locate: locate, wake: wake)
         if waitsForSizes { sizes.waitUntilDone() }
         let kept = top.flatMap { old in new.firstIndex(of: previous[old]).map { (old: old, new: $0) } }
         mosaic.replaceItems(count: new.count, known: known, keeping: kept)

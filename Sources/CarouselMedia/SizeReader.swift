@@ -23,15 +23,17 @@ public final class SizeReader: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
 
     /// Starts reading `paths` at once; `wake` is called (from the reader's thread) after
-    /// each batch, so an event loop can take them.
-    public init(paths: [String], wake: @escaping @Sendable () -> Void = {}) {
+    /// each batch, so an event loop can take them. `locate` gives the file holding a path's
+    /// bytes (a web picture's cached copy, downloaded first; nil: none).
+    public init(paths: [String], locate: @escaping @Sendable (String) -> String? = { $0 },
+                wake: @escaping @Sendable () -> Void = {}) {
         total = paths.count
         let thread = Thread { [self] in
             BackgroundPriority.lowerThisThread()
             var batch: [Double?] = []
             for (i, path) in paths.enumerated() {
                 if lock.withLock({ stopped }) { break }
-                batch.append(Self.aspect(of: path))
+                batch.append(locate(path).flatMap(Self.aspect))
                 // Small batches at first, so the first screen is not kept waiting.
                 if batch.count >= (i < 64 ? 8 : 256) || i == paths.count - 1 {
                     lock.withLock { read += batch }

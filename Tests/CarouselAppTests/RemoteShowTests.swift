@@ -48,6 +48,21 @@ import Testing
         #expect(!events.contains("load_failed"), "\(events)")
     }
 
+    @Test func theWallReadsTheSizesOfWebPicturesToo() throws {
+        let server = try Self.server(listing: Self.names.map { "pics/" + $0 } + ["pics/missing.bmp"])
+        defer { server.stop() }
+        let web = try CarouselBinary.render([server.url("/show.toml")], script: "snapshot wall\n",
+                                            options: ["--view", "mosaic", "--cache-dir", try Fixtures.temporaryFolder("remote-wall")])
+        #expect(web.result.status == 0, "\(web.result.stderr)")
+        // The same wall as the same pictures in a folder, the missing one a failed tile there too.
+        let folder = try Fixtures.imageFolder()
+        try Data("not a picture".utf8).write(to: URL(fileURLWithPath: folder + "/missing.bmp"))
+        let local = try CarouselBinary.render(Self.names.map { folder + "/" + $0 } + [folder + "/missing.bmp"],
+                                              script: "snapshot wall\n", options: ["--view", "mosaic"])
+        let l = FileManager.default.contents(atPath: local.out + "/wall.png")
+        #expect(l != nil && FileManager.default.contents(atPath: web.out + "/wall.png") == l)
+    }
+
     @Test func withNothingCachedAndNoServerTheScreenSaysWhatItWaitsFor() throws {
         let server = try MisbehavingServer()
         let url = server.url("/show.toml")
