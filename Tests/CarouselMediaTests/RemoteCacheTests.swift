@@ -99,11 +99,28 @@ import Testing
         #expect(cache.verifiedFile(for: "http://x/a.jpg") != nil)
     }
 
-    @Test func theContentHashIsFNV1a() {
+    @Test func theContentHashIsFNV1aOverWordsWhateverThePieces() {
         var d = ContentHash.Digest()
-        #expect(d.hex == "cbf29ce484222325")
+        #expect(d.hex == "fnv64w-cbf29ce484222325")
         Array("a".utf8).withUnsafeBytes { d.add($0) }
-        #expect(d.hex == "af63dc4c8601ec8c")
+        #expect(d.hex == "fnv64w-af63dc4c8601ec8c", "under a word: FNV-1a byte by byte")
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var whole = ContentHash.Digest()
+        bytes.withUnsafeBytes { whole.add($0) }
+        for cuts in [[3, 5], [1, 1, 1, 13, 600], [999]] {
+            var pieces = ContentHash.Digest()
+            var at = 0
+            for end in cuts + [1000] {
+                bytes[at..<end].withUnsafeBytes { pieces.add($0) }
+                at = end
+            }
+            #expect(pieces.hex == whole.hex, "\(cuts)")
+        }
+        var changed = bytes
+        changed[500] ^= 1
+        var other = ContentHash.Digest()
+        changed.withUnsafeBytes { other.add($0) }
+        #expect(other.hex != whole.hex)
     }
 }
 

@@ -24,6 +24,7 @@ import Testing
         var s = RemoteLibrary.Settings(cacheFolder: folder)
         s.refresh = refresh
         s.firstRetry = 0.1
+        s.quietStart = 0.5
         s.connectTimeout = 2
         s.idleTimeout = 1
         s.cacheLimitBytes = limit

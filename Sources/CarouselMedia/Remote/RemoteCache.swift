@@ -195,7 +195,7 @@ public final class RemoteCache: @unchecked Sendable {
     /// not this URL's plain name in the folder (`../`, another URL's) is left out.
     public static func index(from bytes: [UInt8]) -> [Entry]? {
         guard let list = try? JSONDecoder().decode([Entry].self, from: Data(bytes)) else { return nil }
-        return list.filter { $0.file == fileName(for: $0.url) && $0.bytes >= 0 }
+        return list.filter { $0.file == fileName(for: $0.url) && $0.bytes >= 0 && $0.hash.hasPrefix(ContentHash.kind) }
     }
 
     /// Removes the least recently shown until the files fit the bound; never `keeping` (just
