@@ -248,6 +248,10 @@ import CarouselMedia
         (["--item-width", "wide"], "--item-width"),
         (["--background", "pink"], "--background"),
         (["--renderer", "vulkan"], "--renderer"),
+        (["--ca-file", "/nonexistent/ca.pem"], "--ca-file"),
+        (["--refresh", "1"], "--refresh"),
+        (["--cache-mb", "0"], "--cache-mb"),
+        (["--max-download-mb", "-3"], "--max-download-mb"),
     ])
     func badOptionValuesExitNonZeroNamingTheOption(options: [String], option: String) throws {
         let images = try Fixtures.imageFolder()
