@@ -68,6 +68,13 @@ public final class ImagePipeline {
         previews?.replaceSources(new)
     }
 
+    /// Drops what is queued and every decoded image and preview (fitted to `box`): the
+    /// view is put aside, its slot textures kept for when it shows again.
+    public func park(box: Size) {
+        feed.plan([], box: box)
+        previews?.plan([], box: Self.previewBox)
+    }
+
     /// Drops what is queued (the screen is off, or another view covers this one).
     public func stopLoading() {
         feed.stopLoading()

@@ -10,6 +10,10 @@ public final class WallScene: Scene {
     public let wall: MosaicScene
     /// The carousel opened from the wall, nil while the wall shows.
     public private(set) var opened: CarouselScene?
+    /// The carousel last closed, kept with its slot textures (its images let go) so that
+    /// the next tap opens it in one frame; made ahead at the first rest of the wall.
+    /// Dropped when the pictures change, the textures are lost or memory is tight.
+    private var parked: CarouselScene?
     /// Makes the carousel centred on an item, over the same pictures.
     private let openCarousel: (_ index: Int, _ sources: [ImageSource], _ time: Double) throws(SDLError) -> CarouselScene
     private let log: EventLog?
@@ -103,6 +107,7 @@ public final class WallScene: Scene {
 
     public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
         if opened != nil { try goBack(time: time) }
+        parked = nil
         try wall.replaceCatalog(new, time: time)
     }
 
@@ -113,10 +118,12 @@ public final class WallScene: Scene {
     public func screenTurnedOff(at time: Double) { active.screenTurnedOff(at: time) }
     public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) { try active.screenTurnedOn(at: time, reason: reason) }
     public func rebuildTextures(time: Double) throws(SDLError) {
+        parked = nil
         try wall.rebuildTextures(time: time)
         try opened?.rebuildTextures(time: time)
     }
     public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
+        if level != .normal { parked = nil }
         try wall.setMemoryPressure(level, time: time)
         try opened?.setMemoryPressure(level, time: time)
     }
@@ -125,7 +132,9 @@ public final class WallScene: Scene {
     public func goBack(time: Double) throws(SDLError) {
         guard let carousel = opened else { return }
         let shown = carousel.currentIndex
-        opened = nil  // its workers and helpers stop with it
+        carousel.park()
+        parked = carousel
+        opened = nil
         pressedBack = false
         switched = true
         try wall.returned(showing: shown, time: time)
@@ -138,7 +147,14 @@ public final class WallScene: Scene {
         let t = time ?? wall.mosaic.time
         lastInput = t
         wall.covered()
-        let carousel = try openCarousel(index, wall.sources, t)
+        let carousel: CarouselScene
+        if let parked {
+            self.parked = nil
+            carousel = parked
+            try carousel.reopen(at: index, viewport: wall.viewport, time: t)
+        } else {
+            carousel = try openCarousel(index, wall.sources, t)
+        }
         // While a picture decodes at full size, its tile from the wall stands in, scaled up.
         carousel.pipeline.standIn = { [feed = wall.pipeline.feed] item in
             if case .image(let tile)? = feed.outcome(for: item) { return tile }

@@ -40,6 +40,20 @@ import CarouselMedia
         #expect(Self.share(of: wall, differingFrom: carousel, outside: nil) > 0.2, "the wall is not the carousel")
     }
 
+    @Test func aSecondTapOpensTheCarouselKeptFromTheFirstOnItsOwnTile() throws {
+        let images = try Fixtures.imageFolder()
+        // Tile 0, back, then tile 2 (the third column): the carousel closed first opens again.
+        let script = "tap 68 40 mouse\nwait 500\nkey back\nwait 100\ntap 320 40 mouse\nwait 500\nsnapshot again\n"
+        let (out, r) = try CarouselBinary.render([images], script: script, options: ["--view", "mosaic"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let views = try EventLines(path: out + "/events.jsonl").ofType("view").map { "\($0["mode"] ?? "")@\($0["index"] ?? "")" }
+        #expect(views == ["carousel@0", "mosaic@0", "carousel@2"], "\(views)")
+        let plain = try CarouselBinary.render([images], script: "snapshot plain\n", options: ["--start-index", "2"])
+        let again = try SDLImageCodec.decode(path: out + "/again.png")
+        let carousel = try SDLImageCodec.decode(path: plain.out + "/plain.png")
+        #expect(Self.share(of: again, differingFrom: carousel, outside: (0, 0, 100, 100)) < 0.002)
+    }
+
     @Test func theButtonInTheCornerGoesBackAndEscapeOnTheWallEndsTheScript() throws {
         let images = try Fixtures.imageFolder()
         let script = """
