@@ -291,10 +291,11 @@ public final class RemoteLibrary: @unchecked Sendable {
                 if Date() < quietUntil { _ = lock.wait(until: quietUntil) } else { lock.wait() }
             }
             if stopped { lock.unlock(); return }
+            let forDecoder = urgent.contains(next!)
             inFlight.insert(next!)
             urgent.removeAll { $0 == next! }
             lock.unlock()
-            download(next!)
+            download(next!, forDecoder: forDecoder)
         }
     }
 
@@ -315,7 +316,9 @@ public final class RemoteLibrary: @unchecked Sendable {
         return nil
     }
 
-    private func download(_ url: String) {
+    /// `forDecoder`: a decoder waits for it, and its failure is logged with the picture
+    /// (`load_failed`): not said here a second time.
+    private func download(_ url: String, forDecoder: Bool) {
         // The validators of what is cached (its length was checked at start; its hash is
         // checked by the first decode, not here: hashing every picture at start would
         // compete with the first screen's decodes).
@@ -349,7 +352,7 @@ public final class RemoteLibrary: @unchecked Sendable {
             unlink(temporary)
             // A cached copy keeps showing. The network gone is the source's state (offline),
             // not a failure of each picture; the server refusing it (HTTP 404) is said.
-            if cached == nil || reason.hasPrefix("HTTP ") { failed(url, reason: reason) }
+            if cached == nil || reason.hasPrefix("HTTP ") { failed(url, reason: reason, logged: !forDecoder) }
         }
         lock.withLock {
             inFlight.remove(url)
@@ -377,13 +380,13 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     /// Says a failure once per URL and reason, until the URL works again.
-    private func failed(_ url: String, reason: String) {
+    private func failed(_ url: String, reason: String, logged: Bool = true) {
         let new = lock.withLock {
             defer { failures[url] = reason }
             return failures[url] != reason
         }
         guard new else { return }
-        warn("\(url): \(reason)")
+        if logged { warn("\(url): \(reason)") }
         event("download_failed", [("url", url), ("reason", reason)])
     }
 
