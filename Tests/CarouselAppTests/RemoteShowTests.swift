@@ -48,6 +48,40 @@ import Testing
         #expect(!events.contains("load_failed"), "\(events)")
     }
 
+    @Test func anErrorPageOrAMissingPictureFailsAloneAndTheShowGoesOn() throws {
+        // /html answers 200 with an HTML page; /missing answers 404.
+        let server = try Self.server(listing: ["pics/a-landscape.bmp", "/html", "/missing", "pics/c-square.bmp"])
+        defer { server.stop() }
+        let r = try CarouselBinary.render([server.url("/show.toml")], script: "snapshot a\nkey right\nwait 600\nsnapshot b\n",
+                                          options: ["--start-index", "1", "--cache-dir", try Fixtures.temporaryFolder("remote-bad")])
+        #expect(r.result.status == 0, "\(r.result.stderr)")
+        let failed = try EventLines(path: r.out + "/events.jsonl").ofType("load_failed")
+        let reasons = Dictionary(failed.map { (($0["source"] as? String) ?? "", ($0["reason"] as? String) ?? "") }) { a, _ in a }
+        #expect(reasons[server.url("/missing")] == "HTTP 404", "\(reasons)")
+        #expect(reasons[server.url("/html")]?.isEmpty == false, "an HTML page is no picture: \(reasons)")
+        #expect(reasons.count == 2, "the pictures around them show: \(reasons)")
+        #expect(r.result.stderr.contains(server.url("/missing") + ": HTTP 404"), "\(r.result.stderr)")
+    }
+
+    @Test func httpsIsTrustedWithTheCAFileGivenAndRefusedWithout() throws {
+        let folder = try Fixtures.imageFolder()
+        try Data(Self.manifestText(["c-square.bmp"])).write(to: URL(fileURLWithPath: folder + "/show.toml"))
+        let server = try TLSTestServer(serving: folder)
+        defer { server.stop() }
+        let trusted = try CarouselBinary.render([server.url("/show.toml")], script: "snapshot one\n",
+                                                options: ["--ca-file", server.caFile, "--cache-dir", try Fixtures.temporaryFolder("tls-ok")])
+        #expect(trusted.result.status == 0, "\(trusted.result.stderr)")
+        let local = try CarouselBinary.render([folder + "/c-square.bmp"], script: "snapshot one\n")
+        let l = FileManager.default.contents(atPath: local.out + "/one.png")
+        #expect(l != nil && FileManager.default.contents(atPath: trusted.out + "/one.png") == l, "\(trusted.result.stderr)")
+
+        let refused = try CarouselBinary.render([server.url("/show.toml")], script: "snapshot none\n",
+                                                options: ["--cache-dir", try Fixtures.temporaryFolder("tls-refused")])
+        #expect(refused.result.status == 0)
+        #expect(refused.result.stderr.lowercased().contains("certificate"), "\(refused.result.stderr)")
+        #expect(FileManager.default.contents(atPath: refused.out + "/none.png") != l)
+    }
+
     @Test func theWallReadsTheSizesOfWebPicturesToo() throws {
         let server = try Self.server(listing: Self.names.map { "pics/" + $0 } + ["pics/missing.bmp"])
         defer { server.stop() }

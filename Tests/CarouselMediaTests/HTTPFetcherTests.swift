@@ -87,26 +87,10 @@ import Testing
     @Test func tlsIsVerifiedAgainstTheCAFileOrTheSystemStore() throws {
         let dir = try MediaFixtures.folder("tls")
         try Data("over tls".utf8).write(to: URL(fileURLWithPath: dir + "/hello.txt"))
-        func openssl(_ args: [String], wait: Bool = true) throws -> Process {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            p.arguments = args
-            p.currentDirectoryURL = URL(fileURLWithPath: dir)
-            p.standardInput = FileHandle.nullDevice
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            if wait { p.waitUntilExit() }
-            return p
-        }
-        _ = try openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
-                         "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "key.pem", "-out", "cert.pem"])
-        let port = Int.random(in: 20_000..<60_000)
-        let server = try openssl(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem",
-                                  "-WWW", "-quiet"], wait: false)
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        var request = HTTPFetcher.Request(url: "https://127.0.0.1:\(port)/hello.txt")
-        request.caFile = dir + "/cert.pem"
+        let server = try TLSTestServer(serving: dir)
+        defer { server.stop() }
+        var request = HTTPFetcher.Request(url: server.url("/hello.txt"))
+        request.caFile = server.caFile
         request.totalTimeout = 5
         request.idleTimeout = 2
         var trusted = HTTPFetcher.Outcome.failed(reason: "not tried")
