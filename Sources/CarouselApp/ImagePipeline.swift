@@ -71,6 +71,9 @@ public final class ImagePipeline {
     /// Drops what is queued and every decoded image and preview (fitted to `box`): the
     /// view is put aside, its slot textures kept for when it shows again.
     public func park(box: Size) {
+        // The stand-ins too: reopened, the slots wait for their images as a new view's do
+        // (render waits for them), and whoever reopens it sets stand-ins again.
+        standIn = nil
         feed.plan([], box: box)
         previews?.plan([], box: Self.previewBox)
     }
