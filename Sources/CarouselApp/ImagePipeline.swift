@@ -109,7 +109,10 @@ public final class ImagePipeline {
     public func waitForSlots(_ shown: () -> [(slot: Int, item: Int)], time: Double) throws(SDLError) {
         try pump(shown(), time: time)
         while slots.contents.contains(where: { if case .loading = $0 { true } else { false } }) {
-            guard feed.isLoading else { break }
+            // Idle workers may still hold the last result (it is done before they are idle):
+            // taken here, else a slot waiting for it stayed empty now and then (the frame
+            // after a resize differed under ThreadSanitizer).
+            guard feed.isLoading else { try pump(shown(), time: time); break }
             feed.waitForWorkers()
             try pump(shown(), time: time)
         }
@@ -122,6 +125,7 @@ public final class ImagePipeline {
             feed.waitForWorkers()
             try pump(shown(), time: time)
         }
+        try pump(shown(), time: time)
     }
 
     /// Whether a slot among `slotsInView` still waits for its image (a placeholder shows).
