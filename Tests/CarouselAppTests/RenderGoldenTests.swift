@@ -252,6 +252,7 @@ import CarouselMedia
         (["--refresh", "1"], "--refresh"),
         (["--cache-mb", "0"], "--cache-mb"),
         (["--max-download-mb", "-3"], "--max-download-mb"),
+        (["--downloads", "0"], "--downloads"),
     ])
     func badOptionValuesExitNonZeroNamingTheOption(options: [String], option: String) throws {
         let images = try Fixtures.imageFolder()

@@ -127,6 +127,19 @@ import Testing
         #expect(names.map { server.requests("/" + $0) } == Array(repeating: 1, count: names.count))
     }
 
+    @Test func picturesDownloadTwoAtATime() throws {
+        let server = try MisbehavingServer()
+        defer { server.stop() }
+        let names = (0..<6).map { "slow\($0).jpg" }
+        server.put("/show.toml", Self.manifest(names))
+        for (i, name) in names.enumerated() { server.put("/" + name, Self.picture(UInt8(i)), delay: 0.2) }
+        let library = Self.library(try MediaFixtures.folder("remote-two"))
+        defer { library.stop() }
+        library.waitUntilPolled([server.url("/show.toml")], within: 10)
+        #expect(Self.eventually { library.cache.urls.count == names.count + 1 })
+        #expect(server.mostAtOnce == 2, "\(server.mostAtOnce) at once")
+    }
+
     @Test func aFirstDownloadDoesNotChangeHowThePictureIsListed() throws {
         let server = try MisbehavingServer()
         defer { server.stop() }

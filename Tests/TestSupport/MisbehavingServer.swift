@@ -10,7 +10,9 @@ public final class MisbehavingServer: @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var notModified: [String: Int] = [:]
-    private var files: [String: (body: [UInt8], etag: String)] = [:]
+    private var files: [String: (body: [UInt8], etag: String, delay: Double)] = [:]
+    private var active = 0
+    private var mostActive = 0
     /// The body of `/file`, and its ETag.
     public static let body = [UInt8](repeating: 0x41, count: 100_000)
     public static let etag = "\"v1\""
@@ -41,10 +43,14 @@ public final class MisbehavingServer: @unchecked Sendable {
     /// Requests of `path` answered with 304 Not Modified.
     public func notModifiedAnswers(_ path: String) -> Int { lock.withLock { notModified[path] ?? 0 } }
 
-    /// Serves `body` at `path` with `etag` (replacing what was there); nil removes it (404).
-    public func put(_ path: String, _ body: [UInt8]?, etag: String = "\"\(UUID().uuidString)\"") {
-        lock.withLock { files[path] = body.map { ($0, etag) } }
+    /// Serves `body` at `path` with `etag` (replacing what was there), after `delay`
+    /// seconds; nil removes it (404).
+    public func put(_ path: String, _ body: [UInt8]?, etag: String = "\"\(UUID().uuidString)\"", delay: Double = 0) {
+        lock.withLock { files[path] = body.map { ($0, etag, delay) } }
     }
+
+    /// The most requests of files put here served at the same time.
+    public var mostAtOnce: Int { lock.withLock { mostActive } }
 
     /// Stops accepting. The accept loop closes the socket itself: closed here, its number
     /// could go to another test's server before the loop calls accept again, and this
@@ -83,6 +89,9 @@ public final class MisbehavingServer: @unchecked Sendable {
             send(Array(("HTTP/1.1 \(status)\r\n" + headers.map { $0 + "\r\n" }.joined() + "Connection: close\r\n\r\n").utf8))
         }
         if let served = lock.withLock({ files[path] }) {
+            lock.withLock { active += 1; mostActive = max(mostActive, active) }
+            defer { lock.withLock { active -= 1 } }
+            if served.delay > 0 { Thread.sleep(forTimeInterval: served.delay) }
             if ifNoneMatch == served.etag {
                 lock.withLock { notModified[path, default: 0] += 1 }
                 head("304 Not Modified", ["ETag: \(served.etag)"])

@@ -16,6 +16,9 @@ public struct RemoteOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Largest picture downloaded; a server that sends more is cut off and the picture shown as failed.", valueName: "MB"))
     public var maxDownloadMb: Int = 64
 
+    @Option(help: ArgumentHelp("Pictures downloaded at once.", valueName: "N"))
+    public var downloads: Int = 2
+
     @Option(help: ArgumentHelp("Certificates (PEM) to trust for https besides the system's: a private certificate authority.", valueName: "FILE"))
     public var caFile: String?
 
@@ -28,6 +31,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         if maxDownloadMb < 1 || maxDownloadMb > 4096 {
             throw ValidationError("--max-download-mb must be 1 to 4096, not \(maxDownloadMb)")
         }
+        if downloads < 1 || downloads > 8 { throw ValidationError("--downloads must be 1 to 8, not \(downloads)") }
         if let f = caFile, !FileManager.default.isReadableFile(atPath: f) {
             throw ValidationError("--ca-file \(f): no such readable file")
         }
@@ -36,7 +40,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
     var configEntries: [ConfigEntry] {
         [.init("cache-dir", cacheDir.map { .string($0) }, unset: "$XDG_CACHE_HOME/kiosk-carousel"),
          .init("cache-mb", .number(Double(cacheMb))), .init("refresh", .number(refresh)),
-         .init("max-download-mb", .number(Double(maxDownloadMb))),
+         .init("max-download-mb", .number(Double(maxDownloadMb))), .init("downloads", .number(Double(downloads))),
          .init("ca-file", caFile.map { .string($0) }, unset: "the system's certificates")]
     }
 
@@ -58,6 +62,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         s.refresh = refresh
         s.maxDownloadBytes = Int64(maxDownloadMb) << 20
         s.caFile = caFile
+        s.downloads = downloads
         return s
     }
 }
