@@ -23,7 +23,9 @@ extension InteractiveWindowTests {
     @Test func hostileFilesDroppedIntoTheWatchedFolderFailOnceAndTheShowGoesOn() throws {
         let x = try XvfbSession()
         let folder = try Self.images()
-        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "2"], display: x.display)
+        // 5 s: the hang's deadline, with room for a good picture's decode under ThreadSanitizer on a busy
+        // machine (at 2 s, img0.bmp once "took longer than 2 s to decode" in CI).
+        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "5"], display: x.display)
         #expect(app.waitFor("pool", count: 1))
         let helpers = Self.children(of: app.process.processIdentifier)
         #expect(!helpers.isEmpty, "no decoder helper runs")
