@@ -5,7 +5,8 @@ import Glibc
 
 /// SIGTERM, SIGINT and SIGHUP as events in SDL's queue, so the run loop handles them like
 /// any input: quit with status 0, or reload. A thread waits for them with `sigwait`;
-/// pushing an event from a signal handler would not be safe.
+/// pushing an event from a signal handler would not be safe. A quit the loop has not
+/// carried out within `quitGrace` seconds ends the program from that thread.
 ///
 /// SDL's own handlers would turn SIGTERM into the same SDL_QUIT as closing the window,
 /// which a kiosk must ignore, and know nothing of SIGHUP. Call `start()` first thing in
@@ -19,10 +20,21 @@ public enum SignalWatcher {
         var thread = pthread_t()
         pthread_create(&thread, nil, { _ in
             var set = SignalWatcher.signalSet([SIGTERM, SIGINT, SIGHUP])
+            // The first quit and when the program must be gone by.
+            var quit: (signal: Int32, deadline: timespec)?
             while true {
-                var sig: Int32 = 0
-                guard sigwait(&set, &sig) == 0 else { continue }
-                SignalWatcher.deliver(sig == SIGHUP ? .reload : .quit)
+                guard let pending = quit else {
+                    var sig: Int32 = 0
+                    guard sigwait(&set, &sig) == 0 else { continue }
+                    if sig == SIGHUP { SignalWatcher.deliver(.reload); continue }
+                    quit = (sig, SignalWatcher.monotonic(after: SignalWatcher.quitGrace))
+                    SignalWatcher.deliver(.quit)
+                    continue
+                }
+                // Asked to quit: the loop has `quitGrace` seconds to end the program tidily.
+                var left = SignalWatcher.until(pending.deadline)
+                if left.tv_sec < 0 || (left.tv_sec == 0 && left.tv_nsec == 0) { SignalWatcher.forceQuit(pending.signal) }
+                if sigtimedwait(&set, nil, &left) < 0 && errno == EAGAIN { SignalWatcher.forceQuit(pending.signal) }
             }
         }, nil)
         pthread_detach(thread)
@@ -95,6 +107,38 @@ public enum SignalWatcher {
     private static func resetToDefault(_ signals: [Int32]) -> sigset_t {
         for s in signals { signal(s, SIG_DFL) }
         return signalSet(signals)
+    }
+    #endif
+
+    /// Seconds the run loop has to end the program after SIGTERM or SIGINT. A loop that
+    /// does not answer (stuck in a driver, a bug) must not leave a kiosk that ignores its
+    /// service manager: then the process ends itself, with the status the signal's default
+    /// action gives. The decoder helpers die with it (their parent-death signal); every
+    /// cache is written atomically, so nothing is left half-written.
+    public static let quitGrace = 5.0
+
+    #if canImport(Glibc)
+    private static func forceQuit(_ signal: Int32) -> Never {
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        let line = "carousel: still running \(Int(quitGrace)) s after \(name) (the main loop does not answer); ending now\n"
+        _ = line.utf8CString.withUnsafeBufferPointer { write(2, $0.baseAddress, $0.count - 1) }
+        _exit(128 + signal)
+    }
+
+    private static func monotonic(after seconds: Double) -> timespec {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        let ns = Int(t.tv_nsec) + Int((seconds - seconds.rounded(.down)) * 1e9)
+        return timespec(tv_sec: t.tv_sec + Int(seconds) + ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000)
+    }
+
+    /// The time from now until `deadline` (negative once passed).
+    private static func until(_ deadline: timespec) -> timespec {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        var sec = deadline.tv_sec - t.tv_sec, nsec = deadline.tv_nsec - t.tv_nsec
+        if nsec < 0 { sec -= 1; nsec += 1_000_000_000 }
+        return timespec(tv_sec: sec, tv_nsec: nsec)
     }
     #endif
 

@@ -1,6 +1,7 @@
 import CarouselCore
 import Foundation
 import Testing
+import CarouselSDL
 @testable import CarouselApp
 
 @Suite struct SoakStatisticsTests {
@@ -220,5 +221,44 @@ import Testing
         #expect(report["ended_by"] as? String == "interrupted", "\(report["faults"] ?? "no report")")
         #expect((report["ran_s"] as? Double ?? 300) < 120)
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? ["?"]).isEmpty, "the temporary copy was left behind")
+    }
+}
+
+@Suite struct HungLoopShutdownTests {
+    /// The main loop stuck for good (the soak's hang fault): SIGTERM still ends the
+    /// program, by itself, once the grace for a tidy quit is over, saying why.
+    @Test func sigtermEndsTheProgramEvenWhenItsLoopHangs() throws {
+        let folder = try Fixtures.imageFolder()
+        let p = Process()
+        p.executableURL = CarouselBinary.url
+        p.arguments = ["run", folder, "--size", "320x240", "--soak-drive", "1", "--no-vsync"]
+        p.environment = ProcessInfo.processInfo.environment.merging(
+            ["SDL_VIDEODRIVER": "dummy", "CAROUSEL_SOAK_FAULT": "hang@1"]) { $1 }
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let pid = p.processIdentifier
+        // Whatever happens below, the program does not outlive the test.
+        defer { if p.isRunning { kill(pid, SIGKILL); p.waitUntilExit() } }
+        // Its reports stop once it hangs: wait for the first, then for the silence.
+        let reader = out.fileHandleForReading
+        var seen = Data()
+        let began = Date()
+        while !String(decoding: seen, as: UTF8.self).contains("\"soak\"") && Date().timeIntervalSince(began) < 30 {
+            seen.append(reader.availableData)
+        }
+        #expect(String(decoding: seen, as: UTF8.self).contains("\"soak\""), "the program started and reported")
+        Thread.sleep(forTimeInterval: 2)  // past the hang at 1 s
+        let sent = Date()
+        kill(pid, SIGTERM)
+        while p.isRunning && Date().timeIntervalSince(sent) < SignalWatcher.quitGrace + 10 { Thread.sleep(forTimeInterval: 0.05) }
+        let took = Date().timeIntervalSince(sent)
+        #expect(!p.isRunning, "still running \(took) s after SIGTERM")
+        guard !p.isRunning else { return }
+        #expect(took >= SignalWatcher.quitGrace - 0.5, "it waited for a tidy quit first (\(took) s)")
+        #expect(p.terminationReason == .exit && p.terminationStatus == 128 + SIGTERM)
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("after SIGTERM"), "one line says why: \(said)")
     }
 }

@@ -122,8 +122,11 @@ final class SoakChild: @unchecked Sendable {
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
             if (try? process.run()) != nil {
-                let killer = DispatchWorkItem { process.terminate() }
-                DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: killer)
+                // gdb may ignore SIGTERM while it holds the process stopped; a stuck one
+                // would keep this bench (and whatever waits for it) waiting for good.
+                let gdbPid = process.processIdentifier
+                let killer = DispatchWorkItem { kill(gdbPid, SIGKILL) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: killer)
                 let data = out.fileHandleForReading.readDataToEndOfFile()
                 process.waitUntilExit()
                 killer.cancel()
