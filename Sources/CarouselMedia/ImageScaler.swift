@@ -57,25 +57,32 @@ public enum ImageScaler {
         /// writes `count.count` samples into `o` from `outBase`, `outStep` bytes apart.
         func apply(_ s: UnsafeBufferPointer<UInt8>, from base: Int, step: Int,
                    into o: UnsafeMutableBufferPointer<UInt8>, at outBase: Int, outStep: Int) {
+            // Pointers, not checked index arithmetic: the inner loop is most of a decode's
+            // scaling (the ranges were checked when the taps were made).
+            guard let source = s.baseAddress, let out = o.baseAddress, let n = count.last, let f = first.last else { return }
+            // The taps only move forward, so the last sample's last tap is the furthest read.
+            precondition(base + (f + n - 1) * step + 3 < s.count && outBase + (count.count - 1) * outStep + 3 < o.count,
+                         "resampling outside the image")
             first.withUnsafeBufferPointer { first in
                 count.withUnsafeBufferPointer { counts in
                     weight.withUnsafeBufferPointer { weight in
                         var k = 0
+                        var q = out + outBase
                         for i in 0..<counts.count {
                             var a0: Float = 0, a1: Float = 0, a2: Float = 0, a3: Float = 0
-                            var p = base + first[i] * step
+                            var p = source + base + first[i] * step
                             for _ in 0..<counts[i] {
                                 let w = weight[k]
-                                a0 += Float(s[p]) * w
-                                a1 += Float(s[p + 1]) * w
-                                a2 += Float(s[p + 2]) * w
-                                a3 += Float(s[p + 3]) * w
+                                a0 += Float(p[0]) * w
+                                a1 += Float(p[1]) * w
+                                a2 += Float(p[2]) * w
+                                a3 += Float(p[3]) * w
                                 p += step
-                                k += 1
+                                k &+= 1
                             }
-                            let q = outBase + i * outStep
-                            o[q] = ImageScaler.clampByte(a0); o[q + 1] = ImageScaler.clampByte(a1)
-                            o[q + 2] = ImageScaler.clampByte(a2); o[q + 3] = ImageScaler.clampByte(a3)
+                            q[0] = ImageScaler.clampByte(a0); q[1] = ImageScaler.clampByte(a1)
+                            q[2] = ImageScaler.clampByte(a2); q[3] = ImageScaler.clampByte(a3)
+                            q += outStep
                         }
                     }
                 }

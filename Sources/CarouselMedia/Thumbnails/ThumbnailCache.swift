@@ -94,7 +94,7 @@ public final class ThumbnailCache: @unchecked Sendable {
         do throws(ImageError) {
             try Self.makeFolder(folder)
             let png = PNGText.inserting([("Thumb::URI", uri), ("Thumb::MTime", Self.mtime(stamp)),
-                                         ("Software", "KioskCarousel")], into: try PNGCodec.encode(image, path: file))
+                                         ("Software", "KioskCarousel")], into: try PNGCodec.encode(image, path: file, effort: .quick))
             let temporary = folder + "/.kiosk-carousel-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).png"
             try PNGCodec.write(png, to: temporary, mode: 0o600)
             guard rename(temporary, file) == 0 else {
