@@ -11,19 +11,22 @@ final class LoadingMaker {
     private let helpers: IsolatedDecoder
     private var made = 0
 
-    /// Starts a helper for each decode worker.
-    init(_ source: SourceOptions) {
+    /// Starts a helper for each decode worker of the home view: the wall decodes on every
+    /// core while it rests (its first screen), the carousel on all but one.
+    init(_ source: SourceOptions, home: ViewMode) {
         self.source = source
-        self.helpers = IsolatedDecoder(source.decoderSettings, helpers: DecodeWorkers.defaultThreadCount, inBackground: true,
+        let helpers = home == .mosaic ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
+        self.helpers = IsolatedDecoder(source.decoderSettings, helpers: helpers, inBackground: true,
                                        warn: { Log.warn($0) })
     }
 
     /// Workers as `source` asks for them: `wake` is called from a worker when an image is
     /// ready; `waitsForImages` makes every frame wait for its images (render);
+    /// `tiles`: for the wall's tiles (every core at rest, one fewer in motion);
     /// `thumbnails`: decode through this thumbnail cache, at this size (the wall's tiles);
     /// `previewsFrom`: show the thumbnails this cache has while pictures decode (the
     /// carousel: on a worker of its own, through the same helpers).
-    func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false,
+    func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false,
               thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
               previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {
         made += 1
@@ -36,7 +39,12 @@ final class LoadingMaker {
             DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
         } : nil
         return ImageLoading(
-            workers: DecodeWorkers(decoder: decoder, stopsDecoder: made == 1, wake: wake),
+            workers: !tiles
+                ? DecodeWorkers(decoder: decoder, stopsDecoder: made == 1, wake: wake)
+                // Tiles take a few ms each: at rest one per core (a first screen of 25 in
+                // half the time), in motion one fewer; one running when motion starts ends soon.
+                : DecodeWorkers(decoder: decoder, threads: DecodeWorkers.restingThreadCount,
+                                whileMoving: DecodeWorkers.defaultThreadCount, stopsDecoder: made == 1, wake: wake),
             prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
             previews: previews,
             locate: { path in

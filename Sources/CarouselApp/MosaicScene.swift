@@ -108,7 +108,16 @@ public final class MosaicScene: Scene {
             place(arrived)
             try update()
         }
-        return try pipeline.pump(shown, time: mosaic.time) || !arrived.isEmpty
+        let pumped = try pipeline.pump(shown, time: mosaic.time)
+        holdSizesWhileTilesLoad()
+        return pumped || !arrived.isEmpty
+    }
+
+    /// Headers are read only while the tiles' decodes do not need the CPU, or when the
+    /// wall lacks what lies within `loadOrder`'s reach below the screen.
+    private func holdSizesWhileTilesLoad() {
+        guard !waitsForSizes else { return }
+        sizes.setHeld(pipeline.isLoading && mosaic.isPlaced(screensBelow: 2))
     }
 
     public func finishLoading() throws(SDLError) {
@@ -123,6 +132,8 @@ public final class MosaicScene: Scene {
             log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
         }
         let box = tileBox
+        // A second decode only while the wall rests: in motion the render thread needs its core.
+        pipeline.loading.workers.setMoving(mosaic.isAnimating || mosaic.isInteracting)
         // Planned first: after a resize the feed forgets the images fitted to the old box.
         pipeline.plan(memoryPressure == .high ? mosaic.loadOrder(ahead: 0, behind: 0) : mosaic.loadOrder(), box: box)
         if configuredBox != box || pipeline.slots.contents.count < mosaic.slotCount {
@@ -137,6 +148,7 @@ public final class MosaicScene: Scene {
             }
         }
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: mosaic.time) }
+        holdSizesWhileTilesLoad()
     }
 
 

@@ -38,7 +38,7 @@ public struct RenderCommand: ParsableCommand {
         do { parsed = try GestureScript(parsing: scriptText) } catch {
             throw Failure("\(script): \(error)")
         }
-        let loadings = LoadingMaker(source)  // helpers start while the rest does
+        let loadings = LoadingMaker(source, home: view.home)  // helpers start while the rest does
         let found = try source.resolveWaitingForWeb()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -61,7 +61,7 @@ public struct RenderCommand: ParsableCommand {
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
             renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
             loading: { size in
-                loadings.make(waitsForImages: true, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
+                loadings.make(waitsForImages: true, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
             },
             log: log, time: 0, warn: { Log.warn($0) })
         if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }

@@ -100,7 +100,7 @@ public struct RunCommand: ParsableCommand {
         var noted: Set<String> = []
         let noteOnce = { (line: String) in if noted.insert(line).inserted { Log.info(line) } }
         // Decoder helpers start while the folders are scanned and the screen is set up.
-        var earlyLoadings: LoadingMaker? = LoadingMaker(source)
+        var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home)
         var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)
         var found = scanned.sources
         let log = try events.map(EventLog.open)
@@ -144,14 +144,14 @@ public struct RunCommand: ParsableCommand {
             var view = current.view
             view.startIndex = startIndex
             let thumbnails = current.source.thumbnails(standardByDefault: true)
-            let loadings = earlyLoadings ?? LoadingMaker(current.source)
+            let loadings = earlyLoadings ?? LoadingMaker(current.source, home: current.view.home)
             earlyLoadings = nil
             let scene = try view.makeScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
                 renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
                                                                 decoder: current.source.decoderSettings),
                 loading: { size in
-                    loadings.make(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails)
+                    loadings.make(wake: EventQueue.wakeUp, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails)
                 },
                 log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
             scene.emptyMessage = current.source.emptyMessage

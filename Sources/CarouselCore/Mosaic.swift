@@ -96,6 +96,12 @@ public struct Mosaic: Sendable {
         return order.filter { seen.insert($0).inserted }
     }
 
+    /// Whether the wall is placed `screens` screens below the viewport (or every item is):
+    /// the sizes of later items are not needed yet.
+    public func isPlaced(screensBelow screens: Double) -> Bool {
+        aspects.count >= itemCount || layout.wholeDownTo >= position + layout.viewport.height * (1 + screens)
+    }
+
     // MARK: - Inputs
 
     /// Sizes of the next items in item order (height / width, nil when unreadable): they

@@ -50,6 +50,9 @@ public struct MosaicLayout: Sendable {
         (nextTop.max() ?? gap)
     }
 
+    /// How far down every column reaches: the wall is whole above this line.
+    public var wholeDownTo: Double { nextTop.min() ?? gap }
+
     /// The scroll positions that exist: from the top to where the wall's bottom meets the
     /// viewport's (0 when the wall is shorter than the viewport).
     public var scrollRange: ClosedRange<Double> { 0...max(0, contentHeight - viewport.height) }

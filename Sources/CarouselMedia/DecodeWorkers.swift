@@ -31,18 +31,24 @@ public final class DecodeWorkers: @unchecked Sendable {
     private var stopping = false
     private var started = 0
     private var dropped = 0
+    private var moving = false
     private let decoder: any ImageDecoding
     private let wake: @Sendable () -> Void
     private let stopsDecoder: Bool
+    /// Decodes run at once while the view moves (`whileMoving`); all threads at rest.
+    private let movingThreads: Int
 
     /// `wake` is called on a worker thread after each result, to wake the main loop.
     /// `stopsDecoder`: `stop` stops the decoder too (its helpers); false where the decoder
     /// is borrowed from another view, whose helpers must outlive these workers.
+    /// `whileMoving`: at most this many decodes at once while the view says it moves
+    /// (`setMoving`), so the render thread keeps its core; nil: all `threads` always.
     public init(decoder: any ImageDecoding, threads: Int = DecodeWorkers.defaultThreadCount,
-                stopsDecoder: Bool = true, wake: @escaping @Sendable () -> Void = {}) {
+                whileMoving: Int? = nil, stopsDecoder: Bool = true, wake: @escaping @Sendable () -> Void = {}) {
         self.decoder = decoder
         self.wake = wake
         self.stopsDecoder = stopsDecoder
+        self.movingThreads = max(1, min(whileMoving ?? threads, threads))
         for n in 0..<max(1, threads) {
             let thread = Thread { [self] in work() }
             thread.name = "decode-\(n)"
@@ -52,6 +58,19 @@ public final class DecodeWorkers: @unchecked Sendable {
 
     /// Cores less one for the render thread, at least one.
     public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount - 1) }
+    /// Every core: for a view at rest, whose render thread has nothing to draw.
+    public static var restingThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// Whether the view moves (a drag, a fling, a settle): decodes beyond `whileMoving`
+    /// wait until it rests; those running finish.
+    public func setMoving(_ isMoving: Bool) {
+        condition.lock()
+        if moving != isMoving {
+            moving = isMoving
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
 
     deinit { stop() }
 
@@ -102,7 +121,7 @@ public final class DecodeWorkers: @unchecked Sendable {
         BackgroundPriority.lowerThisThread()
         while true {
             condition.lock()
-            while queue.isEmpty && !stopping { condition.wait() }
+            while (queue.isEmpty || moving && running.count >= movingThreads) && !stopping { condition.wait() }
             if stopping { condition.unlock(); return }
             let request = queue.removeFirst()
             running.insert(request)

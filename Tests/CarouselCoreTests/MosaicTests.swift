@@ -84,6 +84,21 @@ import Testing
         #expect(Array(m.layout.frames.prefix(3)) == first)
     }
 
+    /// Rows of 258 px (248 and a gap) from y = 10: two screens below a 1080 px screen at the
+    /// top need the wall whole down to 3240 px, 13 rows.
+    @Test func theWallSaysWhenItKnowsEnoughBelowTheScreen() {
+        #expect(!wall(1000, known: 60).isPlaced(screensBelow: 2), "12 rows reach 3106 px")
+        #expect(wall(1000, known: 65).isPlaced(screensBelow: 2), "13 rows reach 3364 px")
+        #expect(!wall(1000, known: 64).isPlaced(screensBelow: 2), "one column is a tile short")
+        #expect(wall(1000, known: 65).isPlaced(screensBelow: 0.5))
+        #expect(wall(40, known: 40).isPlaced(screensBelow: 2), "every item placed")
+        var m = wall(1000, known: 65)
+        m.handle(.step(.last, time: 0))
+        m.advance(to: 5)
+        #expect(m.position > 0)
+        #expect(!m.isPlaced(screensBelow: 2), "scrolled down, more is needed")
+    }
+
     @Test func keysAndTheWheelScrollBySteps() {
         var m = wall()
         m.handle(.scroll(2, time: 0))

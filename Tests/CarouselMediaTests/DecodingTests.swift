@@ -173,3 +173,41 @@ import Testing
         #expect(!PixelImage.allOpaque(pixels))
     }
 }
+
+@Suite struct SizeReaderHoldTests {
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func bump() { lock.withLock { n += 1 } }
+        var value: Int { lock.withLock { n } }
+    }
+
+    /// A reader over files that take 1 ms each to find: held, it looks at no file more and
+    /// hands over what it had read; released, it reads on.
+    @Test func aHeldReaderReadsNothingUntilReleased() {
+        let looked = Counter()
+        let reader = SizeReader(paths: (0..<3000).map { "/nowhere/\($0).jpg" }, locate: { path in
+            looked.bump()
+            usleep(1000)
+            return path
+        })
+        defer { reader.stop() }
+        usleep(30_000)
+        reader.setHeld(true)
+        // The file being read when it was held is finished, and all read so far handed over.
+        var handed = reader.take().count
+        let deadline = Date().addingTimeInterval(10)
+        while handed < looked.value && Date() < deadline {
+            usleep(10_000)
+            handed += reader.take().count
+        }
+        let held = looked.value
+        #expect(handed == held, "what was read before the hold is handed over")
+        usleep(200_000)
+        #expect(looked.value == held, "no file looked at while held")
+        #expect(!reader.isDone)
+        reader.setHeld(false)
+        while looked.value <= held + 10 && Date() < deadline.addingTimeInterval(10) { usleep(10_000) }
+        #expect(looked.value > held + 10, "reading went on once released")
+    }
+}

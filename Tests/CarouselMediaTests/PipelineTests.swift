@@ -233,3 +233,27 @@ struct NiceReportingDecoder: ImageDecoding {
         #expect(width.map { $0 - 100 } == min(Int(mine) + 10, 19), "the worker's nice value: 10 above the caller's")
     }
 }
+
+@Suite struct WorkersInMotionTests {
+    static func requests(_ n: Int) -> [DecodeWorkers.Request] {
+        (0..<n).map { .init(item: $0, source: ImageSource(path: "/p/\($0).jpg"), box: Size(width: 10, height: 10)) }
+    }
+
+    @Test func whileTheViewMovesFewerDecodesRunAtOnceAndAtRestAllThreads() {
+        let decoder = GatedDecoder()
+        let workers = DecodeWorkers(decoder: decoder, threads: 2, whileMoving: 1)
+        defer { decoder.openForever(); workers.stop() }
+        workers.setMoving(true)
+        workers.want(Self.requests(4))
+        decoder.waitForStart(beyond: 0)
+        usleep(100_000)  // time for a second worker to start one, were it allowed
+        #expect(decoder.counts.started == 1, "one decode at a time while moving")
+        decoder.allow(1)
+        decoder.waitForStart(beyond: 1)
+        usleep(100_000)
+        #expect(decoder.counts == (started: 2, finished: 1), "the next starts only when the first is done")
+        workers.setMoving(false)
+        decoder.waitForStart(beyond: 2)
+        #expect(decoder.counts == (started: 3, finished: 1), "at rest, both threads decode")
+    }
+}

@@ -88,7 +88,7 @@ public struct BenchCommand: ParsableCommand {
     private func measure(_ options: SourceOptions, processAge: Double) throws -> BenchReport {
         ProcessStats.resetPeak()
         let began = ProcessStats.now
-        let loadings = LoadingMaker(options)  // helpers start while the rest does
+        let loadings = LoadingMaker(options, home: view.home)  // helpers start while the rest does
         let found = try options.resolve()
         // Figures over no pictures would look like a fast machine.
         guard !found.isEmpty else { throw Failure("\(options.emptyMessage): nothing to measure") }
@@ -109,7 +109,7 @@ public struct BenchCommand: ParsableCommand {
         var scene: (any Scene)? = try view.makeScene(
             sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse([]), renderer: renderer,
             painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
-            loading: { size in loadings.make(wake: EventQueue.wakeUp, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails) },
+            loading: { size in loadings.make(wake: EventQueue.wakeUp, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails) },
             log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
         guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
         ours.pipeline.slots.uploadObserver = { uploads.append($0) }
