@@ -108,6 +108,36 @@ import Testing
         #expect(inner.decoded.count == 2 && inner.decoded[1].hasPrefix(dir + "/x-large/"), "the thumbnail, not the picture")
     }
 
+    /// Makes each picture as its name says: "tall" 2:3, else 3:2; records the boxes asked for.
+    final class Shaped: ImageDecoding, @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var boxes: [Double] = []
+        func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+            lock.withLock { boxes.append(box.width) }
+            let shape = source.path.contains("tall") ? Size(width: 800, height: 1200) : Size(width: 1200, height: 800)
+            let s = AspectFit.size(of: shape, in: box)
+            return PixelImage(width: Int(s.width), height: Int(s.height), fill: (9, 9, 9, 255))
+        }
+    }
+
+    /// A tile is a column wide and up to one and a half high: a portrait fills it, so its
+    /// thumbnail is the size above the column's; a landscape keeps the column's size.
+    @Test func aPortraitInATallTileGetsTheNextThumbnailSizeUp() throws {
+        let dir = try folder("portrait"), pictures = try folder("portrait-pictures")
+        let (tall, wide) = (pictures + "/tall.png", pictures + "/wide.png")
+        try Data(MediaFixtures.pngHeader(claiming: 800, 1200)).write(to: URL(fileURLWithPath: tall))
+        try Data(MediaFixtures.pngHeader(claiming: 1200, 800)).write(to: URL(fileURLWithPath: wide))
+        let inner = Shaped()
+        let decoder = ThumbnailingDecoder(inner: inner, cache: ThumbnailCache(directory: dir), size: .large)
+        let box = Size(width: 232, height: 348)
+        let portrait = try decoder.decode(ImageSource(path: tall), fittingIn: box)
+        let landscape = try decoder.decode(ImageSource(path: wide), fittingIn: box)
+        #expect(inner.boxes == [512, 256], "made at 512 px (348 > 256) and at 256 px")
+        #expect((portrait.width, portrait.height) == (232, 348) && (landscape.width, landscape.height) == (232, 155))
+        #expect(FileManager.default.fileExists(atPath: ThumbnailCache(directory: dir).path(for: tall, size: .xLarge)))
+        #expect(FileManager.default.fileExists(atPath: ThumbnailCache(directory: dir).path(for: wide, size: .large)))
+    }
+
     /// The carousel's previews: a thumbnail the wall (or a file manager) made is decoded;
     /// a picture without one fails at once and is never decoded at full size for it.
     @Test func previewsComeOnlyFromThumbnailsAlreadyThere() throws {
