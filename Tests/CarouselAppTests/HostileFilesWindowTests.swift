@@ -93,9 +93,14 @@ extension InteractiveWindowTests {
         let took = Date().timeIntervalSince(sent)
         if app.process.isRunning {
             kill(pid, SIGKILL)
-            app.process.waitUntilExit()  // reading how it ended before it has would trap
+            // Bounded: Foundation once never noticed the program had ended (it stayed a
+            // zombie), and an unbounded waitUntilExit() kept the whole suite waiting.
+            let killed = Date()
+            while app.process.isRunning && Date().timeIntervalSince(killed) < 10 { Thread.sleep(forTimeInterval: 0.05) }
         }
         #expect(took < 2, "SIGTERM took \(took) s to end it while a decode hung")
+        // Reading how it ended before Foundation knows it has would trap.
+        guard !app.process.isRunning else { Issue.record("the program's end was never seen"); return }
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
         Thread.sleep(forTimeInterval: 0.2)
         #expect(!helpers.contains(where: Self.isRunning), "a decoder helper outlived the kiosk")
