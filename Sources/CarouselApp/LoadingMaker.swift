@@ -39,12 +39,12 @@ final class LoadingMaker {
             DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
         } : nil
         return ImageLoading(
-            workers: !tiles
-                ? DecodeWorkers(decoder: decoder, stopsDecoder: made == 1, wake: wake)
-                // Tiles take a few ms each: at rest one per core (a first screen of 25 in
-                // half the time), in motion one fewer; one running when motion starts ends soon.
-                : DecodeWorkers(decoder: decoder, threads: DecodeWorkers.restingThreadCount,
-                                whileMoving: DecodeWorkers.defaultThreadCount, stopsDecoder: made == 1, wake: wake),
+            // Tiles take a few ms each: at rest one per core (a first screen of 25 in half the
+            // time), in motion one fewer; one running when motion starts ends soon.
+            workers: DecodeWorkers(decoder: decoder,
+                                   threads: tiles ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount,
+                                   whileMoving: tiles ? DecodeWorkers.defaultThreadCount : nil,
+                                   stopsDecoder: made == 1, wake: wake),
             prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
             previews: previews,
             locate: { path in

@@ -33,12 +33,13 @@ public final class SizeReader: @unchecked Sendable {
         let thread = Thread { [self] in
             BackgroundPriority.lowerThisThread()
             var batch: [Double?] = []
+            func handOver() {
+                lock.withLock { read += batch }
+                batch.removeAll(keepingCapacity: true)
+                wake()
+            }
             for (i, path) in paths.enumerated() {
-                if lock.withLock({ held }) && !batch.isEmpty {
-                    lock.withLock { read += batch }
-                    batch.removeAll(keepingCapacity: true)
-                    wake()
-                }
+                if !batch.isEmpty && lock.withLock({ held }) { handOver() }
                 let go = lock.withLock { () -> Bool in
                     while held && !stopped { lock.wait() }
                     return !stopped
@@ -46,11 +47,7 @@ public final class SizeReader: @unchecked Sendable {
                 if !go { break }
                 batch.append(locate(path).flatMap(Self.aspect))
                 // Small batches at first, so the first screen is not kept waiting.
-                if batch.count >= (i < 64 ? 8 : 256) || i == paths.count - 1 {
-                    lock.withLock { read += batch }
-                    batch.removeAll(keepingCapacity: true)
-                    wake()
-                }
+                if batch.count >= (i < 64 ? 8 : 256) || i == paths.count - 1 { handOver() }
             }
             done.signal()
         }
