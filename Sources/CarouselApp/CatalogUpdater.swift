@@ -30,6 +30,11 @@ final class CatalogUpdater {
     private let scanned: @Sendable () -> Void
     /// `--order random`: new files come in at random places instead of the scan's order.
     private let reorder: Bool
+    private let options: SourceOptions
+
+    /// What the screen says while the sources hold no images: it changes when a web source
+    /// first answers ("Waiting for pictures from" becomes "No images found in").
+    var emptyMessage: String { options.emptyMessage }
 
     /// - Parameters:
     ///   - initial: what is shown now, as scanned at start, with its folders and missing sources.
@@ -50,6 +55,7 @@ final class CatalogUpdater {
         self.scanned = scanned
         self.watcher = makeWatcher(wake)
         self.reorder = options.order == .random
+        self.options = options
         armRescan(after: initial, now: now)
         // `initial` was read before the folders were watched: a file copied in between
         // (while the window opened, under a slow boot) would be missed until something

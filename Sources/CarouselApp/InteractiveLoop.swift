@@ -78,6 +78,10 @@ struct InteractiveLoop {
                     try scene.replaceCatalog(fresh, time: EventQueue.now)
                     needsDraw = true
                 }
+                if scene.sources.isEmpty, case let message = catalog.emptyMessage, message != scene.emptyMessage {
+                    scene.emptyMessage = message
+                    needsDraw = true
+                }
             }
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)

@@ -49,10 +49,16 @@ public struct SourceOptions: ParsableArguments, Sendable {
         }
     }
 
-    /// What the window says when the sources hold no images.
+    /// What the window says when the sources hold no images: the web sources that have not
+    /// answered yet are waited for; once every one has, an empty list is said as a folder's is.
     var emptyMessage: String {
-        let web = paths.filter(RemoteURL.isRemote)
-        if !web.isEmpty { return "Waiting for pictures from " + web.joined(separator: ", ") }
+        let library = RemoteSources.existingLibrary(remote)
+        let waiting = paths.filter(RemoteURL.isRemote).filter { url in
+            guard let library else { return true }
+            let expanded = (try? RemoteURL.expand(url, hostname: RemoteURL.hostname, machineID: RemoteURL.machineID)) ?? url
+            return library.state(of: expanded) == .waiting
+        }
+        if !waiting.isEmpty { return "Waiting for pictures from " + waiting.joined(separator: ", ") }
         return "No images found in " + (paths.isEmpty ? "the bundled Assets/ folder" : paths.joined(separator: ", "))
     }
 

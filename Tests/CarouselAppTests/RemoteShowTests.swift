@@ -115,6 +115,17 @@ import Testing
         #expect(other.result.status != 0, "a local path that is not there is an error; a web one is waited for")
     }
 
+    @Test func anEmptyManifestIsSaidAsAnEmptyFolderOnceTheServerAnswers() throws {
+        let server = try Self.server(listing: [])
+        defer { server.stop() }
+        let url = server.url("/show.toml")
+        let options = try SourceOptions.parse([url, "--cache-dir", try Fixtures.temporaryFolder("remote-none-listed")])
+        #expect(options.emptyMessage == "Waiting for pictures from \(url)", "before it answers: \(options.emptyMessage)")
+        let found = try options.scan(waitForWeb: true, note: { _ in }).sources
+        #expect(found.isEmpty && server.requests("/show.toml") == 1)
+        #expect(options.emptyMessage == "No images found in \(url)", "after: \(options.emptyMessage)")
+    }
+
     static func litPixels(_ path: String) throws -> Int {
         let image = try SDLImageCodec.decode(path: path)
         let background = Array(image.pixels[0..<4])

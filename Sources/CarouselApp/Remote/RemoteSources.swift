@@ -26,6 +26,12 @@ enum RemoteSources {
         }
     }
 
+    /// The library for `options` if one was made, without making one.
+    static func existingLibrary(_ options: RemoteOptions) -> RemoteLibrary? {
+        let folder = options.librarySettings.cacheFolder
+        return lock.withLock { libraries[folder] }
+    }
+
     /// Sends the libraries' events (`download_failed`, `source_status`) to `log`, timed from
     /// `origin` on the event queue's clock.
     static func report(to log: EventLog?, timeOrigin origin: Double) {
