@@ -63,7 +63,7 @@ public struct RenderCommand: ParsableCommand {
             loading: { size in
                 loadings.make(waitsForImages: true, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
             },
-            log: log, time: 0, warn: { Log.warn($0) })
+            log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
         if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }
 
         var player = ScriptPlayer()

@@ -153,7 +153,7 @@ public struct RunCommand: ParsableCommand {
                 loading: { size in
                     loadings.make(wake: EventQueue.wakeUp, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails)
                 },
-                log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: { Log.warn($0) })
+                log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
             scene.emptyMessage = current.source.emptyMessage
             if let level = pressure?.level, level != .normal { try scene.setMemoryPressure(level, time: EventQueue.now) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)

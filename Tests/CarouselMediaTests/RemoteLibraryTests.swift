@@ -167,7 +167,11 @@ import Testing
         #expect(throws: ImageError(path: server.url("/missing"), reason: "HTTP 404")) {
             try library.file(for: server.url("/missing"))
         }
-        #expect(throws: ImageError.self) { try library.file(for: server.url("/missing")) }
+        #expect(throws: ImageError(path: server.url("/missing"), reason: "HTTP 404")) {
+            try library.file(for: server.url("/missing"))
+        }
+        // Asked again before the next poll: the same answer, not another request.
+        #expect(server.requests("/missing") == 1, "\(server.requests("/missing")) requests")
         #expect(try library.file(for: server.url("/here.jpg")).hasPrefix(library.cache.folder))
         let failures = reports.of("download_failed").filter { $0["url"] == server.url("/missing") }
         #expect(failures.count == 1 && failures.first?["reason"] == "HTTP 404", "\(failures)")

@@ -18,12 +18,27 @@ enum RemoteSources {
         let settings = options.librarySettings
         return lock.withLock {
             if let made = libraries[settings.cacheFolder] { return made }
-            let made = RemoteLibrary(settings: settings, warn: { Log.warn($0) },
+            let made = RemoteLibrary(settings: settings, warn: { RemoteSources.warn($0) },
                                      changed: { EventQueue.post(.foldersChanged) },
                                      event: { type, fields in RemoteSources.record(type, fields) })
             libraries[settings.cacheFolder] = made
             return made
         }
+    }
+
+    /// Lines the libraries logged: a picture's failure, said when it was downloaded in the
+    /// background, is not said again when the picture is shown as failed.
+    nonisolated(unsafe) private static var said: Set<String> = []
+
+    private static func warn(_ line: String) {
+        lock.withLock { _ = said.insert(line) }
+        Log.warn(line)
+    }
+
+    /// Logs `line` unless a library already did: the views' failure lines go through here.
+    static func warnUnlessSaid(_ line: String) {
+        guard !lock.withLock({ said.contains(line) }) else { return }
+        Log.warn(line)
     }
 
     /// The library for `options` if one was made, without making one.

@@ -164,6 +164,12 @@ public final class RemoteLibrary: @unchecked Sendable {
         if let path = cache.verifiedFile(for: url) { noteDecoded(url); return path }
         let end = Date().addingTimeInterval(deadline)
         lock.lock()
+        // Tried since the server last answered a poll, and failed: the same answer until the
+        // next poll (which tries it again), not another request for each decoder that asks.
+        if confirmed.contains(url), !inFlight.contains(url), let failure = failures[url] {
+            lock.unlock()
+            throw ImageError(path: url, reason: failure)
+        }
         let before = attempts[url] ?? 0
         urgent.removeAll { $0 == url }
         urgent.insert(url, at: 0)
