@@ -1,7 +1,12 @@
 import CSDL2
 import CarouselMedia
 
-/// A GPU (or software) texture in RGBA; destroyed with this object.
+/// A GPU (or software) texture, filled from RGBA pixels; destroyed with this object.
+///
+/// It is stored as ARGB8888 (B, G, R, A in memory), the order of the software renderer's
+/// screen and of desktop OpenGL: drawn without blending it is a straight copy of rows. An
+/// RGBA texture on that screen swapped red and blue pixel by pixel at every frame (a third
+/// of the wall's frame time in a fling, in `perf`); the swap now happens once, at upload.
 public final class SDLTexture {
     let handle: OpaquePointer
     public let width: Int
@@ -10,7 +15,7 @@ public final class SDLTexture {
     /// A texture the program fills with `update` (slot textures, frame targets).
     init(renderer: OpaquePointer, width: Int, height: Int, target: Bool = false) throws(SDLError) {
         let access = target ? SDL_TEXTUREACCESS_TARGET : SDL_TEXTUREACCESS_STATIC
-        guard let t = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGBA32.rawValue, Int32(access.rawValue),
+        guard let t = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(access.rawValue),
                                         Int32(max(1, width)), Int32(max(1, height))) else {
             throw SDLError("SDL_CreateTexture")
         }
@@ -38,7 +43,8 @@ public final class SDLTexture {
     public func update(with image: PixelImage) throws(SDLError) {
         precondition(image.width <= width && image.height <= height, "image larger than its texture")
         var rect = SDL_Rect(x: 0, y: 0, w: Int32(image.width), h: Int32(image.height))
-        let rc = image.pixels.withUnsafeBytes { buf in
+        let argb = PixelOrder.argb(fromRGBA: image.pixels)
+        let rc = argb.withUnsafeBytes { buf in
             SDL_UpdateTexture(handle, &rect, buf.baseAddress, Int32(image.width * 4))
         }
         if rc != 0 { throw SDLError("SDL_UpdateTexture") }
