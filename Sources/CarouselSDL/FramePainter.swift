@@ -45,7 +45,7 @@ public struct FramePainter {
             if let card = style.card { renderer.fillRounded(frame, radius: radius, card.darkened(dim)) }
             switch slots.contents[item.slot] {
             case .loaded(_, let w, let h) where style.fillsBox:
-                if border > 0 { renderer.fillRounded(frame, radius: radius, style.borderColor.darkened(dim)) }
+                if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim), on: renderer) }
                 let scale = max(box.size.width / Double(w), box.size.height / Double(h))
                 let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
                 renderer.draw(slots.texture(item.slot),
@@ -55,9 +55,8 @@ public struct FramePainter {
             case .loaded(_, let w, let h):
                 let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
                 if border > 0 {
-                    renderer.fillRounded(Rect(x: r.minX - border, y: r.minY - border,
-                                              width: r.size.width + 2 * border, height: r.size.height + 2 * border),
-                                         radius: radius, style.borderColor.darkened(dim))
+                    drawBorder(Rect(x: r.minX - border, y: r.minY - border, width: r.size.width + 2 * border, height: r.size.height + 2 * border),
+                               around: r, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim), on: renderer)
                 }
                 if radius > 0 {
                     renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,
@@ -129,6 +128,18 @@ public struct FramePainter {
         renderer.draw(t, source: (t.width, t.height),
                       in: Rect(x: (rect.midX - Double(t.width) / 2).rounded(.down), y: (rect.midY - Double(t.height) / 2).rounded(.down),
                                width: Double(t.width), height: Double(t.height)))
+    }
+
+    /// The border `outer` drawn before a picture that will cover `inner`: only the ring
+    /// when the picture is opaque and square-cornered (the software renderer would fill the
+    /// whole `outer` and then copy the picture over most of it), else `outer` filled.
+    private func drawBorder(_ outer: Rect, around inner: Rect, radius: Double, opaque: Bool, _ color: Color,
+                            on renderer: SDLRenderer) {
+        if radius == 0 && opaque && color.a == 255 {
+            renderer.fillRing(outer, inner: inner, color)
+        } else {
+            renderer.fillRounded(outer, radius: radius, color)
+        }
     }
 
     /// The background colour, and the backdrop picture over it if there is one.

@@ -27,7 +27,10 @@ public final class SDLRenderer {
         SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND)
     }
 
-    deinit { SDL_DestroyRenderer(handle) }
+    deinit {
+        if let t = solid?.texture { SDL_DestroyTexture(t) }
+        SDL_DestroyRenderer(handle)
+    }
 
     /// The drawable size in device pixels.
     public var outputSize: Size {
@@ -60,10 +63,54 @@ public final class SDLRenderer {
 
     /// Fills `rect`, blending when the colour is translucent (a caption's scrim).
     public func fill(_ rect: Rect, _ c: Color) {
+        if c.a == 255, driverName == "software", let pixel = solidPixel(c) {
+            var r = Self.pixelRect(rect)
+            SDL_RenderCopy(handle, pixel, nil, &r)
+            return
+        }
         setColor(c)
         SDL_SetRenderDrawBlendMode(handle, c.a < 255 ? SDL_BLENDMODE_BLEND : SDL_BLENDMODE_NONE)
         var r = Self.pixelRect(rect)
         SDL_RenderFillRect(handle, &r)
+    }
+
+    /// Fills the ring between `outer` and `inner` (a border around a picture that covers
+    /// `inner` opaquely): four bands, not `outer` whole under the picture.
+    public func fillRing(_ outer: Rect, inner: Rect, _ c: Color) {
+        let o = Self.pixelRect(outer), i = Self.pixelRect(inner)
+        let left = Double(o.x), top = Double(o.y), right = Double(o.x + o.w), bottom = Double(o.y + o.h)
+        let il = Double(max(i.x, o.x)), it = Double(max(i.y, o.y))
+        let ir = Double(min(i.x + i.w, o.x + o.w)), ib = Double(min(i.y + i.h, o.y + o.h))
+        guard ir > il, ib > it else { return fill(outer, c) }
+        for band in [Rect(x: left, y: top, width: right - left, height: it - top),
+                     Rect(x: left, y: ib, width: right - left, height: bottom - ib),
+                     Rect(x: left, y: it, width: il - left, height: ib - it),
+                     Rect(x: ir, y: it, width: right - ir, height: ib - it)] where band.size.width > 0 && band.size.height > 0 {
+            fill(band, c)
+        }
+    }
+
+    /// The software renderer's opaque fills: a one-pixel texture of the colour, stretched.
+    /// SDL's own fill writes with non-temporal stores, which on rows that do not start and
+    /// end on cache lines cost several times a plain copy: a wall of 25 bordered tiles spent
+    /// 2.3 ms a frame filling borders (0.45 ms this way, in a C test of the same calls).
+    private var solid: (texture: OpaquePointer, color: Color)?
+
+    private func solidPixel(_ c: Color) -> OpaquePointer? {
+        if let solid, solid.color == c { return solid.texture }
+        let texture: OpaquePointer
+        if let made = solid?.texture {
+            texture = made
+        } else {
+            guard let made = SDL_CreateTexture(handle, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(SDL_TEXTUREACCESS_STATIC.rawValue), 1, 1)
+            else { return nil }
+            SDL_SetTextureBlendMode(made, SDL_BLENDMODE_NONE)
+            texture = made
+        }
+        var word = 0xFF00_0000 | UInt32(c.r) << 16 | UInt32(c.g) << 8 | UInt32(c.b)
+        guard SDL_UpdateTexture(texture, nil, &word, 4) == 0 else { return nil }
+        solid = (texture, c)
+        return texture
     }
 
     /// A filled circle (a page dot), as a fan of triangles.

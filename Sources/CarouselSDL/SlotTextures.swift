@@ -20,6 +20,8 @@ public final class SlotTextures {
     private var labels: [SDLTexture?] = []
     /// Slots showing a stand-in (a thumbnail, drawn scaled up) until their image comes.
     private var previews: [Bool] = []
+    /// Slots whose image has no transparent pixel: drawn, it hides what is under it.
+    private var opaque: [Bool] = []
     public private(set) var slotSize = (width: 0, height: 0)
     /// Textures created so far: stays at the slot count unless the slot size changes.
     public private(set) var texturesCreated = 0
@@ -44,6 +46,7 @@ public final class SlotTextures {
         contents = Array(repeating: .empty, count: count)
         labels = Array(repeating: nil, count: count)
         previews = Array(repeating: false, count: count)
+        opaque = Array(repeating: false, count: count)
     }
 
     /// The slot now shows `source`, not yet decoded.
@@ -55,6 +58,9 @@ public final class SlotTextures {
 
     /// Told how long each upload took, seconds (the benchmark listens; nobody else does).
     public var uploadObserver: ((Double) -> Void)?
+
+    /// Whether the slot's image (its own or a stand-in) has no transparent pixel.
+    public func isOpaque(_ slot: Int) -> Bool { opaque.indices.contains(slot) && opaque[slot] }
 
     /// Whether the slot shows a stand-in, not yet its image.
     public func isPreview(_ slot: Int) -> Bool { previews.indices.contains(slot) && previews[slot] }
@@ -80,6 +86,7 @@ public final class SlotTextures {
         let started = uploadObserver == nil ? 0 : SDL_GetPerformanceCounter()
         try textures[slot].update(with: image)
         textures[slot].setBlending(!image.isOpaque)
+        opaque[slot] = image.isOpaque
         if let observer = uploadObserver {
             observer(Double(SDL_GetPerformanceCounter() - started) / Double(SDL_GetPerformanceFrequency()))
         }
@@ -105,6 +112,7 @@ public final class SlotTextures {
         contents.removeAll()
         labels.removeAll()
         previews.removeAll()
+        opaque.removeAll()
         slotSize = (0, 0)
     }
 
