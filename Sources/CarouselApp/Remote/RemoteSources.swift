@@ -18,7 +18,7 @@ enum RemoteSources {
         let settings = options.librarySettings
         return lock.withLock {
             if let made = libraries[settings.cacheFolder] { return made }
-            let made = RemoteLibrary(settings: settings, warn: { RemoteSources.warn($0) },
+            let made = RemoteLibrary(settings: settings, warn: { Log.warn($0) },
                                      changed: { EventQueue.post(.foldersChanged) },
                                      event: { type, fields in RemoteSources.record(type, fields) })
             libraries[settings.cacheFolder] = made
@@ -26,18 +26,11 @@ enum RemoteSources {
         }
     }
 
-    /// Lines the libraries logged: a picture's failure, said when it was downloaded in the
-    /// background, is not said again when the picture is shown as failed.
-    nonisolated(unsafe) private static var said: Set<String> = []
-
-    private static func warn(_ line: String) {
-        lock.withLock { _ = said.insert(line) }
-        Log.warn(line)
-    }
-
-    /// Logs `line` unless a library already did: the views' failure lines go through here.
+    /// Logs `line` unless a library already said it: the views' failure lines go through
+    /// here, so a picture whose download failed is not said again when shown as failed.
     static func warnUnlessSaid(_ line: String) {
-        guard !lock.withLock({ said.contains(line) }) else { return }
+        let all = lock.withLock { Array(libraries.values) }
+        guard !all.contains(where: { $0.hasSaid(line) }) else { return }
         Log.warn(line)
     }
 

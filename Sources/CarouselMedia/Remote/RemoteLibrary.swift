@@ -63,6 +63,8 @@ public final class RemoteLibrary: @unchecked Sendable {
     private var confirmed: Set<String> = []
     /// The last failure of each URL, until it works again.
     private var failures: [String: String] = [:]
+    /// The line `warn` said for each URL's failure, until it works again.
+    private var said: [String: String] = [:]
     /// Downloads finished per URL (successful or not): a waiter waits for the next one.
     private var attempts: [String: Int] = [:]
     /// The stamp each picture was listed with: it changes only when the picture was
@@ -382,8 +384,15 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func succeeded(_ url: String) {
-        lock.withLock { _ = failures.removeValue(forKey: url) }
+        lock.withLock {
+            failures.removeValue(forKey: url)
+            said.removeValue(forKey: url)
+        }
     }
+
+    /// Whether `line` is what this library said of a failure that still stands: the views
+    /// do not say a picture's failure again when it was said as its download failed.
+    public func hasSaid(_ line: String) -> Bool { lock.withLock { said.values.contains(line) } }
 
     /// Says a failure once per URL and reason, until the URL works again.
     private func failed(_ url: String, reason: String, logged: Bool = true) {
@@ -392,7 +401,11 @@ public final class RemoteLibrary: @unchecked Sendable {
             return failures[url] != reason
         }
         guard new else { return }
-        if logged { warn("\(url): \(reason)") }
+        if logged {
+            let line = "\(url): \(reason)"
+            lock.withLock { said[url] = line }
+            warn(line)
+        }
         event("download_failed", [("url", url), ("reason", reason)])
     }
 
