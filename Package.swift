@@ -25,6 +25,11 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         // The format libraries fuzzed upstream, called directly (inside the decoder helpers).
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        // Colour management: embedded profiles to sRGB or the screen's own.
+        .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
@@ -41,7 +46,8 @@ let package = Package(
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CSPNG", "CWebP", "CGIF",
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
+                               "CSPNG", "CWebP", "CGIF",
                                "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
@@ -57,7 +63,7 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "TestSupport"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore", "TestSupport"],

@@ -83,6 +83,8 @@ extension PixelImage {
                 }
             }
         }
-        return PixelImage(width: ow, height: oh, pixels: out, isOpaque: isOpaque)
+        var turned = PixelImage(width: ow, height: oh, pixels: out, isOpaque: isOpaque)
+        turned.note = note
+        return turned
     }
 }

@@ -16,19 +16,26 @@ extension ImageDecoding {
 
 /// The real decoder: reads the file, refuses oversized headers before allocating, decodes
 /// JPEGs at the smallest DCT scale that still covers the box (seed 002: a 24 MP photo is
-/// 96 MB decoded) and turns them upright by EXIF, PNGs row by row and WebPs scaled while
-/// decoding, GIF's first frame through giflib and the rarer formats through SDL_image,
-/// then area-averages down to the fitted size. Runs in a decoder helper (`IsolatedDecoder`);
-/// in the main process only in tests and `carousel bench`'s in-process comparison.
+/// 96 MB decoded) and fits them row by row as libjpeg hands the rows out, PNGs row by row,
+/// WebPs scaled while decoding, HEIF/AVIF and JPEG XL through libheif and libjxl, GIF's
+/// first frame through giflib, Netpbm in Swift and the rarer formats through SDL_image;
+/// turns each upright (EXIF for JPEG, the format's own field for HEIF and JPEG XL),
+/// area-averages it down to the fitted size and converts its colours from what the file
+/// declares to sRGB or the screen's profile (`ColourConverter`). Runs in a decoder helper
+/// (`IsolatedDecoder`); in the main process only in tests and `carousel bench`'s
+/// in-process comparison.
 public struct FittingDecoder: ImageDecoding {
     /// Largest image accepted, in pixels: a guard against files that would exhaust memory.
     public var maxPixels: Int
     /// Off only to measure what DCT scaling saves.
     public var dctScaling: Bool
+    /// Into the screen's colours.
+    public var colour: ColourConverter
 
-    public init(maxPixels: Int = 100_000_000, dctScaling: Bool = true) {
+    public init(maxPixels: Int = 100_000_000, dctScaling: Bool = true, colour: ColourConverter = ColourConverter()) {
         self.maxPixels = maxPixels
         self.dctScaling = dctScaling
+        self.colour = colour
     }
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
@@ -43,7 +50,8 @@ public struct FittingDecoder: ImageDecoding {
         let header = ImageHeader.read(Array(head.prefix(max(0, n))))
         if header.format == .png, let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: name)
-            return try PNGCodec.decode(file: fd, fittingIn: box, path: name)
+            let (image, embedded) = try PNGCodec.decode(file: fd, fittingIn: box, path: name)
+            return converted(image, embedded)
         }
         return try decode(ImageFile.read(fd, name: name), name: name, fittingIn: box)
     }
@@ -57,29 +65,40 @@ public struct FittingDecoder: ImageDecoding {
         }
         // The common formats through their reference libraries, fitted while decoding where
         // the library can; the rarer ones through SDL_image at full size.
+        let check = { (w: Int, h: Int) throws(ImageError) in try checkSize(width: w, height: h, path: path) }
+        var embedded = EmbeddedColour.sRGB
         let upright: PixelImage
         switch header.format {
-        case .jpeg:
-            if let w = header.width, let h = header.height {
-                upright = try decodeJPEG(bytes, stored: (w, h), box: box, path: path)
-            } else {
-                // No frame header: libturbojpeg says what is wrong.
-                upright = try TurboJPEGCodec.decode(bytes, scale: .full, path: path)
-            }
-        case .png: upright = try PNGCodec.decode(bytes, fittingIn: box, path: path)
-        case .webp: upright = try WebPCodec.decode(bytes, fittingIn: box, path: path)
+        case .jpeg: return try decodeJPEG(bytes, box: box, path: path)
+        case .png: (upright, embedded) = try PNGCodec.decodeWithColour(bytes, fittingIn: box, path: path)
+        case .webp:
+            upright = try WebPCodec.decode(bytes, fittingIn: box, path: path)
+            embedded = ICCExtraction.webp(bytes)
         case .gif: upright = try GIFCodec.decode(bytes, path: path)
+        case .heif, .avif: (upright, embedded) = try HEIFCodec.decode(bytes, fittingIn: box, path: path, check: check)
+        case .jxl: (upright, embedded) = try JXLCodec.decode(bytes, fittingIn: box, path: path, check: check)
+        case .pnm: upright = try PNMCodec.decode(bytes, path: path)
         default:
             upright = try SDLImageCodec.decode(bytes, path: path)
             try checkSize(width: upright.width, height: upright.height, path: path)
         }
         guard upright.width > 0, upright.height > 0 else { throw ImageError(path: path, reason: "has no pixels") }
         let fitted = AspectFit.size(of: upright.size, in: box)
-        return ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height))
+        return converted(ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height)), embedded)
     }
 
-    private func decodeJPEG(_ bytes: [UInt8], stored: (width: Int, height: Int), box: Size,
-                            path: String) throws(ImageError) -> PixelImage {
+    /// `image` in the screen's colours, with a note when the file's colour was ignored.
+    private func converted(_ image: PixelImage, _ embedded: EmbeddedColour) -> PixelImage {
+        var image = image
+        image.note = colour.convert(&image, from: embedded)
+        return image
+    }
+
+    /// A JPEG fitted in the file's stored axes while it decodes, then turned upright by its
+    /// EXIF orientation and converted to the screen's colours (CMYK through its profile).
+    private func decodeJPEG(_ bytes: [UInt8], box: Size, path: String) throws(ImageError) -> PixelImage {
+        let stored = try JPEGCodec.size(bytes, path: path)
+        try checkSize(width: stored.width, height: stored.height, path: path)
         let orientation = ExifOrientation.read(jpeg: bytes)
         // Fit the upright picture, then ask the decoder for that size in stored axes.
         let upright = orientation.swapsAxes ? Size(width: Double(stored.height), height: Double(stored.width))
@@ -87,7 +106,17 @@ public struct FittingDecoder: ImageDecoding {
         let fitted = AspectFit.size(of: upright, in: box)
         let target = orientation.swapsAxes ? (Int(fitted.height), Int(fitted.width)) : (Int(fitted.width), Int(fitted.height))
         let scale = dctScaling ? DCTScale.choose(source: stored, target: target) : .full
-        return try TurboJPEGCodec.decode(bytes, scale: scale, path: path).oriented(orientation)
+        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path)
+        let embedded = ICCExtraction.jpeg(bytes)
+        var image: PixelImage
+        if decoded.isCMYK {
+            let (rgba, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
+            image = rgba
+            image.note = note
+        } else {
+            image = converted(decoded.image, embedded)
+        }
+        return image.oriented(orientation)
     }
 
     private func checkSize(width: Int, height: Int, path: String) throws(ImageError) {

@@ -2,12 +2,13 @@
 /// so that a file claiming 60000×60000 is refused before a byte of pixels is allocated.
 public struct ImageHeader: Equatable, Sendable {
     public enum Format: String, Sendable {
-        case jpeg, png, gif, bmp, webp, qoi, tiff, unknown
+        case jpeg, png, gif, bmp, webp, qoi, tiff, heif, avif, jxl, pnm, unknown
     }
 
     public var format: Format
     /// The dimensions the header claims; nil where the format's header is not read here
-    /// (TIFF, TGA, PNM: those are checked after decoding).
+    /// (TIFF, TGA: those are checked after decoding). HEIF, AVIF and JPEG XL give their
+    /// upright size (their own rotation applied); a JPEG its stored one (EXIF is separate).
     public var width: Int?
     public var height: Int?
 
@@ -38,6 +39,9 @@ public struct ImageHeader: Equatable, Sendable {
         if b.matches(Array("qoif".utf8), at: 0) {
             return ImageHeader(format: .qoi, width: b.u32be(4), height: b.u32be(8))
         }
+        if let heif = ISOBMFFHeader.read(b) { return heif }
+        if let jxl = JXLHeader.read(b) { return jxl }
+        if let pnm = PNMCodec.header(bytes) { return ImageHeader(format: .pnm, width: pnm.width, height: pnm.height) }
         if b.matches(Array("II*\0".utf8), at: 0) || b.matches(Array("MM\0*".utf8), at: 0) {
             return ImageHeader(format: .tiff)
         }
@@ -115,6 +119,7 @@ struct ByteReader {
     func u16be(_ i: Int) -> Int? { value(i, 2, bigEndian: true) }
     func u16le(_ i: Int) -> Int? { value(i, 2, bigEndian: false) }
     func u24le(_ i: Int) -> Int? { value(i, 3, bigEndian: false) }
+    func u24be(_ i: Int) -> Int? { value(i, 3, bigEndian: true) }
     func u32be(_ i: Int) -> Int? { value(i, 4, bigEndian: true) }
     func u32le(_ i: Int) -> Int? { value(i, 4, bigEndian: false) }
 }

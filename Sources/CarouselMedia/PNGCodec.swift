@@ -14,10 +14,15 @@ public enum PNGCodec {
 
     /// `png` decoded upright into RGBA and aspect-fitted to `box`; `path` names it in errors.
     public static func decode(_ png: [UInt8], fittingIn box: Size, path: String) throws(ImageError) -> PixelImage {
+        try decodeWithColour(png, fittingIn: box, path: path).0
+    }
+
+    /// As `decode`, with the colour the file declares (iCCP, sRGB, gAMA and cHRM).
+    public static func decodeWithColour(_ png: [UInt8], fittingIn box: Size, path: String) throws(ImageError) -> (PixelImage, EmbeddedColour) {
         let ctx = try context(path)
         defer { spng_ctx_free(ctx) }
         return try png.withUnsafeBytes { buf in
-            Result { () throws(ImageError) -> PixelImage in
+            Result { () throws(ImageError) -> (PixelImage, EmbeddedColour) in
                 try check(spng_set_png_buffer(ctx, buf.baseAddress, buf.count), path)
                 return try decode(ctx, box: box, path: path)
             }
@@ -26,7 +31,7 @@ public enum PNGCodec {
 
     /// The PNG in the open file `fd`, read as it decodes: neither the file nor the picture
     /// is ever whole in memory (a 5120×2880 photo PNG is 20 to 30 MB of file).
-    public static func decode(file fd: Int32, fittingIn box: Size, path: String) throws(ImageError) -> PixelImage {
+    public static func decode(file fd: Int32, fittingIn box: Size, path: String) throws(ImageError) -> (PixelImage, EmbeddedColour) {
         let ctx = try context(path)
         defer { spng_ctx_free(ctx) }
         let reader = FileReader(fd)
@@ -34,7 +39,7 @@ public enum PNGCodec {
             FileReader.read(user, destination, length)
         }, Unmanaged.passUnretained(reader).toOpaque())
         try check(stream, path)
-        return try withExtendedLifetime(reader) { () throws(ImageError) -> PixelImage in try decode(ctx, box: box, path: path) }
+        return try withExtendedLifetime(reader) { () throws(ImageError) -> (PixelImage, EmbeddedColour) in try decode(ctx, box: box, path: path) }
     }
 
     private static func context(_ path: String) throws(ImageError) -> OpaquePointer {
@@ -67,7 +72,7 @@ public enum PNGCodec {
         }
     }
 
-    private static func decode(_ ctx: OpaquePointer, box: Size, path: String) throws(ImageError) -> PixelImage {
+    private static func decode(_ ctx: OpaquePointer, box: Size, path: String) throws(ImageError) -> (PixelImage, EmbeddedColour) {
         var ihdr = spng_ihdr()
         try check(spng_get_ihdr(ctx, &ihdr), path)
         let w = Int(ihdr.width), h = Int(ihdr.height)
@@ -80,7 +85,7 @@ public enum PNGCodec {
             var full = [UInt8](repeating: 0, count: size)
             try check(full.withUnsafeMutableBytes { spng_decode_image(ctx, $0.baseAddress, $0.count, format, trns) }, path)
             let image = PixelImage(width: w, height: h, pixels: full, isOpaque: PixelImage.allOpaque(full))
-            return ImageScaler.resize(image, width: Int(fitted.width), height: Int(fitted.height))
+            return (ImageScaler.resize(image, width: Int(fitted.width), height: Int(fitted.height)), colour(ctx))
         }
         try check(spng_decode_image(ctx, nil, 0, format, trns | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)), path)
         var scaler = RowScaler(sourceWidth: w, sourceHeight: h, width: Int(fitted.width), height: Int(fitted.height))
@@ -94,7 +99,29 @@ public enum PNGCodec {
             if rc == Int32(SPNG_EOI.rawValue) { break }
         }
         guard scaler.isComplete else { throw ImageError(path: path, reason: "is truncated (the PNG data ends early)") }
-        return scaler.image(isOpaque: opaque)
+        return (scaler.image(isOpaque: opaque), colour(ctx))
+    }
+
+    /// The colour the chunks before the pixels declare: an iCCP profile, else sRGB if an
+    /// sRGB chunk says so, else gAMA (with cHRM when there). cICP is not read (libspng 0.7
+    /// does not know it).
+    private static func colour(_ ctx: OpaquePointer) -> EmbeddedColour {
+        var iccp = spng_iccp()
+        if spng_get_iccp(ctx, &iccp) == 0 {
+            guard let profile = iccp.profile, iccp.profile_len > 0, iccp.profile_len <= ICCExtraction.maxBytes else {
+                return .unusable(reason: "its iCCP profile is empty or too large; shown as sRGB")
+            }
+            return .icc([UInt8](UnsafeRawBufferPointer(start: profile, count: iccp.profile_len)))
+        }
+        var intent: UInt8 = 0
+        if spng_get_srgb(ctx, &intent) == 0 { return .sRGB }
+        var gamma: UInt32 = 0
+        guard spng_get_gama_int(ctx, &gamma) == 0 else { return .sRGB }
+        var c = spng_chrm_int()
+        let chrm = spng_get_chrm_int(ctx, &c) == 0
+            ? [c.white_point_x, c.white_point_y, c.red_x, c.red_y, c.green_x, c.green_y, c.blue_x, c.blue_y].map { Double($0) / 100_000 }
+            : nil
+        return ColourDescription.png(gamma: Int(gamma), chromaticities: chrm)
     }
 
     /// How hard the encoder works for a small file.

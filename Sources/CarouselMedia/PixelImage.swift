@@ -10,6 +10,9 @@ public struct PixelImage: Sendable, Equatable {
     /// Known to have no transparent pixel, so it can be drawn without blending (half again
     /// as fast in software). False when not known.
     public var isOpaque: Bool
+    /// What the decoder wants said once about this picture, which still shows (its colour
+    /// profile was damaged and ignored, say); nil: nothing.
+    public var note: String? = nil
 
     public init(width: Int, height: Int, pixels: [UInt8], isOpaque: Bool = false) {
         precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")

@@ -4,10 +4,10 @@ import Glibc
 /// Finds the images to show in the files, folders and manifests given on the command line.
 /// Reads names (and, for `mtime` order, modification times) only: scanning decodes nothing.
 public struct SourceScanner: Sendable {
-    /// Extensions SDL_image decodes, lower case.
+    /// Extensions of the formats carousel decodes, lower case (the content decides how).
     public static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "tga", "tif", "tiff", "pnm", "ppm", "pgm",
-        "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl",
+        "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl", "heic", "heif", "hif",
     ]
 
     public enum Order: Sendable { case name, modificationTime }

@@ -55,7 +55,8 @@ import Testing
     @Test func helperPixelsAreThoseOfDecodingInProcess() throws {
         let decoder = Self.decoder()
         defer { decoder.stop() }
-        for name in ["baseline.jpg", "alpha.png", "plain.bmp", "lossy.webp"] {
+        for name in ["baseline.jpg", "alpha.png", "plain.bmp", "lossy.webp", "phone.heic", "web.avif", "camera.jxl",
+                     "cmyk.jpg", "subsampled-440.jpg", "arithmetic.jpg", "deep16.ppm", "prophoto.jpg"] {
             let path = ImageDamage.fixtures + "/" + name
             let isolated = try decoder.decode(Self.source(path), fittingIn: Self.box)
             let local = try FittingDecoder().decode(Self.source(path), fittingIn: Self.box)

@@ -1,0 +1,158 @@
+import CLCMS
+
+/// The only file of this module that calls Little CMS: turns decoded pixels into the
+/// screen's colours. Pictures are converted from their embedded colour (`EmbeddedColour`)
+/// into sRGB, or into the screen's own profile when one is given (`--display-profile`).
+/// The intent is perceptual where the picture's profile has a perceptual table (LUT
+/// profiles: printers' CMYK, some camera profiles), else relative colorimetric with black
+/// point compensation (matrix profiles: sRGB, Adobe RGB, ProPhoto, Display P3). Converting
+/// runs on the fitted picture, not the decoded one: a slot's pixels, not a camera's.
+public struct ColourConverter: Sendable {
+    /// The screen's profile (an ICC file's bytes); nil: sRGB.
+    public let display: [UInt8]?
+
+    public init(display: [UInt8]? = nil) {
+        self.display = display
+    }
+
+    /// Whether `bytes` are an RGB output profile Little CMS can use, else why not.
+    public static func checkDisplayProfile(_ bytes: [UInt8]) -> String? {
+        guard let p = open(bytes) else { return "is not an ICC profile Little CMS can read" }
+        defer { cmsCloseProfile(p) }
+        guard cmsGetColorSpace(p) == cmsSigRgbData else { return "is not an RGB profile (a screen's profile is RGB)" }
+        guard cmsIsIntentSupported(p, UInt32(INTENT_RELATIVE_COLORIMETRIC), UInt32(LCMS_USED_AS_OUTPUT)) != 0 else {
+            return "cannot be used as an output profile"
+        }
+        return nil
+    }
+
+    /// Converts `image` (RGBA) in place from `colour` to the screen's colours; a note to
+    /// say once when the picture's colour information had to be ignored.
+    public func convert(_ image: inout PixelImage, from colour: EmbeddedColour) -> String? {
+        let source: cmsHPROFILE?
+        var note: String? = nil
+        switch colour {
+        case .sRGB:
+            guard display != nil else { return nil }  // sRGB to sRGB: nothing to do
+            source = cmsCreate_sRGBProfile()
+        case .icc(let bytes):
+            source = Self.open(bytes)
+            if source == nil { note = "its colour profile is damaged or unreadable; shown as sRGB" }
+        case .described(let d):
+            source = Self.profile(d)
+        case .unusable(let reason):
+            note = reason
+            source = display != nil ? cmsCreate_sRGBProfile() : nil
+        }
+        guard let source else {
+            if display != nil, let s = cmsCreate_sRGBProfile() {
+                defer { cmsCloseProfile(s) }
+                _ = transform(&image, from: s, format: kc_type_rgba_8())
+            }
+            return note
+        }
+        defer { cmsCloseProfile(source) }
+        let space = cmsGetColorSpace(source)
+        let format: cmsUInt32Number
+        switch space {
+        case cmsSigRgbData: format = kc_type_rgba_8()
+        case cmsSigGrayData: format = kc_type_gray_in_rgba_8()
+        default: return "its colour profile is for \(Self.name(space)) pixels, not the picture's RGB; shown as sRGB"
+        }
+        if !transform(&image, from: source, format: format) {
+            return "its colour profile cannot be used for conversion; shown as sRGB"
+        }
+        return note
+    }
+
+    /// CMYK pixels (`image`'s four channels C, M, Y, K; `inverted` as Adobe stores them)
+    /// as RGBA in the screen's colours, through `profile` (the file's CMYK profile) or,
+    /// without one, the plain formula browsers use (R = (1 − C)(1 − K), …).
+    public func rgba(fromCMYK image: PixelImage, inverted: Bool, profile: EmbeddedColour) -> (PixelImage, String?) {
+        var note: String? = nil
+        if case .icc(let bytes) = profile {
+            if let source = Self.open(bytes), cmsGetColorSpace(source) == cmsSigCmykData {
+                defer { cmsCloseProfile(source) }
+                var out = PixelImage(width: image.width, height: image.height,
+                                     pixels: [UInt8](repeating: 255, count: image.pixels.count), isOpaque: true)
+                if let t = makeTransform(from: source, format: inverted ? kc_type_cmyk_8_rev() : kc_type_cmyk_8()) {
+                    defer { cmsDeleteTransform(t) }
+                    image.pixels.withUnsafeBytes { i in
+                        out.pixels.withUnsafeMutableBytes { o in
+                            cmsDoTransform(t, i.baseAddress, o.baseAddress, cmsUInt32Number(image.width * image.height))
+                        }
+                    }
+                    return (out, nil)
+                }
+                note = "its CMYK profile cannot be used for conversion; converted without it"
+            } else {
+                note = "its colour profile is damaged or not a CMYK profile; converted without it"
+            }
+        }
+        var out = image
+        out.pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let c = inverted ? Int(p[i]) : 255 - Int(p[i]), m = inverted ? Int(p[i + 1]) : 255 - Int(p[i + 1])
+                let y = inverted ? Int(p[i + 2]) : 255 - Int(p[i + 2]), k = inverted ? Int(p[i + 3]) : 255 - Int(p[i + 3])
+                p[i] = UInt8((c * k + 127) / 255); p[i + 1] = UInt8((m * k + 127) / 255)
+                p[i + 2] = UInt8((y * k + 127) / 255); p[i + 3] = 255
+                i += 4
+            }
+        }
+        out.isOpaque = true
+        if display != nil { _ = convert(&out, from: .sRGB) }
+        return (out, note)
+    }
+
+    /// Transforms `image` in place from `source` (pixels in `format`) to the screen.
+    private func transform(_ image: inout PixelImage, from source: cmsHPROFILE, format: cmsUInt32Number) -> Bool {
+        guard let t = makeTransform(from: source, format: format) else { return false }
+        defer { cmsDeleteTransform(t) }
+        image.pixels.withUnsafeMutableBytes { p in
+            cmsDoTransform(t, p.baseAddress, p.baseAddress, cmsUInt32Number(image.width * image.height))
+        }
+        return true
+    }
+
+    private func makeTransform(from source: cmsHPROFILE, format: cmsUInt32Number) -> cmsHTRANSFORM? {
+        guard let target = display.flatMap(Self.open) ?? cmsCreate_sRGBProfile() else { return nil }
+        defer { cmsCloseProfile(target) }
+        let perceptual = cmsIsCLUT(source, UInt32(INTENT_PERCEPTUAL), UInt32(LCMS_USED_AS_INPUT)) != 0
+        let intent = UInt32(perceptual ? INTENT_PERCEPTUAL : INTENT_RELATIVE_COLORIMETRIC)
+        return cmsCreateTransform(source, format, target, kc_type_rgba_8(), intent, perceptual ? 0 : kc_flags_bpc())
+    }
+
+    private static func open(_ bytes: [UInt8]) -> cmsHPROFILE? {
+        guard bytes.count >= 128 else { return nil }
+        return bytes.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+    }
+
+    private static func profile(_ d: ColourDescription) -> cmsHPROFILE? {
+        let curve: OpaquePointer?
+        switch d.transfer {
+        case .sRGB:
+            let params: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
+            curve = cmsBuildParametricToneCurve(nil, 4, params)
+        case .gamma(let g): curve = cmsBuildGamma(nil, g)
+        case .linear: curve = cmsBuildGamma(nil, 1)
+        }
+        guard let curve else { return nil }
+        defer { cmsFreeToneCurve(curve) }
+        var white = cmsCIExyY(x: d.white.x, y: d.white.y, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: d.red.x, y: d.red.y, Y: 1),
+                                        Green: cmsCIExyY(x: d.green.x, y: d.green.y, Y: 1),
+                                        Blue: cmsCIExyY(x: d.blue.x, y: d.blue.y, Y: 1))
+        var curves: [OpaquePointer?] = [curve, curve, curve]
+        return curves.withUnsafeMutableBufferPointer { cmsCreateRGBProfile(&white, &primaries, $0.baseAddress) }
+    }
+
+    private static func name(_ space: cmsColorSpaceSignature) -> String {
+        switch space {
+        case cmsSigCmykData: "CMYK"
+        case cmsSigLabData: "Lab"
+        case cmsSigXYZData: "XYZ"
+        default: "other"
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import CJPEG
+
+/// The only file of this module that calls libjpeg: every JPEG libjpeg-turbo can read
+/// (baseline, progressive, arithmetic-coded, any chroma subsampling, grey, CMYK and YCCK),
+/// shrunk by a DCT scale while decoding and fitted row by row as the rows arrive
+/// (`RowScaler`), so neither the full-size nor the DCT-scaled picture is ever whole in
+/// memory. Errors come back as codes through the C shim (libjpeg's longjmp never crosses
+/// Swift frames).
+public enum JPEGCodec {
+    /// Progressive scans accepted: cameras and editors write about ten; a hostile file
+    /// makes thousands of tiny ones to keep a decoder busy (TurboJPEG's own limit).
+    static let maxScans: Int32 = 500
+
+    /// What a decode gives before colour management: RGBA fitted to the target size in the
+    /// file's stored axes, or CMYK (four channels in the same layout) for CMYK and YCCK
+    /// files, which `ColourConverter` turns into RGB.
+    public struct Decoded {
+        public var image: PixelImage
+        /// The four channels are C, M, Y, K, not R, G, B, A.
+        public var isCMYK: Bool
+        /// CMYK stored inverted, as Adobe's applications write it (an Adobe marker).
+        public var isInverted: Bool
+    }
+
+    /// The size of `jpeg`'s frame, or why it cannot be read.
+    public static func size(_ jpeg: [UInt8], path: String) throws(ImageError) -> (width: Int, height: Int) {
+        try withDecoder(jpeg, path: path) { j throws(ImageError) in (Int(j.pointee.d.image_width), Int(j.pointee.d.image_height)) }
+    }
+
+    /// `jpeg` decoded at `scale` and resampled to `target` (stored axes; nil: the scaled
+    /// size as it is). A file that ends early is an error, not a half-grey picture.
+    public static func decode(_ jpeg: [UInt8], scale: DCTScale, target: (width: Int, height: Int)? = nil,
+                              path: String) throws(ImageError) -> Decoded {
+        try withDecoder(jpeg, path: path) { j throws(ImageError) -> Decoded in
+            let space = j.pointee.d.jpeg_color_space
+            let cmyk = space == JCS_CMYK || space == JCS_YCCK
+            let eighths = Int32(max(1, min(8, scale.numerator * 8 / max(1, scale.denominator))))
+            guard kc_jpeg_start(j, eighths, cmyk ? JCS_CMYK : JCS_EXT_RGBA) == 0 else { throw failure(j, path) }
+            let w = Int(j.pointee.d.output_width), h = Int(j.pointee.d.output_height)
+            guard w > 0, h > 0, j.pointee.d.output_components == 4 else {
+                throw ImageError(path: path, reason: "is a corrupt JPEG (no pixels to decode)")
+            }
+            let out = target ?? (w, h)
+            var scaler = RowScaler(sourceWidth: w, sourceHeight: h, width: out.width, height: out.height)
+            // A few rows at a time: libjpeg hands out at most a DCT block row per call.
+            let batch = 16
+            var rows = [UInt8](repeating: 0, count: w * 4 * batch)
+            while !scaler.isComplete {
+                let got = rows.withUnsafeMutableBufferPointer { buf -> Int32 in
+                    var pointers = (0..<batch).map { Optional(buf.baseAddress! + $0 * w * 4) }
+                    return pointers.withUnsafeMutableBufferPointer { kc_jpeg_read(j, $0.baseAddress, Int32(batch)) }
+                }
+                guard got > 0 else {
+                    if got < 0 { throw failure(j, path) }
+                    throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+                }
+                rows.withUnsafeBufferPointer { buf in
+                    for r in 0..<Int(got) { scaler.add(row: UnsafeBufferPointer(rebasing: buf[(r * w * 4)..<((r + 1) * w * 4)])) }
+                }
+            }
+            return Decoded(image: scaler.image(isOpaque: true), isCMYK: cmyk,
+                           isInverted: cmyk && j.pointee.d.saw_Adobe_marker != 0)
+        }
+    }
+
+    /// Opens a decoder on `jpeg`, reads its header and gives it to `body`; always freed.
+    private static func withDecoder<T>(_ jpeg: [UInt8], path: String,
+                                       _ body: (UnsafeMutablePointer<kc_jpeg>) throws(ImageError) -> T) throws(ImageError) -> T {
+        let j = UnsafeMutablePointer<kc_jpeg>.allocate(capacity: 1)
+        defer { kc_jpeg_close(j); j.deallocate() }
+        let opened = jpeg.withUnsafeBufferPointer { kc_jpeg_open(j, $0.baseAddress, UInt($0.count), maxScans) }
+        guard opened == 0 else {
+            let e = failure(j, path)
+            if e.reason.hasPrefix("is truncated") { throw e }
+            throw ImageError(path: path, reason: "is not a readable JPEG (\(message(j)))")
+        }
+        // A file cut off before its frame header has no size.
+        guard j.pointee.d.image_width > 0, j.pointee.d.image_height > 0 else {
+            throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+        }
+        return try withExtendedLifetime(jpeg) { () throws(ImageError) -> T in try body(j) }
+    }
+
+    private static func message(_ j: UnsafeMutablePointer<kc_jpeg>) -> String {
+        withUnsafeBytes(of: j.pointee.message) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+    }
+
+    private static func failure(_ j: UnsafeMutablePointer<kc_jpeg>, _ path: String) -> ImageError {
+        let text = message(j)
+        if text.contains("Premature end") || text.contains("ends early") {
+            return ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+        }
+        return ImageError(path: path, reason: "is a corrupt JPEG (\(text.isEmpty ? "unknown error" : text))")
+    }
+}
