@@ -12,7 +12,10 @@ struct DecodeHelperCommand: ParsableCommand {
     @Option(help: "Address-space limit in MB.")
     var memoryMb: Int = DecodeMemory.defaultLimitMB
 
+    @Option(help: "The screen's ICC profile, read before the sandbox closes.")
+    var displayProfile: String?
+
     func run() throws {
-        DecoderHelper.serve(memoryLimitMB: memoryMb)
+        DecoderHelper.serve(memoryLimitMB: memoryMb, displayProfile: displayProfile)
     }
 }

@@ -16,4 +16,7 @@ public struct ImageLoading {
     /// The file holding a source's bytes: its path, or a web picture's cached copy
     /// (downloaded first; nil when it cannot be had). The wall reads sizes through it.
     public var locate: @Sendable (String) -> String? = { $0 }
+    /// `--broken skip`: failures go here and the slot keeps its plain placeholder until the
+    /// view leaves the picture out; nil (`--broken show`): the labelled failed placeholder.
+    public var broken: BrokenPictures?
 }

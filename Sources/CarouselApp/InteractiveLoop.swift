@@ -24,6 +24,8 @@ struct InteractiveLoop {
 
     /// Keeps the images in step with the folders; nil: they are read once.
     let catalog: CatalogUpdater?
+    /// `--broken skip`: pictures that failed, left out at rest; nil: they show as failed.
+    var broken: BrokenPictures?
 
     /// Turns frames for a panel mounted sideways.
     let compositor: ScreenCompositor
@@ -69,20 +71,24 @@ struct InteractiveLoop {
             try scene.advance(to: EventQueue.now)
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
+            let resting = !scene.isAnimating && !scene.isInteracting
             if let catalog {
                 // Scanned on a thread, so it may begin at any time; its end wakes the loop.
                 if catalog.isDue(at: EventQueue.now) { catalog.begin(now: EventQueue.now) }
                 // New, gone or replaced files, applied at rest only: the change jumps.
-                if !scene.isAnimating, !scene.isInteracting,
-                   let fresh = catalog.finish(current: scene.sources) {
-                    try scene.replaceCatalog(fresh, time: EventQueue.now)
+                if resting, let fresh = catalog.finish(current: scene.sources),
+                   case let admitted = broken?.admit(fresh) ?? fresh, admitted != scene.sources {
+                    try scene.replaceCatalog(admitted, time: EventQueue.now)
                     needsDraw = true
                 }
-                if scene.sources.isEmpty, case let message = catalog.emptyMessage, message != scene.emptyMessage {
+                if scene.sources.isEmpty, case let message = broken?.emptyMessage(otherwise: catalog.emptyMessage) ?? catalog.emptyMessage,
+                   message != scene.emptyMessage {
                     scene.emptyMessage = message
                     needsDraw = true
                 }
             }
+            // Pictures that failed since, left out at rest (their placeholders were plain).
+            if resting, try broken?.leaveOut(of: scene, time: EventQueue.now) == true { needsDraw = true }
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
                 renderer.present()

@@ -10,11 +10,14 @@ final class LoadingMaker {
     private let source: SourceOptions
     private let helpers: IsolatedDecoder
     private var made = 0
+    /// `--broken skip`: the pictures every view made here leaves out; nil: they show as failed.
+    let broken: BrokenPictures?
 
     /// Starts a helper for each decode worker of the home view: the wall decodes on every
     /// core while it rests (its first screen), the carousel on all but one.
-    init(_ source: SourceOptions, home: ViewMode) {
+    init(_ source: SourceOptions, home: ViewMode, broken: BrokenMode = .show) {
         self.source = source
+        self.broken = broken == .skip ? BrokenPictures() : nil
         let helpers = home == .mosaic ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
         self.helpers = IsolatedDecoder(source.decoderSettings, helpers: helpers, inBackground: true,
                                        warn: { Log.warn($0) })
@@ -50,6 +53,7 @@ final class LoadingMaker {
             locate: { path in
                 guard let library, RemoteURL.isRemote(path) else { return path }
                 return try? library.file(for: path)
-            })
+            },
+            broken: broken)
     }
 }

@@ -164,8 +164,13 @@ public final class MosaicScene: Scene {
     /// background, so a reload never reads thousands of files on the main thread. The
     /// tile at the top of the screen stays there if it is still in the list.
     public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
+        try replaceCatalog(new, time: time, recording: true)
+    }
+
+    /// As `replaceCatalog`; `recording` false where the change was logged already.
+    func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError) {
         let previous = sources
-        recordCatalogChange(from: previous, to: new, at: time)
+        if recording { recordCatalogChange(from: previous, to: new, at: time) }
         let top = mosaic.topItem
         sizes.stop()
         pipeline.replaceSources(new)

@@ -38,7 +38,7 @@ public struct RenderCommand: ParsableCommand {
         do { parsed = try GestureScript(parsing: scriptText) } catch {
             throw Failure("\(script): \(error)")
         }
-        let loadings = LoadingMaker(source, home: view.home)  // helpers start while the rest does
+        let loadings = LoadingMaker(source, home: view.home, broken: source.broken ?? .show)  // helpers start while the rest does
         let found = try source.resolveWaitingForWeb()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
@@ -66,17 +66,25 @@ public struct RenderCommand: ParsableCommand {
             log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
         if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }
 
+        // `--broken skip`: what failed is left out before the frame is taken, as the window
+        // leaves it out at rest (and what takes its place may fail too).
+        let advance = { (t: Double) throws(SDLError) in
+            try scene.advance(to: t)
+            while !scene.isAnimating, !scene.isInteracting, try loadings.broken?.leaveOut(of: scene, time: t) == true {
+                try scene.advance(to: t)
+            }
+        }
         var player = ScriptPlayer()
         try player.play(parsed, hooks: ScriptPlayer.Hooks(
             input: { try scene.handle($0) },
-            advance: { try scene.advance(to: $0) },
+            advance: { try advance($0) },
             resize: { w, h, t in
                 viewport = PixelSize(width: w, height: h)
                 target = try renderer.makeTarget(width: w, height: h)
                 try scene.handle(.resize(compositor.viewport(physical: viewport.size), time: t))
             },
             snapshot: { name, t in
-                try scene.advance(to: t)
+                try advance(t)
                 try compositor.draw(scene, physical: viewport.size, into: target)
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)
                 renderer.setTarget(nil)

@@ -100,7 +100,7 @@ public struct RunCommand: ParsableCommand {
         var noted: Set<String> = []
         let noteOnce = { (line: String) in if noted.insert(line).inserted { Log.info(line) } }
         // Decoder helpers start while the folders are scanned and the screen is set up.
-        var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home)
+        var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home, broken: source.broken ?? (kiosk ? .skip : .show))
         var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)
         var found = scanned.sources
         let log = try events.map(EventLog.open)
@@ -144,7 +144,8 @@ public struct RunCommand: ParsableCommand {
             var view = current.view
             view.startIndex = startIndex
             let thumbnails = current.source.thumbnails(standardByDefault: true)
-            let loadings = earlyLoadings ?? LoadingMaker(current.source, home: current.view.home)
+            let loadings = earlyLoadings ?? LoadingMaker(current.source, home: current.view.home,
+                                                         broken: current.source.broken ?? (current.kiosk ? .skip : .show))
             earlyLoadings = nil
             let scene = try view.makeScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
@@ -167,6 +168,7 @@ public struct RunCommand: ParsableCommand {
             loop.memoryPressure = pressure
             loop.framePacing = paced ? 1.0 / 60 : nil
             loop.soak = soak
+            loop.broken = loadings.broken
             loop.hours = try current.schedule.map {
                 OpeningHours(schedule: try Schedule(parsing: $0),
                              wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)

@@ -33,6 +33,12 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Where the mosaic keeps its thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
     public var thumbnailCache: String?
 
+    @Option(help: ArgumentHelp("A picture that cannot be shown: skip leaves it out as if it were not there (tried again when its file changes), show shows a labelled placeholder. Default: skip with --kiosk, else show.", valueName: "show|skip"))
+    public var broken: BrokenMode?
+
+    @Option(help: ArgumentHelp("The screen's ICC profile (a calibrated screen): pictures are converted to it instead of sRGB.", valueName: "FILE"))
+    public var displayProfile: String?
+
     @OptionGroup public var remote: RemoteOptions
 
     public init() {}
@@ -46,6 +52,14 @@ public struct SourceOptions: ParsableArguments, Sendable {
         }
         if decodeMemory < 128 || decodeMemory > 65536 {
             throw ValidationError("--decode-memory must be 128 to 65536 MB, not \(decodeMemory)")
+        }
+        if let file = displayProfile {
+            let bytes: [UInt8]
+            guard FileManager.default.fileExists(atPath: file) else { throw ValidationError("--display-profile \(file) does not exist") }
+            do { bytes = try ImageFile.read(file) } catch { throw ValidationError("--display-profile \(file) \(error.reason)") }
+            if let problem = ColourConverter.checkDisplayProfile(bytes) {
+                throw ValidationError("--display-profile \(file) \(problem)")
+            }
         }
     }
 
@@ -68,7 +82,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
-         .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder")] + remote.configEntries
+         .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
+         .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
+         .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show")] + remote.configEntries
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.
@@ -143,6 +159,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     var decoderSettings: IsolatedDecoder.Settings {
         IsolatedDecoder.Settings(
             executable: ProcessInfo.processInfo.environment["CAROUSEL_DECODE_HELPER"] ?? IsolatedDecoder.ownExecutable,
-            timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000))
+            timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000),
+            displayProfile: displayProfile.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
     }
 }

@@ -26,6 +26,8 @@ public final class WallScene: Scene {
     private var lastInput = 0.0
     /// The view changed since the last `pump`: the frame needs drawing.
     private var switched = false
+    /// Pictures that changed while the carousel was open: the wall's when it shows again.
+    private var wallCatalog: [ImageSource]?
 
     public init(wall: MosaicScene, log: EventLog?, timeOrigin: Double, idleHome: Double? = nil,
                 openCarousel: @escaping (Int, [ImageSource], Double) throws(SDLError) -> CarouselScene) {
@@ -46,7 +48,7 @@ public final class WallScene: Scene {
         let home = idleHome.flatMap { opened.isAnimating || opened.isInteracting ? nil : lastInput + $0 }
         return [opened.nextScheduledTime, home].compactMap { $0 }.min()
     }
-    public var sources: [ImageSource] { wall.sources }
+    public var sources: [ImageSource] { wallCatalog ?? wall.sources }
     public var currentIndex: Int? { active.currentIndex }
     public var pipeline: ImagePipeline { active.pipeline }
     public var emptyMessage: String {
@@ -105,9 +107,18 @@ public final class WallScene: Scene {
 
     public func finishLoading() throws(SDLError) { try active.finishLoading() }
 
+    /// New pictures: an opened carousel stays open on its picture (a visitor's view does
+    /// not close because a file came or a broken one was left out) and the wall takes the
+    /// same list when it shows again.
     public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
-        if opened != nil { try goBack(time: time) }
         parked = nil
+        if let opened {
+            // The wall's tiles stand in by item number, which the change moves.
+            opened.pipeline.standIn = nil
+            try opened.replaceCatalog(new, time: time)
+            wallCatalog = new
+            return
+        }
         try wall.replaceCatalog(new, time: time)
     }
 
@@ -133,10 +144,16 @@ public final class WallScene: Scene {
         guard let carousel = opened else { return }
         let shown = carousel.currentIndex
         carousel.park()
-        parked = carousel
         opened = nil
         pressedBack = false
         switched = true
+        if let new = wallCatalog {
+            // The change was logged when the carousel took it.
+            wallCatalog = nil
+            try wall.replaceCatalog(new, time: time, recording: false)
+        } else {
+            parked = carousel
+        }
         try wall.returned(showing: shown, time: time)
         log?.record(timeMs: ms(time), type: "view", ["mode": .string("mosaic"), "index": .int(shown ?? -1)])
     }

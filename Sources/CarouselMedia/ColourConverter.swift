@@ -10,10 +10,21 @@ import CLCMS
 public struct ColourConverter: Sendable {
     /// The screen's profile (an ICC file's bytes); nil: sRGB.
     public let display: [UInt8]?
+    /// Off only to measure what converting costs (`carousel bench`) and in tests.
+    public let honoursProfiles: Bool
 
     public init(display: [UInt8]? = nil) {
         self.display = display
+        honoursProfiles = true
     }
+
+    private init(ignoringProfiles: Void) {
+        display = nil
+        honoursProfiles = false
+    }
+
+    /// Leaves every picture's values as they are, whatever its file says.
+    public static let ignoringProfiles = ColourConverter(ignoringProfiles: ())
 
     /// Whether `bytes` are an RGB output profile Little CMS can use, else why not.
     public static func checkDisplayProfile(_ bytes: [UInt8]) -> String? {
@@ -29,6 +40,7 @@ public struct ColourConverter: Sendable {
     /// Converts `image` (RGBA) in place from `colour` to the screen's colours; a note to
     /// say once when the picture's colour information had to be ignored.
     public func convert(_ image: inout PixelImage, from colour: EmbeddedColour) -> String? {
+        guard honoursProfiles else { return nil }
         let source: cmsHPROFILE?
         var note: String? = nil
         switch colour {
@@ -70,7 +82,7 @@ public struct ColourConverter: Sendable {
     /// without one, the plain formula browsers use (R = (1 − C)(1 − K), …).
     public func rgba(fromCMYK image: PixelImage, inverted: Bool, profile: EmbeddedColour) -> (PixelImage, String?) {
         var note: String? = nil
-        if case .icc(let bytes) = profile {
+        if honoursProfiles, case .icc(let bytes) = profile {
             if let source = Self.open(bytes), cmsGetColorSpace(source) == cmsSigCmykData {
                 defer { cmsCloseProfile(source) }
                 var out = PixelImage(width: image.width, height: image.height,

@@ -3,8 +3,15 @@
 /// parser may reject its input; it must never crash, hang or read out of bounds.
 public enum MediaFuzzTargets {
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
-        // The first bytes of a picture: format, size (sizes before pixels).
+        // The first bytes of a picture: format, size (sizes before pixels), HEIF/AVIF boxes
+        // and JPEG XL's bit-packed header among them.
         "image-header": { _ = ImageHeader.read($0) },
+        // A JPEG's APP2 markers, joined into its ICC profile.
+        "icc-jpeg": { _ = ICCExtraction.jpeg($0) },
+        // A WebP's chunks, to its ICCP profile.
+        "icc-webp": { _ = ICCExtraction.webp($0) },
+        // A Netpbm picture, header and samples (decoded in the helper, in Swift).
+        "pnm": { _ = try? PNMCodec.decode($0, path: "fuzz.pnm") },
         // A JPEG's APP1 segment for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0) },
         // A manifest (TOML) from a folder, a USB stick, later a web server.

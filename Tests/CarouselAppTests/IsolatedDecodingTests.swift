@@ -64,6 +64,27 @@ import Testing
         }
     }
 
+    /// prophoto.jpg and prophoto.webp are baseline.jpg converted to ProPhoto RGB with the
+    /// profile embedded: through the helper they show baseline's colours again, where
+    /// their raw values are far off.
+    @Test func taggedPicturesShowTheirTrueColoursThroughTheHelper() throws {
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        func meanDifference(_ a: PixelImage, _ b: PixelImage) -> Double {
+            guard a.width == b.width, a.height == b.height else { return .infinity }
+            var sum = 0
+            for i in 0..<a.pixels.count where i % 4 != 3 { sum += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }
+            return Double(sum) / Double(a.width * a.height * 3)
+        }
+        let baseline = try decoder.decode(Self.source(ImageDamage.fixtures + "/baseline.jpg"), fittingIn: Self.box)
+        for name in ["prophoto.jpg", "prophoto.webp"] {
+            let shown = try decoder.decode(Self.source(ImageDamage.fixtures + "/" + name), fittingIn: Self.box)
+            let raw = try FittingDecoder(colour: ColourConverter.ignoringProfiles).decode(Self.source(ImageDamage.fixtures + "/" + name), fittingIn: Self.box)
+            #expect(meanDifference(shown, baseline) < 7, "\(name): \(meanDifference(shown, baseline))")
+            #expect(meanDifference(raw, baseline) > 2 * meanDifference(shown, baseline) + 8, "\(name) untransformed: \(meanDifference(raw, baseline))")
+        }
+    }
+
     @Test func aCrashFailsItsFileOnceAndTheHelperIsReplaced() throws {
         let decoder = Self.decoder(executable: try StandInHelper.crashes.script())
         defer { decoder.stop() }

@@ -9,6 +9,7 @@ import Testing
         .ready(sandboxed: true, note: ""), .ready(sandboxed: false, note: "seccomp is not available"),
         .decode(.init(name: "/srv/photos/Ünïcode name.jpg", boxWidth: 1037, boxHeight: 749, maxPixels: 100_000_000, dctScaling: true)),
         .probeOpen(path: "/etc/passwd"), .image(width: 1037, height: 691, isOpaque: true),
+        .image(width: 3, height: 2, isOpaque: false, note: "its colour profile is damaged or unreadable; shown as sRGB"),
         .failed(reason: "is a corrupt PNG (end of stream)"),
     ]
 

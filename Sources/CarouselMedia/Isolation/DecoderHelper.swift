@@ -16,8 +16,14 @@ public enum DecoderHelper {
     static let idleTrim = 2.0
 
     /// Serves requests until the main process goes away; never returns.
-    public static func serve(memoryLimitMB: Int) -> Never {
+    public static func serve(memoryLimitMB: Int, displayProfile: String? = nil) -> Never {
         let limit = memoryLimitMB << 20
+        // Read while files can still be opened; the main process checked it at start. One
+        // that has gone bad since leaves the pictures in sRGB.
+        let display = displayProfile.flatMap { try? ImageFile.read($0) }.flatMap {
+            ColourConverter.checkDisplayProfile($0) == nil ? $0 : nil
+        }
+        let colour = ColourConverter(display: display)
         let unsandboxed = HelperSandbox.enter(memoryBytes: limit)
         let socket = MessageSocket(descriptor: socketDescriptor)
         let budget = MemoryBudget(limit: limit, inUse: MemoryBudget.addressSpaceInUse)
@@ -35,7 +41,7 @@ public enum DecoderHelper {
             case .malformed:
                 exit(2)  // the main process is ours: this cannot happen, so stop
             case .message(let message, let passed):
-                let reply = answer(message, file: passed, budget: budget)
+                let reply = answer(message, file: passed, budget: budget, colour: colour)
                 if let passed { close(passed) }
                 switch reply {
                 case .image(let image):
@@ -43,7 +49,8 @@ public enum DecoderHelper {
                         socket.send(.failed(reason: "cannot be handed over (no shared memory: \(String(cString: strerror(errno))))"))
                         continue
                     }
-                    socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque), attaching: fd)
+                    socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque,
+                                       note: image.note ?? ""), attaching: fd)
                     close(fd)
                 case .message(let m):
                     socket.send(m)
@@ -57,14 +64,14 @@ public enum DecoderHelper {
         case message(HelperMessage)
     }
 
-    private static func answer(_ message: HelperMessage, file: Int32?, budget: MemoryBudget) -> Reply {
+    private static func answer(_ message: HelperMessage, file: Int32?, budget: MemoryBudget, colour: ColourConverter) -> Reply {
         switch message {
         case .decode(let job):
             guard let file else { return .message(.failed(reason: "was not passed to the decoder")) }
             let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
             do throws(ImageError) {
                 try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
-                let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling)
+                let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
                 return .image(try decoder.decode(file: file, name: job.name, fittingIn: box))
             } catch {
                 return .message(.failed(reason: budget.explain(error.reason)))

@@ -12,7 +12,8 @@ enum HelperMessage: Equatable, Sendable {
     /// sandboxed helper cannot open files.
     case probeOpen(path: String)
     /// Helper to main: the fitted image's size; its pixels are in the attached memfd.
-    case image(width: Int, height: Int, isOpaque: Bool)
+    /// `note`: what to say once about it (its colour profile was ignored); empty: nothing.
+    case image(width: Int, height: Int, isOpaque: Bool, note: String = "")
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
 
@@ -42,8 +43,8 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
-        case .image(let width, let height, let isOpaque):
-            out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0)
+        case .image(let width, let height, let isOpaque, let note):
+            out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0); out.text(note)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
         }
@@ -66,8 +67,8 @@ enum HelperMessage: Equatable, Sendable {
             guard let path = r.text() else { return nil }
             self = .probeOpen(path: path)
         case .image:
-            guard let w = r.u32(), let h = r.u32(), let opaque = r.flag() else { return nil }
-            self = .image(width: w, height: h, isOpaque: opaque)
+            guard let w = r.u32(), let h = r.u32(), let opaque = r.flag(), let note = r.text() else { return nil }
+            self = .image(width: w, height: h, isOpaque: opaque, note: note)
         case .failed:
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)

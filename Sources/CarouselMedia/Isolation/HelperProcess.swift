@@ -28,13 +28,16 @@ final class HelperProcess: @unchecked Sendable {
 
     deinit { terminate() }
 
-    /// Starts `executable decode-helper --memory-mb N` with its socket as descriptor 3 and
-    /// waits (at most `startTimeout` seconds) for it to say it is ready.
-    static func start(executable: String, memoryLimitMB: Int, startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
+    /// Starts `executable decode-helper --memory-mb N [--display-profile FILE]` with its
+    /// socket as descriptor 3 and waits (at most `startTimeout` seconds) for it to say it
+    /// is ready.
+    static func start(executable: String, memoryLimitMB: Int, displayProfile: String? = nil,
+                      startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
         guard let (ours, theirs) = MessageSocket.pair() else {
             throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
         }
         let args = [displayName(of: executable), DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
+            + (displayProfile.map { ["--display-profile", $0] } ?? [])
         var pid: pid_t = 0
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -96,7 +99,7 @@ final class HelperProcess: @unchecked Sendable {
         guard socket.send(.decode(job), attaching: file) else { return .lost(reap()) }
         return answer(until: deadline) { message, fd in
             switch message {
-            case .image(let w, let h, let opaque):
+            case .image(let w, let h, let opaque, let note):
                 guard let fd else { return .lost("sent an image without pixels") }
                 // The helper was asked for a fitted image: more than the box is a lie.
                 guard w >= 1, h >= 1, w <= job.boxWidth, h <= job.boxHeight else {
@@ -104,7 +107,9 @@ final class HelperProcess: @unchecked Sendable {
                     return .lost("sent an image of \(w)x\(h) for a box of \(job.boxWidth)x\(job.boxHeight)")
                 }
                 do throws(HelperFault) {
-                    return .image(try SharedPixels.read(fd, width: w, height: h, isOpaque: opaque))
+                    var image = try SharedPixels.read(fd, width: w, height: h, isOpaque: opaque)
+                    image.note = note.isEmpty ? nil : note
+                    return .image(image)
                 } catch {
                     return .lost(error.description)
                 }

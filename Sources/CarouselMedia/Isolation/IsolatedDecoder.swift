@@ -18,15 +18,19 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         public var maxPixels: Int
         /// Off only to measure what DCT scaling saves.
         public var dctScaling: Bool
+        /// The screen's ICC profile, which pictures are converted to (`--display-profile`);
+        /// nil: sRGB. Each helper reads it once, before its sandbox closes.
+        public var displayProfile: String?
 
         public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
                     memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
-                    dctScaling: Bool = true) {
+                    dctScaling: Bool = true, displayProfile: String? = nil) {
             self.executable = executable
             self.timeout = timeout
             self.memoryLimitMB = memoryLimitMB
             self.maxPixels = maxPixels
             self.dctScaling = dctScaling
+            self.displayProfile = displayProfile
         }
     }
 
@@ -217,10 +221,10 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
     private func spawn() -> HelperProcess? {
         guard !isStopped else { return nil }
-        let (executable, memory) = (settings.executable, settings.memoryLimitMB)
+        let (executable, memory, profile) = (settings.executable, settings.memoryLimitMB, settings.displayProfile)
         let started = spawner.run { () -> Result<HelperProcess, HelperFault> in
             do throws(HelperFault) {
-                return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory))
+                return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile))
             } catch {
                 return .failure(error)
             }
