@@ -94,6 +94,18 @@ public struct FittingDecoder: ImageDecoding {
         return image
     }
 
+    /// The DCT scale a JPEG in `bytes` is decoded at for `box`, and its target size in
+    /// stored axes; nil when it is not a readable JPEG.
+    public func jpegPlan(_ bytes: [UInt8], box: Size) -> (scale: DCTScale, target: (width: Int, height: Int))? {
+        guard let stored = try? JPEGCodec.size(bytes, path: "") else { return nil }
+        let orientation = ExifOrientation.read(jpeg: bytes)
+        let upright = orientation.swapsAxes ? Size(width: Double(stored.height), height: Double(stored.width))
+                                            : Size(width: Double(stored.width), height: Double(stored.height))
+        let fitted = AspectFit.size(of: upright, in: box)
+        let target = orientation.swapsAxes ? (Int(fitted.height), Int(fitted.width)) : (Int(fitted.width), Int(fitted.height))
+        return (dctScaling ? DCTScale.choose(source: stored, target: target) : .full, target)
+    }
+
     /// A JPEG fitted in the file's stored axes while it decodes, then turned upright by its
     /// EXIF orientation and converted to the screen's colours (CMYK through its profile).
     private func decodeJPEG(_ bytes: [UInt8], box: Size, path: String) throws(ImageError) -> PixelImage {
@@ -101,11 +113,7 @@ public struct FittingDecoder: ImageDecoding {
         try checkSize(width: stored.width, height: stored.height, path: path)
         let orientation = ExifOrientation.read(jpeg: bytes)
         // Fit the upright picture, then ask the decoder for that size in stored axes.
-        let upright = orientation.swapsAxes ? Size(width: Double(stored.height), height: Double(stored.width))
-                                            : Size(width: Double(stored.width), height: Double(stored.height))
-        let fitted = AspectFit.size(of: upright, in: box)
-        let target = orientation.swapsAxes ? (Int(fitted.height), Int(fitted.width)) : (Int(fitted.width), Int(fitted.height))
-        let scale = dctScaling ? DCTScale.choose(source: stored, target: target) : .full
+        guard let (scale, target) = jpegPlan(bytes, box: box) else { throw ImageError(path: path, reason: "is not a readable JPEG") }
         let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path)
         let embedded = ICCExtraction.jpeg(bytes)
         var image: PixelImage

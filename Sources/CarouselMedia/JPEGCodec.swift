@@ -63,6 +63,28 @@ public enum JPEGCodec {
         }
     }
 
+    /// libjpeg-turbo's own decode of `jpeg` at `scale`, rows read and dropped, nothing else:
+    /// the floor `carousel bench` compares decode-and-fit with (as `djpeg -scale` would).
+    /// Whether it decoded.
+    public static func decodeOnly(_ jpeg: [UInt8], scale: DCTScale) -> Bool {
+        (try? withDecoder(jpeg, path: "") { j throws(ImageError) -> Bool in
+            let space = j.pointee.d.jpeg_color_space
+            let out = space == JCS_CMYK || space == JCS_YCCK ? JCS_CMYK : JCS_EXT_RGBA
+            guard kc_jpeg_start(j, Int32(scale.numerator * 8 / max(1, scale.denominator)), out) == 0 else { return false }
+            let w = Int(j.pointee.d.output_width), batch = 16
+            var rows = [UInt8](repeating: 0, count: w * 4 * batch)
+            return rows.withUnsafeMutableBufferPointer { buf in
+                var pointers = (0..<batch).map { Optional(buf.baseAddress! + $0 * w * 4) }
+                return pointers.withUnsafeMutableBufferPointer { p in
+                    while j.pointee.d.output_scanline < j.pointee.d.output_height {
+                        if kc_jpeg_read(j, p.baseAddress, Int32(batch)) <= 0 { return false }
+                    }
+                    return true
+                }
+            }
+        }) ?? false
+    }
+
     /// Opens a decoder on `jpeg`, reads its header and gives it to `body`; always freed.
     private static func withDecoder<T>(_ jpeg: [UInt8], path: String,
                                        _ body: (UnsafeMutablePointer<kc_jpeg>) throws(ImageError) -> T) throws(ImageError) -> T {

@@ -39,7 +39,23 @@ public enum PNMCodec {
     public static func decode(_ bytes: [UInt8], path: String) throws(ImageError) -> PixelImage {
         guard let h = header(bytes) else { throw ImageError(path: path, reason: "is not a readable PNM (its header is malformed)") }
         let channels = h.kind == 3 || h.kind == 6 ? 3 : 1
-        let samples = h.width * h.height * channels
+        let pixels = h.width.multipliedReportingOverflow(by: h.height)
+        guard !pixels.overflow, pixels.partialValue <= Int.max / 16 else {
+            throw ImageError(path: path, reason: "claims \(h.width)x\(h.height) pixels, more than can be decoded")
+        }
+        let samples = pixels.partialValue * channels
+        // The file must hold every sample before the picture is allocated: a 40-byte file
+        // claiming 30000x30000 fails here, not in the allocator.
+        let least: Int
+        switch h.kind {
+        case 4: least = (h.width + 7) / 8 * h.height
+        case 5, 6: least = samples * (h.maxValue < 256 ? 1 : 2)
+        case 1: least = samples
+        default: least = samples * 2 - 1
+        }
+        guard bytes.count - h.dataStart >= least else {
+            throw ImageError(path: path, reason: "is truncated (the PNM data ends early: \(max(0, bytes.count - h.dataStart)) bytes for \(samples) samples)")
+        }
         var out = [UInt8](repeating: 255, count: h.width * h.height * 4)
         var reader = Samples(bytes: bytes, at: h.dataStart, header: h)
         for i in 0..<(h.width * h.height) {

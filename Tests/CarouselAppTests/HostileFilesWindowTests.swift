@@ -25,7 +25,8 @@ extension InteractiveWindowTests {
         let folder = try Self.images()
         // 5 s: the hang's deadline, with room for a good picture's decode under ThreadSanitizer on a busy
         // machine (at 2 s, img0.bmp once "took longer than 2 s to decode" in CI).
-        let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "5"], display: x.display)
+        // Shown as failed (a kiosk's default is to leave them out: see the next test).
+        let app = try RunningCarousel(args: [folder, "--kiosk", "--broken", "show", "--decode-timeout", "5"], display: x.display)
         #expect(app.waitFor("pool", count: 1))
         let helpers = Self.children(of: app.process.processIdentifier)
         #expect(!helpers.isEmpty, "no decoder helper runs")
@@ -62,6 +63,36 @@ extension InteractiveWindowTests {
         #expect(Self.waitForExit(app))
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
         #expect(!helpers.contains(where: Self.isRunning), "a decoder helper outlived the kiosk")
+    }
+
+    /// A kiosk leaves a broken picture out (`--broken skip`, its default): the keys step from
+    /// img0 straight to img1, the failure is said once, and once the file is replaced by a
+    /// good picture it joins the show.
+    @Test func aKioskLeavesABrokenPictureOutUntilItIsReplaced() throws {
+        let x = try XvfbSession()
+        let folder = try Self.images()
+        try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: folder + "/img0a.jpg"))
+        let app = try RunningCarousel(args: [folder, "--kiosk"], display: x.display)
+        #expect(app.waitFor("load_failed", count: 1, timeout: 20), "img0a.jpg was not tried")
+        #expect(app.waitFor("catalog_changed", count: 1, timeout: 10), "img0a.jpg was not left out: \(app.log)")
+        #expect(app.ofType("catalog_changed").first?["removed"] as? Int == 1)
+        let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        try x.xdotool(["key", "--window", wid, "Right"])
+        #expect(app.waitFor("settled", count: 1))
+        for _ in 0..<20 where app.ofType("activate").isEmpty {
+            try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "1"])
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        #expect((app.ofType("activate").first?["source"] as? String)?.hasSuffix("/img1.bmp") == true,
+                "one step from img0 is img1: \(app.ofType("activate"))")
+        // Fixed: a good picture under the same name joins the show (after 2 s unchanged).
+        try Fixtures.bmp(320, 240) { _, _ in (250, 250, 20) }.write(to: URL(fileURLWithPath: folder + "/img0a.jpg"))
+        #expect(app.waitFor("catalog_changed", count: 2, timeout: 20), "the replaced file did not come back: \(app.log)")
+        #expect(app.ofType("catalog_changed").last?["added"] as? Int == 1)
+        #expect(app.ofType("load_failed").count == 1, "failed again: \(app.ofType("load_failed"))")
+        app.process.terminate()
+        #expect(Self.waitForExit(app))
     }
 
     @Test func sigtermWhileADecodeHangsEndsAtOnceLeavingNoHelper() throws {

@@ -32,6 +32,11 @@ import Testing
             let n = Int.random(in: 0...40, using: &random)
             var bytes = (0..<n).map { _ in UInt8.random(in: 0...255, using: &random) }
             if !bytes.isEmpty { bytes[0] = UInt8.random(in: 0...6, using: &random) }  // mostly real tags
+            if Bool.random(using: &random) {
+                // Half are real messages with one byte changed: deep into the fields.
+                bytes = Self.samples.randomElement(using: &random)!.encoded
+                bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
+            }
             if HelperMessage(decoding: bytes) != nil { parsed += 1 }
         }
         #expect(parsed > 0, "no random message was well formed: the test does not reach the fields")

@@ -134,7 +134,10 @@ struct BenchReport: Codable, Sendable {
             for d in decode {
                 out += "  " + "\(d.format) \(d.size) \(d.dctScaled ? "DCT-scaled" : "full decode")\(d.isolated ? ", helper" : "")"
                     .padding(toLength: 34, withPad: " ", startingAt: 0)
-                    + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) files)\n"
+                    + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) files)"
+                    + (d.floorP50Ms.flatMap { f50 in d.floorP95Ms.map { f95 in
+                        String(format: "  floor %@ / %@ ms, ours/floor %.2f / %.2f", ms(f50), ms(f95), d.p50Ms / f50, d.p95Ms / f95)
+                    } } ?? "") + "\n"
             }
         }
         out += "\ntargets\n"
