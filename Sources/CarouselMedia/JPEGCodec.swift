@@ -24,12 +24,36 @@ public enum JPEGCodec {
 
     /// The size of `jpeg`'s frame, or why it cannot be read.
     public static func size(_ jpeg: [UInt8], path: String) throws(ImageError) -> (width: Int, height: Int) {
+        try jpeg.withUnsafeBytes { raw in Result { () throws(ImageError) in try size(raw, path: path) } }.get()
+    }
+
+    public static func size(_ jpeg: UnsafeRawBufferPointer, path: String) throws(ImageError) -> (width: Int, height: Int) {
         try withDecoder(jpeg, path: path) { j throws(ImageError) in (Int(j.pointee.d.image_width), Int(j.pointee.d.image_height)) }
+    }
+
+    /// The bytes of `jpeg` before its first scan: its markers (EXIF, ICC, the frame), what
+    /// `ExifOrientation` and `ICCExtraction` read, without copying the compressed picture.
+    public static func markers(_ jpeg: UnsafeRawBufferPointer) -> [UInt8] {
+        var at = 2
+        let limit = min(jpeg.count, ICCExtraction.maxBytes + (1 << 20))
+        while at + 4 <= limit, jpeg[at] == 0xFF {
+            let marker = jpeg[at + 1]
+            if marker == 0xFF { at += 1; continue }
+            if marker == 0xDA || marker == 0xD9 { break }
+            if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { at += 2; continue }
+            at += 2 + (Int(jpeg[at + 2]) << 8 | Int(jpeg[at + 3]))
+        }
+        return Array(jpeg.prefix(min(max(at, 0), limit)))
     }
 
     /// `jpeg` decoded at `scale` and resampled to `target` (stored axes; nil: the scaled
     /// size as it is). A file that ends early is an error, not a half-grey picture.
     public static func decode(_ jpeg: [UInt8], scale: DCTScale, target: (width: Int, height: Int)? = nil,
+                              path: String) throws(ImageError) -> Decoded {
+        try jpeg.withUnsafeBytes { raw in Result { () throws(ImageError) in try decode(raw, scale: scale, target: target, path: path) } }.get()
+    }
+
+    public static func decode(_ jpeg: UnsafeRawBufferPointer, scale: DCTScale, target: (width: Int, height: Int)? = nil,
                               path: String) throws(ImageError) -> Decoded {
         try withDecoder(jpeg, path: path) { j throws(ImageError) -> Decoded in
             let space = j.pointee.d.jpeg_color_space
@@ -44,19 +68,17 @@ public enum JPEGCodec {
             var scaler = RowScaler(sourceWidth: w, sourceHeight: h, width: out.width, height: out.height)
             // A few rows at a time: libjpeg hands out at most a DCT block row per call.
             let batch = 16
-            var rows = [UInt8](repeating: 0, count: w * 4 * batch)
+            let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: w * 4 * batch)
+            let pointers = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: batch)
+            defer { rows.deallocate(); pointers.deallocate() }
+            for r in 0..<batch { pointers[r] = rows + r * w * 4 }
             while !scaler.isComplete {
-                let got = rows.withUnsafeMutableBufferPointer { buf -> Int32 in
-                    var pointers = (0..<batch).map { Optional(buf.baseAddress! + $0 * w * 4) }
-                    return pointers.withUnsafeMutableBufferPointer { kc_jpeg_read(j, $0.baseAddress, Int32(batch)) }
-                }
+                let got = kc_jpeg_read(j, pointers, Int32(batch))
                 guard got > 0 else {
                     if got < 0 { throw failure(j, path) }
                     throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
                 }
-                rows.withUnsafeBufferPointer { buf in
-                    for r in 0..<Int(got) { scaler.add(row: UnsafeBufferPointer(rebasing: buf[(r * w * 4)..<((r + 1) * w * 4)])) }
-                }
+                for r in 0..<Int(got) { scaler.add(row: UnsafeBufferPointer(start: rows + r * w * 4, count: w * 4)) }
             }
             return Decoded(image: scaler.image(isOpaque: true), isCMYK: cmyk,
                            isInverted: cmyk && j.pointee.d.saw_Adobe_marker != 0)
@@ -67,6 +89,10 @@ public enum JPEGCodec {
     /// the floor `carousel bench` compares decode-and-fit with (as `djpeg -scale` would).
     /// Whether it decoded.
     public static func decodeOnly(_ jpeg: [UInt8], scale: DCTScale) -> Bool {
+        jpeg.withUnsafeBytes { decodeOnly($0, scale: scale) }
+    }
+
+    public static func decodeOnly(_ jpeg: UnsafeRawBufferPointer, scale: DCTScale) -> Bool {
         (try? withDecoder(jpeg, path: "") { j throws(ImageError) -> Bool in
             let space = j.pointee.d.jpeg_color_space
             let out = space == JCS_CMYK || space == JCS_YCCK ? JCS_CMYK : JCS_EXT_RGBA
@@ -86,11 +112,11 @@ public enum JPEGCodec {
     }
 
     /// Opens a decoder on `jpeg`, reads its header and gives it to `body`; always freed.
-    private static func withDecoder<T>(_ jpeg: [UInt8], path: String,
+    private static func withDecoder<T>(_ jpeg: UnsafeRawBufferPointer, path: String,
                                        _ body: (UnsafeMutablePointer<kc_jpeg>) throws(ImageError) -> T) throws(ImageError) -> T {
         let j = UnsafeMutablePointer<kc_jpeg>.allocate(capacity: 1)
         defer { kc_jpeg_close(j); j.deallocate() }
-        let opened = jpeg.withUnsafeBufferPointer { kc_jpeg_open(j, $0.baseAddress, UInt($0.count), maxScans) }
+        let opened = kc_jpeg_open(j, jpeg.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count), maxScans)
         guard opened == 0 else {
             let e = failure(j, path)
             if e.reason.hasPrefix("is truncated") { throw e }
@@ -100,7 +126,7 @@ public enum JPEGCodec {
         guard j.pointee.d.image_width > 0, j.pointee.d.image_height > 0 else {
             throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
         }
-        return try withExtendedLifetime(jpeg) { () throws(ImageError) -> T in try body(j) }
+        return try body(j)
     }
 
     private static func message(_ j: UnsafeMutablePointer<kc_jpeg>) -> String {

@@ -14,7 +14,7 @@ struct RowScaler {
     /// Running sums of the output rows begun and not yet complete: row j uses slot
     /// j % `ring`. The rows open at once are those one source row feeds, so `ring` of them
     /// always suffice.
-    private var sums: [Float]
+    private var sums: [Int32]
     private let ring: Int
     /// Per source row, the output rows it feeds and at which tap: (row, index in weights).
     private var feeds: [[(row: Int, weight: Int)]]
@@ -41,7 +41,7 @@ struct RowScaler {
         }
         self.feeds = feeds
         ring = max(1, feeds.map(\.count).max() ?? 1)
-        sums = [Float](repeating: 0, count: ring * self.width * 4)
+        sums = [Int32](repeating: 0, count: ring * self.width * 4)
     }
 
     /// Whether every source row has been given.
@@ -60,9 +60,9 @@ struct RowScaler {
             shrunk.withUnsafeBufferPointer { s in
                 sums.withUnsafeMutableBufferPointer { a in
                     let v = s.baseAddress!, sum = a.baseAddress! + at
-                    // The first tap starts the sum (0 + v, as the whole-image scaler does).
-                    if first { for x in 0..<n { sum[x] = 0 + Float(v[x]) * w } }
-                    else { for x in 0..<n { sum[x] += Float(v[x]) * w } }
+                    // The first tap starts the sum, as the whole-image scaler's does.
+                    if first { for x in 0..<n { sum[x] = Int32(v[x]) &* w } }
+                    else { for x in 0..<n { sum[x] &+= Int32(v[x]) &* w } }
                     guard last else { return }
                     pixels.withUnsafeMutableBufferPointer { o in
                         let row = o.baseAddress! + j * n
@@ -78,7 +78,7 @@ struct RowScaler {
     /// whole-image scaler's first pass rounds (the same taps, the same loop).
     private mutating func shrinkAcross(_ row: UnsafeBufferPointer<UInt8>) {
         if width == sourceWidth {
-            for x in 0..<(width * 4) { shrunk[x] = row[x] }
+            shrunk.withUnsafeMutableBufferPointer { $0.baseAddress!.update(from: row.baseAddress!, count: width * 4) }
             return
         }
         shrunk.withUnsafeMutableBufferPointer { across.apply(row, from: 0, step: 4, into: $0, at: 0, outStep: 4) }

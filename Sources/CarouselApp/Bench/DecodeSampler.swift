@@ -62,20 +62,22 @@ enum DecodeSampler {
                 defer { isolated?.stop() }
                 for (decoder, throughHelper) in ways {
                     _ = try? decoder.decode(g.members[0], fittingIn: box)  // warm: caches, page faults
-                    let times = g.members.compactMap { s -> Double? in
+                    // For a JPEG, libjpeg-turbo alone on the same file right after, so that
+                    // a machine that slows down or speeds up moves both alike.
+                    var times: [Double] = [], floors: [Double] = []
+                    for s in g.members {
                         let start = ProcessStats.now
-                        guard (try? decoder.decode(s, fittingIn: box)) != nil else { return nil }
-                        return ProcessStats.now - start
+                        guard (try? decoder.decode(s, fittingIn: box)) != nil else { continue }
+                        times.append(ProcessStats.now - start)
+                        if g.format == "JPEG", let floor = floorTime(s, box: box, dctScaling: dct) { floors.append(floor) }
                     }
                     let p = Percentiles(times)
                     guard let p50 = p.at(0.5), let p95 = p.at(0.95) else { continue }
                     var row = Row(format: g.format, size: g.size, dctScaled: dct, isolated: throughHelper,
                                   samples: p.count, p50Ms: p50 * 1000, p95Ms: p95 * 1000)
-                    if g.format == "JPEG" {
-                        let floor = Percentiles(floorTimes(g.members, box: box, dctScaling: dct))
-                        row.floorP50Ms = floor.at(0.5).map { $0 * 1000 }
-                        row.floorP95Ms = floor.at(0.95).map { $0 * 1000 }
-                    }
+                    let floor = Percentiles(floors)
+                    row.floorP50Ms = floor.at(0.5).map { $0 * 1000 }
+                    row.floorP95Ms = floor.at(0.95).map { $0 * 1000 }
                     rows.append(row)
                 }
             }
@@ -83,17 +85,14 @@ enum DecodeSampler {
         return rows
     }
 
-    /// libjpeg-turbo alone on each of `members`, at the scale the carousel would use: the
-    /// file already in memory, as a decode with the file in the page cache would find it.
-    private static func floorTimes(_ members: [ImageSource], box: Size, dctScaling: Bool) -> [Double] {
-        let decoder = FittingDecoder(dctScaling: dctScaling)
-        return members.compactMap { s -> Double? in
-            guard let bytes = try? ImageFile.read(s.path), let plan = decoder.jpegPlan(bytes, box: box) else { return nil }
-            _ = JPEGCodec.decodeOnly(bytes, scale: plan.scale)  // warm, as the others are
-            let start = ProcessStats.now
-            guard JPEGCodec.decodeOnly(bytes, scale: plan.scale) else { return nil }
-            return ProcessStats.now - start
-        }
+    /// libjpeg-turbo alone on `source`, at the scale the carousel would use, the file
+    /// already in memory (as a decode with the file in the page cache finds it).
+    private static func floorTime(_ source: ImageSource, box: Size, dctScaling: Bool) -> Double? {
+        guard let bytes = try? ImageFile.read(source.path),
+              let plan = FittingDecoder(dctScaling: dctScaling).jpegPlan(bytes, box: box) else { return nil }
+        let start = ProcessStats.now
+        guard JPEGCodec.decodeOnly(bytes, scale: plan.scale) else { return nil }
+        return ProcessStats.now - start
     }
 
     /// How much longer the p50 decode takes through a helper than in this process, in
