@@ -12,15 +12,23 @@ public struct ColourConverter: Sendable {
     public let display: [UInt8]?
     /// Off only to measure what converting costs (`carousel bench`) and in tests.
     public let honoursProfiles: Bool
+    /// The transforms made so far, kept for the next picture with the same profile; only
+    /// where one thread converts (a decoder helper). Nil: each is made and freed.
+    let transforms: ColourTransformCache?
 
-    public init(display: [UInt8]? = nil) {
+    /// `keepsTransforms`: for a single decoding thread (a helper), which converts a camera's
+    /// or phone's pictures, all with one profile, without making its transform each time
+    /// (about 2.5 ms a picture).
+    public init(display: [UInt8]? = nil, keepsTransforms: Bool = false) {
         self.display = display
         honoursProfiles = true
+        transforms = keepsTransforms ? ColourTransformCache() : nil
     }
 
     private init(ignoringProfiles: Void) {
         display = nil
         honoursProfiles = false
+        transforms = nil
     }
 
     /// Leaves every picture's values as they are, whatever its file says.
@@ -59,7 +67,7 @@ public struct ColourConverter: Sendable {
         guard let source else {
             if display != nil, let s = cmsCreate_sRGBProfile() {
                 defer { cmsCloseProfile(s) }
-                _ = transform(&image, from: s, format: kc_type_rgba_8())
+                _ = transform(&image, from: s, format: kc_type_rgba_8(), key: [3])
             }
             return note
         }
@@ -71,7 +79,7 @@ public struct ColourConverter: Sendable {
         case cmsSigGrayData: format = kc_type_gray_in_rgba_8()
         default: return "its colour profile is for \(Self.name(space)) pixels, not the picture's RGB; shown as sRGB"
         }
-        if !transform(&image, from: source, format: format) {
+        if !transform(&image, from: source, format: format, key: Self.key(colour)) {
             return "its colour profile cannot be used for conversion; shown as sRGB"
         }
         return note
@@ -117,10 +125,26 @@ public struct ColourConverter: Sendable {
         return (out, note)
     }
 
+    /// What names the transform from `colour` in the cache (the display is the same for
+    /// the cache's whole life).
+    private static func key(_ colour: EmbeddedColour) -> [UInt8] {
+        switch colour {
+        case .sRGB, .unusable: [3]
+        case .icc(let bytes): [1] + bytes
+        case .described(let d): [2] + Array("\(d)".utf8)
+        }
+    }
+
     /// Transforms `image` in place from `source` (pixels in `format`) to the screen.
-    private func transform(_ image: inout PixelImage, from source: cmsHPROFILE, format: cmsUInt32Number) -> Bool {
-        guard let t = makeTransform(from: source, format: format) else { return false }
-        defer { cmsDeleteTransform(t) }
+    private func transform(_ image: inout PixelImage, from source: cmsHPROFILE, format: cmsUInt32Number, key: [UInt8]) -> Bool {
+        let made: cmsHTRANSFORM?
+        if let transforms {
+            made = transforms.transform(for: key + withUnsafeBytes(of: format) { Array($0) }) { makeTransform(from: source, format: format) }
+        } else {
+            made = makeTransform(from: source, format: format)
+        }
+        guard let t = made else { return false }
+        defer { if transforms == nil { cmsDeleteTransform(t) } }
         image.pixels.withUnsafeMutableBytes { p in
             cmsDoTransform(t, p.baseAddress, p.baseAddress, cmsUInt32Number(image.width * image.height))
         }
@@ -167,4 +191,25 @@ public struct ColourConverter: Sendable {
         default: "other"
         }
     }
+}
+
+/// Little CMS transforms kept by what they convert from: the last 8. For one thread only
+/// (a decoder helper decodes one picture at a time).
+final class ColourTransformCache: @unchecked Sendable {
+    private var entries: [(key: [UInt8], transform: cmsHTRANSFORM)] = []
+    private let capacity = 8
+
+    func transform(for key: [UInt8], make: () -> cmsHTRANSFORM?) -> cmsHTRANSFORM? {
+        if let i = entries.firstIndex(where: { $0.key == key }) {
+            let hit = entries.remove(at: i)
+            entries.insert(hit, at: 0)
+            return hit.transform
+        }
+        guard let made = make() else { return nil }
+        entries.insert((key, made), at: 0)
+        if entries.count > capacity { cmsDeleteTransform(entries.removeLast().transform) }
+        return made
+    }
+
+    deinit { for e in entries { cmsDeleteTransform(e.transform) } }
 }

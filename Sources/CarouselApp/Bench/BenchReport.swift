@@ -132,7 +132,7 @@ struct BenchReport: Codable, Sendable {
         if !decode.isEmpty {
             out += "\ndecode and fit, one at a time (p50 / p95)\n"
             for d in decode {
-                out += "  " + "\(d.format) \(d.size) \(d.dctScaled ? "DCT-scaled" : "full decode")\(d.isolated ? ", helper" : "")"
+                out += "  " + "\(d.format) \(d.size) \(d.dctScaled ? "DCT-scaled" : "full decode")\(d.isolated ? ", helper" : "")\(d.profilesIgnored ? ", no colour" : "")"
                     .padding(toLength: 34, withPad: " ", startingAt: 0)
                     + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) files)"
                     + (d.floorP50Ms.flatMap { f50 in d.floorP95Ms.map { f95 in

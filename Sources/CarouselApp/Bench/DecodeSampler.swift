@@ -12,6 +12,9 @@ enum DecodeSampler {
         var dctScaled: Bool
         /// Through a decoder helper process (as the carousel decodes) or in this process.
         var isolated: Bool
+        /// Embedded colour profiles ignored: what converting colours costs shows beside the
+        /// row that honours them (tagged JPEGs only).
+        var profilesIgnored = false
         var samples: Int
         var p50Ms: Double
         var p95Ms: Double
@@ -22,6 +25,7 @@ enum DecodeSampler {
 
         enum CodingKeys: String, CodingKey {
             case format, size, samples, isolated
+            case profilesIgnored = "profiles_ignored"
             case dctScaled = "dct_scaled", p50Ms = "p50_ms", p95Ms = "p95_ms"
             case floorP50Ms = "floor_p50_ms", floorP95Ms = "floor_p95_ms"
         }
@@ -53,6 +57,11 @@ enum DecodeSampler {
                 // The way the carousel decodes, also through a helper; the comparison without
                 // DCT scaling in this process only.
                 var ways: [(any ImageDecoding, Bool)] = [(FittingDecoder(dctScaling: dct), false)]
+                // A tagged JPEG also without its conversion, in this process: the colour's cost.
+                let tagged = g.format == "JPEG" && dct && (try? ImageFile.read(g.members[0].path)).map {
+                    if case .icc = ICCExtraction.jpeg($0) { return true } else { return false }
+                } == true
+                if tagged { ways.append((FittingDecoder(dctScaling: dct, colour: .ignoringProfiles), false)) }
                 var isolated: IsolatedDecoder?
                 if dct == variants[0] {
                     isolatedSettings.dctScaling = dct
@@ -60,7 +69,7 @@ enum DecodeSampler {
                     ways.append((isolated!, true))
                 }
                 defer { isolated?.stop() }
-                for (decoder, throughHelper) in ways {
+                for (n, (decoder, throughHelper)) in ways.enumerated() {
                     _ = try? decoder.decode(g.members[0], fittingIn: box)  // warm: caches, page faults
                     // For a JPEG, libjpeg-turbo alone on the same file right after, so that
                     // a machine that slows down or speeds up moves both alike.
@@ -75,6 +84,7 @@ enum DecodeSampler {
                     guard let p50 = p.at(0.5), let p95 = p.at(0.95) else { continue }
                     var row = Row(format: g.format, size: g.size, dctScaled: dct, isolated: throughHelper,
                                   samples: p.count, p50Ms: p50 * 1000, p95Ms: p95 * 1000)
+                    row.profilesIgnored = tagged && n == 1
                     let floor = Percentiles(floors)
                     row.floorP50Ms = floor.at(0.5).map { $0 * 1000 }
                     row.floorP95Ms = floor.at(0.95).map { $0 * 1000 }

@@ -23,7 +23,7 @@ public enum DecoderHelper {
         let display = displayProfile.flatMap { try? ImageFile.read($0) }.flatMap {
             ColourConverter.checkDisplayProfile($0) == nil ? $0 : nil
         }
-        let colour = ColourConverter(display: display)
+        let colour = ColourConverter(display: display, keepsTransforms: true)
         let unsandboxed = HelperSandbox.enter(memoryBytes: limit)
         let socket = MessageSocket(descriptor: socketDescriptor)
         let budget = MemoryBudget(limit: limit, inUse: MemoryBudget.addressSpaceInUse)
