@@ -30,40 +30,23 @@ public enum HEIFCodec {
             let colour = colourOf(handle, fallback: primary)
             guard let options = heif_decoding_options_alloc() else { throw ImageError(path: path, reason: "HEIF decoder unavailable") }
             defer { heif_decoding_options_free(options) }
-            // More than 8 bits (10-bit HEIC and AVIF are common) come out as 16-bit samples,
-            // little-endian, whatever convert_hdr_to_8bit says: taken down to 8 bits here.
-            let deep = heif_image_handle_get_luma_bits_per_pixel(handle) > 8
+            // 8-bit RGBA whatever the picture's depth: libheif takes 10- and 12-bit HEIC and
+            // AVIF down itself (its 16-bit output would double the largest buffer).
             var image: OpaquePointer? = nil
-            try verify(heif_decode_image(handle, &image, heif_colorspace_RGB,
-                                         deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA, options), path)
+            try verify(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options), path)
             guard let image else { throw ImageError(path: path, reason: "is a corrupt HEIF (no image decoded)") }
             defer { heif_image_release(image) }
             let iw = Int(heif_image_get_width(image, heif_channel_interleaved))
             let ih = Int(heif_image_get_height(image, heif_channel_interleaved))
-            let bytesPerPixel = Int(heif_image_get_bits_per_pixel(image, heif_channel_interleaved)) / 8
-            let range = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
             var stride: Int32 = 0
-            guard iw > 0, ih > 0, bytesPerPixel == (deep ? 8 : 4), !deep || (9...16).contains(range),
+            guard iw > 0, ih > 0, heif_image_get_bits_per_pixel(image, heif_channel_interleaved) == 32,
                   let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-                  Int(stride) >= iw * bytesPerPixel else {
+                  Int(stride) >= iw * 4 else {
                 throw ImageError(path: path, reason: "is a corrupt HEIF (no pixels)")
             }
             var scaler = RowScaler(sourceWidth: iw, sourceHeight: ih, width: Int(fitted.width), height: Int(fitted.height))
-            var narrow = [UInt8](repeating: 0, count: deep ? iw * 4 : 0)
-            let top = deep ? (1 << range) - 1 : 255
             for y in 0..<ih {
-                let row = plane + y * Int(stride)
-                guard deep else {
-                    scaler.add(row: UnsafeBufferPointer(start: row, count: iw * 4))
-                    continue
-                }
-                narrow.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<(iw * 4) {
-                        let v = min(top, Int(row[2 * i]) | Int(row[2 * i + 1]) << 8)
-                        out[i] = UInt8((v * 255 + top / 2) / top)
-                    }
-                }
-                narrow.withUnsafeBufferPointer { scaler.add(row: $0) }
+                scaler.add(row: UnsafeBufferPointer(start: plane + y * Int(stride), count: iw * 4))
             }
             var fittedImage = scaler.image(isOpaque: true)
             fittedImage.isOpaque = heif_image_handle_has_alpha_channel(handle) == 0 || PixelImage.allOpaque(fittedImage.pixels)

@@ -1,12 +1,13 @@
 import Glibc
 
 /// The default address-space limit of a decoder helper (`--decode-memory`), from the
-/// machine's memory: a quarter of it, at least 256 MB (a helper's own code and libraries
-/// take about 100 MB of address space before any image), at most 1024 MB. On a 1 GB
-/// Raspberry Pi that is 256 MB per helper; with the 100-megapixel `--max-megapixels`
-/// default, a decode needing more fails with a reason instead of waking the OOM killer.
+/// machine's memory: a quarter of it, at least 384 MB (a helper's own code and libraries
+/// take about 150 MB of address space before any image, and a phone's 12 MP AVIF needs
+/// 352–384 MB to decode through libheif and dav1d, a HEIC 256–288), at most 1024 MB. On a
+/// 1 GB Raspberry Pi that is 384 MB of address space per helper (most of it never
+/// resident); a decode needing more fails with a reason instead of waking the OOM killer.
 public enum DecodeMemory {
-    public static let floorMB = 256
+    public static let floorMB = 384
     public static let ceilingMB = 1024
 
     /// Physical memory in MB, from sysconf.

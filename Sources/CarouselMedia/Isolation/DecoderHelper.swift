@@ -69,12 +69,13 @@ public enum DecoderHelper {
         case .decode(let job):
             guard let file else { return .message(.failed(reason: "was not passed to the decoder")) }
             let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
+            var pixels: Int? = nil
             do throws(ImageError) {
-                try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
+                pixels = try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
                 let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
                 return .image(try decoder.decode(file: file, name: job.name, fittingIn: box))
             } catch {
-                return .message(.failed(reason: budget.explain(error.reason)))
+                return .message(.failed(reason: budget.explain(error.reason, pixels: pixels)))
             }
         case .probeOpen(let path):
             let fd = open(path, O_RDONLY | O_CLOEXEC)

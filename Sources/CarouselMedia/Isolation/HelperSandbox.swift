@@ -52,6 +52,10 @@ enum HelperSandbox {
         // back once the helper has been idle a moment (see `DecoderHelper`).
         _ = mallopt(M_MMAP_THRESHOLD, 64 << 20)
         _ = mallopt(M_TRIM_THRESHOLD, Int32.max)
+        // One heap for every thread: glibc gives each new thread (dav1d's, libde265's) an
+        // arena that reserves 64 MB of address space, which counts against RLIMIT_AS: a
+        // 12 MP AVIF needed a 384 MB limit with them, and fails at the 256 MB of a 1 GB board.
+        _ = mallopt(M_ARENA_MAX, 1)
         limit(RLIMIT_CORE, to: 0)  // a crash on a hostile file must not fill the disk
         limit(RLIMIT_NOFILE, to: 32)
         // Drawing comes first: where a core is shared, decoding yields to the render thread.

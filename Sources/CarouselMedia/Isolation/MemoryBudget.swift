@@ -26,10 +26,14 @@ struct MemoryBudget {
 
     /// `check` on the header at the start of the open file `fd` (its first 64 KB: a JPEG's
     /// frame header may follow a large Exif block).
-    func check(file fd: Int32, box: Size, dctScaling: Bool, name: String) throws(ImageError) {
+    /// The header's pixel count, when it gives one.
+    @discardableResult
+    func check(file fd: Int32, box: Size, dctScaling: Bool, name: String) throws(ImageError) -> Int? {
         var head = [UInt8](repeating: 0, count: 64 << 10)
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        try check(ImageHeader.read(Array(head.prefix(max(0, n)))), box: box, dctScaling: dctScaling, name: name)
+        let header = ImageHeader.read(Array(head.prefix(max(0, n))))
+        try check(header, box: box, dctScaling: dctScaling, name: name)
+        return header.pixelCount
     }
 
     /// Refuses a file whose header says its decode needs more than is available: the
@@ -52,10 +56,17 @@ struct MemoryBudget {
         }
     }
 
-    /// A decoder's own out-of-memory message, said in terms of the limit.
-    func explain(_ reason: String) -> String {
+    /// A decoder's own out-of-memory message, said in terms of the limit. libheif says an
+    /// allocation that failed inside its decoder plugin or its colour conversion as
+    /// "Decoder plugin generated an error" or "Unsupported color conversion": for a
+    /// picture of `pixels` that could need more than is available (about 28 bytes a pixel,
+    /// measured with AVIF through dav1d), it is said as memory too.
+    func explain(_ reason: String, pixels: Int? = nil) -> String {
         let lower = reason.lowercased()
-        guard lower.contains("out of memory") || lower.contains("memory allocation") || lower.contains("insufficient memory") else { return reason }
+        let memory = lower.contains("out of memory") || lower.contains("memory allocation") || lower.contains("insufficient memory")
+        let heifMemory = (lower.contains("decoder plugin generated an error") || lower.contains("unsupported color conversion"))
+            && (pixels.map { $0 > available / 28 } ?? false)
+        guard memory || heifMemory else { return reason }
         return "needs more memory than the decoder's \(available >> 20) MB (--decode-memory): \(reason)"
     }
 }
