@@ -56,6 +56,7 @@ public struct FittingDecoder: ImageDecoding {
         // A JPEG is decoded from the page cache through a read-only mapping: a camera's
         // 4–20 MB file is never copied (the copy was 3–4 ms of a 24 MP picture's 60).
         if header.format == .jpeg, let mapped = MappedFile(fd) {
+            if let w = header.width, let h = header.height { try checkSize(width: w, height: h, path: name) }
             defer { mapped.unmap() }
             return try decodeJPEG(mapped.bytes, markers: JPEGCodec.markers(mapped.bytes), box: box, path: name)
         }
