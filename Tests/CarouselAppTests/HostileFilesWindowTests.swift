@@ -101,7 +101,9 @@ extension InteractiveWindowTests {
         // Every decode hangs in this helper, spinning.
         let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "600"], display: x.display,
                                       environment: ["CAROUSEL_DECODE_HELPER": try StandInHelper.hangs.script()])
-        #expect(app.waitFor("pool", count: 1))
+        // A bound, not a speed test: under ThreadSanitizer, beside the rest of the suite and
+        // with the stand-ins spinning, the window once took over 10 s to show (CI).
+        #expect(app.waitFor("pool", count: 1, timeout: 60))
         let pid = app.process.processIdentifier
         var helpers: [pid_t] = []
         for _ in 0..<50 where helpers.isEmpty {
