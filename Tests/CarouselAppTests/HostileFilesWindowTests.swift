@@ -14,6 +14,16 @@ extension InteractiveWindowTests {
         }
     }
 
+    /// SIGKILLs every process whose command line names `program`.
+    static func killEvery(running program: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name),
+                  let command = try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8),
+                  command.contains(program) else { continue }
+            kill(pid, SIGKILL)
+        }
+    }
+
     static func isRunning(_ pid: pid_t) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let close = stat.lastIndex(of: ")") else { return false }
@@ -99,11 +109,16 @@ extension InteractiveWindowTests {
         let x = try XvfbSession()
         let folder = try Self.images()
         // Every decode hangs in this helper, spinning.
+        let standIn = try StandInHelper.hangs.script()
+        // Whatever happens below, no spinning stand-in outlives the test: one left behind
+        // (started after the list below was taken, on a loaded machine) starved the runs
+        // after it until their windows took over a minute to show.
+        defer { Self.killEvery(running: standIn) }
         let app = try RunningCarousel(args: [folder, "--kiosk", "--decode-timeout", "600"], display: x.display,
-                                      environment: ["CAROUSEL_DECODE_HELPER": try StandInHelper.hangs.script()])
+                                      environment: ["CAROUSEL_DECODE_HELPER": standIn])
         // A bound, not a speed test: under ThreadSanitizer, beside the rest of the suite and
         // with the stand-ins spinning, the window once took over 10 s to show (CI).
-        #expect(app.waitFor("pool", count: 1, timeout: 60))
+        #expect(app.waitFor("pool", count: 1, timeout: 60), "no window: \(app.log)")
         let pid = app.process.processIdentifier
         var helpers: [pid_t] = []
         for _ in 0..<50 where helpers.isEmpty {
