@@ -24,9 +24,9 @@ public enum DecoderHelper {
             ColourConverter.checkDisplayProfile($0) == nil ? $0 : nil
         }
         let colour = ColourConverter(display: display, keepsTransforms: true)
-        let unsandboxed = HelperSandbox.enter(memoryBytes: limit)
+        let (unsandboxed, addressSpace) = HelperSandbox.enter(memoryBytes: limit)
         let socket = MessageSocket(descriptor: socketDescriptor)
-        let budget = MemoryBudget(limit: limit, inUse: MemoryBudget.addressSpaceInUse)
+        let budget = MemoryBudget(limit: limit, inUse: addressSpace)
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
         var trimmed = true
         while true {

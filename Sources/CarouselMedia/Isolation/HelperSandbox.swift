@@ -28,9 +28,12 @@ enum HelperSandbox {
         "setregid", "setresuid", "setresgid", "setgroups", "personality", "acct", "quotactl",
     ]
 
-    /// Applies everything; returns nil when sandboxed, else why the seccomp filter could
-    /// not be installed (the rest still applies).
-    static func enter(memoryBytes: Int) -> String? {
+    /// Applies everything: `note` is nil when sandboxed, else why the seccomp filter could
+    /// not be installed (the rest still applies); `addressSpace` is what the helper maps
+    /// before any decoding, read while /proc can still be opened (after the filter it
+    /// cannot, and the memory budget took it as 0: its checks allowed a whole program's
+    /// worth too much).
+    static func enter(memoryBytes: Int) -> (note: String?, addressSpace: Int) {
         // Dies with the main process, even one killed with SIGKILL; already orphaned: leave.
         _ = kc_parent_death_signal(SIGKILL)
         if getppid() == 1 { exit(0) }
@@ -63,7 +66,8 @@ enum HelperSandbox {
         _ = setpriority(which, 0, min(getpriority(which, 0) + 10, 19))
         // Anything a decoder library would load or open lazily, now.
         SDLImageCodec.prepare()
-        return installFilter()
+        let addressSpace = MemoryBudget.addressSpaceInUse
+        return (installFilter(), addressSpace)
     }
 
     /// Whether this build runs under a sanitizer's runtime.

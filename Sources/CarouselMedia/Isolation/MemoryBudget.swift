@@ -52,7 +52,7 @@ struct MemoryBudget {
         let needed = pixels.overflow || pixels.partialValue > Int.max / 8 ? Int.max
             : pixels.partialValue * 4 + 2 * boxBytes
         if needed > available {
-            throw ImageError(path: name, reason: "needs about \(needed >> 20) MB to decode (\(w)x\(h)), more than the decoder's \(available >> 20) MB (--decode-memory)")
+            throw ImageError(path: name, reason: "needs about \(needed >> 20) MB to decode (\(w)x\(h)), more than the \(available >> 20) MB the decoder has free of its \(limit >> 20) MB (--decode-memory)")
         }
     }
 
@@ -67,6 +67,6 @@ struct MemoryBudget {
         let heifMemory = (lower.contains("decoder plugin generated an error") || lower.contains("unsupported color conversion"))
             && (pixels.map { $0 > available / 28 } ?? false)
         guard memory || heifMemory else { return reason }
-        return "needs more memory than the decoder's \(available >> 20) MB (--decode-memory): \(reason)"
+        return "needs more memory than the \(available >> 20) MB the decoder has free of its \(limit >> 20) MB (--decode-memory): \(reason)"
     }
 }
