@@ -167,6 +167,22 @@ import Testing
         #expect(decoder.helperTally.crashed == 0, "running out of memory crashed the helper")
     }
 
+    /// The budget counts what the helper itself maps (code and libraries, about 145 MB):
+    /// a PNG claiming 5000x5000 (100 MB decoded) is refused up front under a 220 MB limit.
+    /// Read after the sandbox closed /proc, the helper's own mapping was taken as 0 and the
+    /// claim passed the check, to fail later as a damaged PNG.
+    @Test(.disabled(if: IsolatedDecodingTests.sanitized, "sanitized helpers run without an address-space limit"))
+    func theMemoryBudgetCountsTheHelpersOwnMapping() throws {
+        let dir = try Fixtures.temporaryFolder("budget")
+        var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+        png += [0, 0, 0x13, 0x88, 0, 0, 0x13, 0x88, 8, 6, 0, 0, 0] + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 64)
+        try Data(png).write(to: URL(fileURLWithPath: dir + "/claims.png"))
+        let decoder = Self.decoder(memoryMB: 220)
+        defer { decoder.stop() }
+        let reason = Self.reason(decoder, dir + "/claims.png") ?? "an image"
+        #expect(reason.hasPrefix("needs about") && reason.contains("of its 220 MB (--decode-memory)"), "\(reason)")
+    }
+
     /// Helpers started in the background: the first decode waits for the one being started
     /// instead of starting another.
     @Test func aDecodeWaitsForTheHelperStartedInTheBackground() throws {

@@ -66,7 +66,8 @@ enum HelperSandbox {
         _ = setpriority(which, 0, min(getpriority(which, 0) + 10, 19))
         // Anything a decoder library would load or open lazily, now.
         SDLImageCodec.prepare()
-        let addressSpace = MemoryBudget.addressSpaceInUse
+        // A sanitizer's shadow memory (terabytes) is not the helper's: there is no limit then.
+        let addressSpace = sanitized ? 0 : MemoryBudget.addressSpaceInUse
         return (installFilter(), addressSpace)
     }
 
