@@ -107,13 +107,14 @@ public struct FittingDecoder: ImageDecoding {
     /// The DCT scale a JPEG in `bytes` is decoded at for `box`, and its target size in
     /// stored axes; nil when it is not a readable JPEG.
     public func jpegPlan(_ bytes: [UInt8], box: Size) -> (scale: DCTScale, target: (width: Int, height: Int))? {
-        bytes.withUnsafeBytes { jpegPlan($0, markers: bytes, box: box) }
+        guard let stored = bytes.withUnsafeBytes({ try? JPEGCodec.size($0, path: "") }) else { return nil }
+        return jpegPlan(stored: stored, orientation: ExifOrientation.read(jpeg: bytes), box: box)
     }
 
-    /// As `jpegPlan`, with the JPEG's markers (for EXIF) apart from its bytes.
-    func jpegPlan(_ jpeg: UnsafeRawBufferPointer, markers: [UInt8], box: Size) -> (scale: DCTScale, target: (width: Int, height: Int))? {
-        guard let stored = try? JPEGCodec.size(jpeg, path: "") else { return nil }
-        let orientation = ExifOrientation.read(jpeg: markers)
+    /// Fits the upright picture, then gives that size in stored axes and the smallest DCT
+    /// scale that covers it.
+    private func jpegPlan(stored: (width: Int, height: Int), orientation: ExifOrientation,
+                          box: Size) -> (scale: DCTScale, target: (width: Int, height: Int)) {
         let upright = orientation.swapsAxes ? Size(width: Double(stored.height), height: Double(stored.width))
                                             : Size(width: Double(stored.width), height: Double(stored.height))
         let fitted = AspectFit.size(of: upright, in: box)
@@ -128,8 +129,7 @@ public struct FittingDecoder: ImageDecoding {
         let stored = try JPEGCodec.size(bytes, path: path)
         try checkSize(width: stored.width, height: stored.height, path: path)
         let orientation = ExifOrientation.read(jpeg: markers)
-        // Fit the upright picture, then ask the decoder for that size in stored axes.
-        guard let (scale, target) = jpegPlan(bytes, markers: markers, box: box) else { throw ImageError(path: path, reason: "is not a readable JPEG") }
+        let (scale, target) = jpegPlan(stored: stored, orientation: orientation, box: box)
         let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path)
         let embedded = ICCExtraction.jpeg(markers)
         var image: PixelImage

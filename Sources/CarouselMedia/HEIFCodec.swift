@@ -9,13 +9,6 @@ import CHeif
 /// size: the primary image is decoded whole (12 MP: its YCbCr planes and the RGBA result,
 /// about 66 MB) and then fitted.
 public enum HEIFCodec {
-    /// The upright size of `bytes`' primary image, or why it cannot be read.
-    public static func size(_ bytes: [UInt8], path: String) throws(ImageError) -> (width: Int, height: Int) {
-        try withPrimary(bytes, path: path) { handle throws(ImageError) in
-            (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
-        }
-    }
-
     /// `bytes`' primary image (or a thumbnail that covers `box`), upright, fitted to `box`,
     /// with the colour its file gives. `check` refuses a size before anything is decoded.
     public static func decode(_ bytes: [UInt8], fittingIn box: Size, path: String,

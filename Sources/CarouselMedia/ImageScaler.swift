@@ -51,31 +51,11 @@ public enum ImageScaler {
         /// 1.0 in the weights' fixed point (14 bits: 255 × 2¹⁴ × a few taps fits an Int32).
         static let shift: Int32 = 14
         static let one: Int32 = 1 << shift
-        /// When no sample takes more than 4 taps (a shrink to no less than a third, as from a
-        /// JPEG's DCT scale to its slot): every sample's taps as `span` from `window[i]`,
-        /// padded with zero weights (`padded`), for a loop of fixed length the compiler
-        /// unrolls. The same sums, so the same bytes; 0 when a sample takes more.
-        var span = 0
-        var window: [Int] = []
-        var padded: [Int32] = []
 
         /// Area averaging where `target` is smaller than `count`, else bilinear.
         init(from count: Int, to target: Int) {
             self.init(target < count ? ImageScaler.areaWeights(from: count, to: target)
                                      : ImageScaler.bilinearWeights(from: count, to: target))
-            let widest = self.count.max() ?? 0
-            guard widest >= 1, widest <= 4, count >= widest else { return }
-            span = widest
-            var k = 0
-            for i in 0..<target {
-                // Moved left where the window would run past the end: the extra taps weigh 0.
-                let start = min(first[i], count - span)
-                window.append(start)
-                var taps = [Int32](repeating: 0, count: span)
-                for t in 0..<self.count[i] { taps[first[i] - start + t] = weight[k + t] }
-                padded += taps
-                k += self.count[i]
-            }
         }
 
         /// Resamples one line of RGBA samples: reads `s` from `base`, `step` bytes apart, and
@@ -88,12 +68,6 @@ public enum ImageScaler {
             // The taps only move forward, so the last sample's last tap is the furthest read.
             precondition(base + (f + n - 1) * step + 3 < s.count && outBase + (count.count - 1) * outStep + 3 < o.count,
                          "resampling outside the image")
-            switch span {
-            case 2: return applyFixed(2, source, base, step, out + outBase, outStep)
-            case 3: return applyFixed(3, source, base, step, out + outBase, outStep)
-            case 4: return applyFixed(4, source, base, step, out + outBase, outStep)
-            default: break
-            }
             first.withUnsafeBufferPointer { first in
                 count.withUnsafeBufferPointer { counts in
                     weight.withUnsafeBufferPointer { weight in
@@ -115,34 +89,6 @@ public enum ImageScaler {
                             q[2] = ImageScaler.clampByte(a2); q[3] = ImageScaler.clampByte(a3)
                             q += outStep
                         }
-                    }
-                }
-            }
-        }
-
-        /// `apply` with `span` taps for every sample (a constant once inlined: unrolled).
-        @inline(__always)
-        private func applyFixed(_ span: Int, _ source: UnsafePointer<UInt8>, _ base: Int, _ step: Int,
-                                _ out: UnsafeMutablePointer<UInt8>, _ outStep: Int) {
-            window.withUnsafeBufferPointer { window in
-                padded.withUnsafeBufferPointer { weight in
-                    var q = out
-                    var k = 0
-                    for i in 0..<window.count {
-                        var a0: Int32 = 0, a1: Int32 = 0, a2: Int32 = 0, a3: Int32 = 0
-                        var p = source + base + window[i] * step
-                        for _ in 0..<span {
-                            let w = weight[k]
-                            a0 &+= Int32(p[0]) &* w
-                            a1 &+= Int32(p[1]) &* w
-                            a2 &+= Int32(p[2]) &* w
-                            a3 &+= Int32(p[3]) &* w
-                            p += step
-                            k &+= 1
-                        }
-                        q[0] = ImageScaler.clampByte(a0); q[1] = ImageScaler.clampByte(a1)
-                        q[2] = ImageScaler.clampByte(a2); q[3] = ImageScaler.clampByte(a3)
-                        q += outStep
                     }
                 }
             }

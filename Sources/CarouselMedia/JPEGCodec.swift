@@ -23,10 +23,6 @@ public enum JPEGCodec {
     }
 
     /// The size of `jpeg`'s frame, or why it cannot be read.
-    public static func size(_ jpeg: [UInt8], path: String) throws(ImageError) -> (width: Int, height: Int) {
-        try jpeg.withUnsafeBytes { raw in Result { () throws(ImageError) in try size(raw, path: path) } }.get()
-    }
-
     public static func size(_ jpeg: UnsafeRawBufferPointer, path: String) throws(ImageError) -> (width: Int, height: Int) {
         try withDecoder(jpeg, path: path) { j throws(ImageError) in (Int(j.pointee.d.image_width), Int(j.pointee.d.image_height)) }
     }
