@@ -14,7 +14,9 @@ enum StandInHelper {
         let action: String
         switch self {
         case .crashes: action = "kill -SEGV $$"
-        case .hangs: action = "while :; do :; done"  // spins, as the PNG that hung libpng did
+        // Never answers. It sleeps rather than spins: spinning stand-ins beside a busy suite
+        // starved the program under test until its window took over a minute to show.
+        case .hangs: action = "while :; do /bin/sleep 1; done"
         case .hangsUp: action = "exec 3>&-; while :; do :; done"
         }
         let path = try Fixtures.temporaryFolder("helper") + "/helper-that-\(self)"
