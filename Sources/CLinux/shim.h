@@ -101,6 +101,11 @@ static inline int kc_parent_death_signal(int sig) { return prctl(PR_SET_PDEATHSI
 
 /* Closes every descriptor from `first` on. */
 static inline int kc_close_from(unsigned first) { return (int)syscall(SYS_close_range, first, ~0U, 0); }
+/* glibc 2.34+ (GNU): a spawn action closing every descriptor from `first` on. */
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+static inline int kc_spawn_close_from(posix_spawn_file_actions_t *actions, int first) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, first);
+}
 
 /* The name of a signal without "SIG" ("SEGV"), or NULL (glibc 2.32). */
 extern const char *sigabbrev_np(int sig);

@@ -144,6 +144,8 @@ public enum SignalWatcher {
 
     private static func deliver(_ request: EventQueue.Wake) {
         // Before SDL's queue exists (still starting up) a quit cannot wait for the loop.
-        if !EventQueue.post(request) && request == .quit { exit(0) }
+        // `_exit`, not `exit`: the main thread may be inside SDL_Init, and the exit handlers
+        // it would run from this thread can wait on what that holds (once: forever).
+        if !EventQueue.post(request) && request == .quit { _exit(0) }
     }
 }

@@ -102,6 +102,29 @@ import Testing
         #expect(Self.reason(decoder, ImageDamage.fixtures + "/rgb.png") == "the decoder crashed on this file (SIGSEGV)")
     }
 
+    @Test func aHelperInheritsNoDescriptorButItsSocket() throws {
+        // A pipe opened without close-on-exec, as libdbus opens one inside SDL_Init while
+        // the helpers start: a helper that kept a copy of its write end kept SDL waiting for
+        // an end of file that never came, and the program never showed its window.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var info = stat()
+        fstat(ends[1], &info)
+        let list = try Fixtures.temporaryFolder("fds") + "/list"
+        let decoder = Self.decoder(executable: try StandInHelper.listsDescriptors(into: list).script())
+        defer { decoder.stop() }
+        var text: String?
+        for _ in 0..<200 where text == nil {
+            text = try? String(contentsOfFile: list, encoding: .utf8)
+            if text == nil { Thread.sleep(forTimeInterval: 0.05) }
+        }
+        guard let text else { Issue.record("the stand-in never listed its descriptors"); return }
+        #expect(!text.contains("pipe:[\(info.st_ino)]"), "the helper inherited the program's pipe: \(text)")
+        // Its socket (3) is there: the list is real.
+        #expect(text.contains("socket:["), "no socket in \(text)")
+    }
+
     @Test func aDecodeThatHangsIsStoppedAtItsDeadline() throws {
         let decoder = Self.decoder(timeout: 1, executable: try StandInHelper.hangs.script())
         defer { decoder.stop() }

@@ -8,21 +8,33 @@ enum StandInHelper {
     case crashes, hangs
     /// Closes its connection, then spins: a helper a hostile file took over might.
     case hangsUp
+    /// Writes what each of its descriptors is (`readlink /proc/self/fd/N`) into `file`,
+    /// then hangs as `.hangs` does: shows what the program let a helper inherit.
+    case listsDescriptors(into: String)
 
     /// The path of a script that behaves so.
     func script() throws -> String {
-        let action: String
+        var action = "", first = ""
         switch self {
         case .crashes: action = "kill -SEGV $$"
         // Never answers. It sleeps rather than spins: spinning stand-ins beside a busy suite
         // starved the program under test until its window took over a minute to show.
         case .hangs: action = "while :; do /bin/sleep 1; done"
         case .hangsUp: action = "exec 3>&-; while :; do :; done"
+        case .listsDescriptors(let file):
+            first = "for d in /proc/$$/fd/*; do /bin/readlink $d; done > \(file).part; /bin/mv \(file).part \(file)"
+            action = "while :; do /bin/sleep 1; done"
         }
-        let path = try Fixtures.temporaryFolder("helper") + "/helper-that-\(self)"
+        let name: String
+        switch self {
+        case .listsDescriptors: name = "lists-descriptors"
+        default: name = "\(self)"
+        }
+        let path = try Fixtures.temporaryFolder("helper") + "/helper-that-\(name)"
         // Helpers start with no PATH: every program by its full name.
         let text = """
             #!/bin/sh
+            \(first)
             printf '\\001\\001\\000\\000' >&3
             /bin/dd bs=8192 count=1 <&3 >/dev/null 2>&1
             \(action)

@@ -42,8 +42,12 @@ final class HelperProcess: @unchecked Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 onto 3 clears close-on-exec; nothing else of ours reaches the helper.
+        // dup2 onto 3 clears close-on-exec; nothing else of ours reaches the helper, not
+        // even a descriptor another thread opened without close-on-exec a moment ago (libdbus,
+        // started by SDL_Init while helpers start, reads a pipe until every copy of its
+        // write end is closed: a helper holding one kept the program from ever starting).
         posix_spawn_file_actions_adddup2(&actions, theirs.descriptor, DecoderHelper.socketDescriptor)
+        _ = kc_spawn_close_from(&actions, DecoderHelper.socketDescriptor + 1)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         // A decoder spinning on a damaged file can print a warning a microsecond (libpng
