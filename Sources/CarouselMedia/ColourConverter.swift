@@ -48,12 +48,20 @@ public struct ColourConverter: Sendable {
     /// Converts `image` (RGBA) in place from `colour` to the screen's colours; a note to
     /// say once when the picture's colour information had to be ignored.
     public func convert(_ image: inout PixelImage, from colour: EmbeddedColour) -> String? {
-        guard honoursProfiles else { return nil }
+        let conversion = conversion(from: colour)
+        conversion.apply(to: &image)
+        return conversion.note
+    }
+
+    /// The conversion from `colour` to the screen's colours, ready to run over a picture's
+    /// rows as they are fitted (`JPEGCodec`) or over the whole picture.
+    public func conversion(from colour: EmbeddedColour) -> Conversion {
+        guard honoursProfiles else { return Conversion(note: nil) }
         let source: cmsHPROFILE?
         var note: String? = nil
         switch colour {
         case .sRGB:
-            guard display != nil else { return nil }  // sRGB to sRGB: nothing to do
+            guard display != nil else { return Conversion(note: nil) }  // sRGB to sRGB: nothing to do
             source = cmsCreate_sRGBProfile()
         case .icc(let bytes):
             source = Self.open(bytes)
@@ -65,11 +73,10 @@ public struct ColourConverter: Sendable {
             source = display != nil ? cmsCreate_sRGBProfile() : nil
         }
         guard let source else {
-            if display != nil, let s = cmsCreate_sRGBProfile() {
-                defer { cmsCloseProfile(s) }
-                _ = transform(&image, from: s, format: kc_type_rgba_8(), key: [3])
-            }
-            return note
+            guard display != nil, let s = cmsCreate_sRGBProfile() else { return Conversion(note: note) }
+            defer { cmsCloseProfile(s) }
+            return prepared(from: s, format: kc_type_rgba_8(), key: [3], note: note)
+                ?? Conversion(note: note)
         }
         defer { cmsCloseProfile(source) }
         let space = cmsGetColorSpace(source)
@@ -77,12 +84,44 @@ public struct ColourConverter: Sendable {
         switch space {
         case cmsSigRgbData: format = kc_type_rgba_8()
         case cmsSigGrayData: format = kc_type_gray_in_rgba_8()
-        default: return "its colour profile is for \(Self.name(space)) pixels, not the picture's RGB; shown as sRGB"
+        default:
+            return Conversion(note: "its colour profile is for \(Self.name(space)) pixels, not the picture's RGB; shown as sRGB")
         }
-        if !transform(&image, from: source, format: format, key: Self.key(colour)) {
-            return "its colour profile cannot be used for conversion; shown as sRGB"
+        return prepared(from: source, format: format, key: Self.key(colour), note: note)
+            ?? Conversion(note: "its colour profile cannot be used for conversion; shown as sRGB")
+    }
+
+    /// One picture's conversion: a Little CMS transform (or nothing to do) and the note to
+    /// give. Used by one thread at a time.
+    public final class Conversion: @unchecked Sendable {
+        /// Said once when the picture's colour had to be ignored.
+        public let note: String?
+        private let transform: cmsHTRANSFORM?
+        /// Deleted with this conversion; else a `ColourTransformCache` keeps it.
+        private let owned: Bool
+
+        init(note: String?, transform: cmsHTRANSFORM? = nil, owned: Bool = false) {
+            self.note = note
+            self.transform = transform
+            self.owned = owned
         }
-        return note
+
+        deinit { if owned, let transform { cmsDeleteTransform(transform) } }
+
+        /// Whether converting changes any pixel (false: sRGB shown on an sRGB screen).
+        public var changesPixels: Bool { transform != nil }
+
+        /// Converts `count` RGBA pixels at `pixels`, in place.
+        public func apply(_ pixels: UnsafeMutableRawPointer, count: Int) {
+            guard let transform, count > 0 else { return }
+            cmsDoTransform(transform, pixels, pixels, cmsUInt32Number(count))
+        }
+
+        public func apply(to image: inout PixelImage) {
+            guard transform != nil else { return }
+            let count = image.width * image.height
+            image.pixels.withUnsafeMutableBytes { apply($0.baseAddress!, count: count) }
+        }
     }
 
     /// CMYK pixels (`image`'s four channels C, M, Y, K; `inverted` as Adobe stores them)
@@ -135,20 +174,14 @@ public struct ColourConverter: Sendable {
         }
     }
 
-    /// Transforms `image` in place from `source` (pixels in `format`) to the screen.
-    private func transform(_ image: inout PixelImage, from source: cmsHPROFILE, format: cmsUInt32Number, key: [UInt8]) -> Bool {
-        let made: cmsHTRANSFORM?
+    /// A conversion from `source` (pixels in `format`) to the screen, its transform kept
+    /// in the cache where there is one; nil when Little CMS cannot make it.
+    private func prepared(from source: cmsHPROFILE, format: cmsUInt32Number, key: [UInt8], note: String?) -> Conversion? {
         if let transforms {
-            made = transforms.transform(for: key + withUnsafeBytes(of: format) { Array($0) }) { makeTransform(from: source, format: format) }
-        } else {
-            made = makeTransform(from: source, format: format)
+            let made = transforms.transform(for: key + withUnsafeBytes(of: format) { Array($0) }) { makeTransform(from: source, format: format) }
+            return made.map { Conversion(note: note, transform: $0) }
         }
-        guard let t = made else { return false }
-        defer { if transforms == nil { cmsDeleteTransform(t) } }
-        image.pixels.withUnsafeMutableBytes { p in
-            cmsDoTransform(t, p.baseAddress, p.baseAddress, cmsUInt32Number(image.width * image.height))
-        }
-        return true
+        return makeTransform(from: source, format: format).map { Conversion(note: note, transform: $0, owned: true) }
     }
 
     private func makeTransform(from source: cmsHPROFILE, format: cmsUInt32Number) -> cmsHTRANSFORM? {

@@ -130,15 +130,20 @@ public struct FittingDecoder: ImageDecoding {
         try checkSize(width: stored.width, height: stored.height, path: path)
         let orientation = ExifOrientation.read(jpeg: markers)
         let (scale, target) = jpegPlan(stored: stored, orientation: orientation, box: box)
-        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path)
         let embedded = ICCExtraction.jpeg(markers)
+        // Converted as the fitted rows come, while libjpeg decodes the next ones.
+        let conversion = colour.conversion(from: embedded)
+        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path,
+                                           finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
         var image: PixelImage
         if decoded.isCMYK {
             let (rgba, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
             image = rgba
             image.note = note
         } else {
-            image = converted(decoded.image, embedded)
+            image = decoded.image
+            if !decoded.rowsFinished { conversion.apply(to: &image) }
+            image.note = conversion.note
         }
         return image.oriented(orientation)
     }

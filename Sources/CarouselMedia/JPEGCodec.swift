@@ -10,6 +10,9 @@ public enum JPEGCodec {
     /// Progressive scans accepted: cameras and editors write about ten; a hostile file
     /// makes thousands of tiny ones to keep a decoder busy (TurboJPEG's own limit).
     static let maxScans: Int32 = 500
+    /// Rows handed from decoding to fitting at a time: fewer hand-overs (each may wake the
+    /// fitting thread) against a ring that stays in the cache.
+    static let batchRows = 32
 
     /// What a decode gives before colour management: RGBA fitted to the target size in the
     /// file's stored axes, or CMYK (four channels in the same layout) for CMYK and YCCK
@@ -20,6 +23,8 @@ public enum JPEGCodec {
         public var isCMYK: Bool
         /// CMYK stored inverted, as Adobe's applications write it (an Adobe marker).
         public var isInverted: Bool
+        /// `finishRows` has had every row (an RGB picture given one).
+        public var rowsFinished: Bool
     }
 
     /// The size of `jpeg`'s frame, or why it cannot be read.
@@ -44,13 +49,18 @@ public enum JPEGCodec {
 
     /// `jpeg` decoded at `scale` and resampled to `target` (stored axes; nil: the scaled
     /// size as it is). A file that ends early is an error, not a half-grey picture.
+    /// `finishRows` (an RGB picture's colour conversion) runs over the fitted rows as they
+    /// complete. libjpeg decodes on this thread and the rows are fitted on a second one
+    /// (`RowPipeline`), so fitting and converting overlap decoding.
     public static func decode(_ jpeg: [UInt8], scale: DCTScale, target: (width: Int, height: Int)? = nil,
-                              path: String) throws(ImageError) -> Decoded {
-        try jpeg.withUnsafeBytes { raw in Result { () throws(ImageError) in try decode(raw, scale: scale, target: target, path: path) } }.get()
+                              path: String, finishRows: ((UnsafeMutableRawPointer, Int) -> Void)? = nil) throws(ImageError) -> Decoded {
+        try jpeg.withUnsafeBytes { raw in
+            Result { () throws(ImageError) in try decode(raw, scale: scale, target: target, path: path, finishRows: finishRows) }
+        }.get()
     }
 
     public static func decode(_ jpeg: UnsafeRawBufferPointer, scale: DCTScale, target: (width: Int, height: Int)? = nil,
-                              path: String) throws(ImageError) -> Decoded {
+                              path: String, finishRows: ((UnsafeMutableRawPointer, Int) -> Void)? = nil) throws(ImageError) -> Decoded {
         try withDecoder(jpeg, path: path) { j throws(ImageError) -> Decoded in
             let space = j.pointee.d.jpeg_color_space
             let cmyk = space == JCS_CMYK || space == JCS_YCCK
@@ -61,24 +71,33 @@ public enum JPEGCodec {
                 throw ImageError(path: path, reason: "is a corrupt JPEG (no pixels to decode)")
             }
             let out = target ?? (w, h)
-            var scaler = RowScaler(sourceWidth: w, sourceHeight: h, width: out.width, height: out.height)
-            // A few rows at a time: libjpeg hands out at most a DCT block row per call.
-            let batch = 16
-            let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: w * 4 * batch)
-            let pointers = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: batch)
-            defer { rows.deallocate(); pointers.deallocate() }
-            for r in 0..<batch { pointers[r] = rows + r * w * 4 }
-            while !scaler.isComplete {
-                let got = kc_jpeg_read(j, pointers, Int32(batch))
-                guard got > 0 else {
-                    if got < 0 { throw failure(j, path) }
-                    throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+            let fitting = Fitting(RowScaler(sourceWidth: w, sourceHeight: h, width: out.width, height: out.height))
+            let finish = cmyk ? nil : finishRows
+            try RowPipeline.run(rowBytes: w * 4, rows: h, batch: Self.batchRows, produce: { rows throws(ImageError) -> Int in
+                // libjpeg hands out at most a row of DCT blocks (a few rows) per call.
+                var filled = 0
+                while filled < Self.batchRows && j.pointee.d.output_scanline < j.pointee.d.output_height {
+                    let got = kc_jpeg_read(j, rows + filled, Int32(Self.batchRows - filled))
+                    guard got > 0 else {
+                        if got < 0 { throw failure(j, path) }
+                        throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+                    }
+                    filled += Int(got)
                 }
-                for r in 0..<Int(got) { scaler.add(row: UnsafeBufferPointer(start: rows + r * w * 4, count: w * 4)) }
-            }
-            return Decoded(image: scaler.image(isOpaque: true), isCMYK: cmyk,
-                           isInverted: cmyk && j.pointee.d.saw_Adobe_marker != 0)
+                return filled
+            }, consume: { rows, count in
+                for r in 0..<count { fitting.scaler.add(row: UnsafeBufferPointer(start: rows + r * w * 4, count: w * 4)) }
+                if let finish { fitting.scaler.finishCompleteRows(finish) }
+            })
+            return Decoded(image: fitting.scaler.image(isOpaque: true), isCMYK: cmyk,
+                           isInverted: cmyk && j.pointee.d.saw_Adobe_marker != 0, rowsFinished: finish != nil)
         }
+    }
+
+    /// The fitting of one decode, handed to the thread that fits.
+    private final class Fitting: @unchecked Sendable {
+        var scaler: RowScaler
+        init(_ scaler: RowScaler) { self.scaler = scaler }
     }
 
     /// libjpeg-turbo's own decode of `jpeg` at `scale`, rows read and dropped, nothing else:

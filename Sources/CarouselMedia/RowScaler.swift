@@ -20,6 +20,10 @@ struct RowScaler {
     private var feeds: [[(row: Int, weight: Int)]]
     private var nextRow = 0
     private var shrunk: [UInt8]
+    /// Output rows complete so far: they complete in order, top to bottom.
+    private var completeRows = 0
+    /// Of those, the rows `finishCompleteRows` has had.
+    private var finishedRows = 0
 
     init(sourceWidth: Int, sourceHeight: Int, width: Int, height: Int) {
         self.sourceWidth = sourceWidth
@@ -64,6 +68,7 @@ struct RowScaler {
                     if first { for x in 0..<n { sum[x] = Int32(v[x]) &* w } }
                     else { for x in 0..<n { sum[x] &+= Int32(v[x]) &* w } }
                     guard last else { return }
+                    completeRows = j + 1
                     pixels.withUnsafeMutableBufferPointer { o in
                         let row = o.baseAddress! + j * n
                         for x in 0..<n { row[x] = ImageScaler.clampByte(sum[x]) }
@@ -72,6 +77,15 @@ struct RowScaler {
             }
         }
         nextRow += 1
+    }
+
+    /// Runs `body` over the output rows completed since its last call (their first pixel
+    /// and how many pixels), in place: a colour conversion as the rows come.
+    mutating func finishCompleteRows(_ body: (UnsafeMutableRawPointer, Int) -> Void) {
+        guard completeRows > finishedRows else { return }
+        let (from, count) = (finishedRows * width * 4, (completeRows - finishedRows) * width)
+        pixels.withUnsafeMutableBytes { body($0.baseAddress! + from, count) }
+        finishedRows = completeRows
     }
 
     /// The source row resampled to `width` pixels into `shrunk`, rounded to bytes as the

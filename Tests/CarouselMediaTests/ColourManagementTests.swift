@@ -79,6 +79,30 @@ enum LittleCMS {
         #expect(shown.note == nil)
     }
 
+    /// A photo large enough that its rows are fitted and converted on a second thread while
+    /// libjpeg decodes the next ones: every row converted once, exactly as the whole picture
+    /// converted at the end would be.
+    @Test func aLargeTaggedPhotoIsConvertedRowByRowExactly() throws {
+        let profile = try LittleCMS.file("AdobeRGB1998.icc")
+        var big = PixelImage(width: 1600, height: 1000, pixels: [UInt8](repeating: 255, count: 1600 * 1000 * 4))
+        for y in 0..<1000 {
+            for x in 0..<1600 {
+                let i = (y * 1600 + x) * 4
+                (big.pixels[i], big.pixels[i + 1], big.pixels[i + 2]) = (UInt8(x * 255 / 1599), UInt8(y * 255 / 999), UInt8((x + y) % 256))
+            }
+        }
+        let plain = TurboJPEGCodec.encode(big, quality: 90)
+        let tagged = ReferenceEncoders.withICC(plain, profile)
+        let box = Size(width: 700, height: 500)
+        let shown = try FittingDecoder().decode(tagged, name: "big.jpg", fittingIn: box)
+        let untagged = try FittingDecoder().decode(plain, name: "big-plain.jpg", fittingIn: box)
+        #expect(shown.width == 700 && shown.height == 438)
+        // A Bool, not the arrays: a failing comparison of a million bytes would be diffed for ever.
+        let expected = LittleCMS.transform(untagged.pixels, from: profile, to: nil)
+        let differing = zip(shown.pixels, expected).filter { $0 != $1 }.count
+        #expect(differing == 0 && shown.pixels.count == expected.count)
+    }
+
     /// A profile over 64 KB is spread over several numbered APP2 markers.
     @Test func aProfileOverSeveralMarkersIsJoined() throws {
         let profile = try LittleCMS.file("ProPhotoRGB.icc")

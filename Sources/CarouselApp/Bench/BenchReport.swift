@@ -131,10 +131,13 @@ struct BenchReport: Codable, Sendable {
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
         if !decode.isEmpty {
             out += "\ndecode and fit, one at a time (p50 / p95)\n"
-            for d in decode {
-                out += "  " + "\(d.format) \(d.size) \(d.dctScaled ? "DCT-scaled" : "full decode")\(d.isolated ? ", helper" : "")\(d.profilesIgnored ? ", no colour" : "")"
-                    .padding(toLength: 34, withPad: " ", startingAt: 0)
-                    + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) files)"
+            let names = decode.map { d in
+                "\(d.format) \(d.size) \(d.dctScaled ? "DCT-scaled" : "full decode")\(d.isolated ? ", helper" : "")\(d.profilesIgnored ? ", no colour" : "")"
+            }
+            let width = max(34, (names.map(\.count).max() ?? 0) + 1)
+            for (d, name) in zip(decode, names) {
+                out += "  " + name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) decodes)"
                     + (d.floorP50Ms.flatMap { f50 in d.floorP95Ms.map { f95 in
                         String(format: "  floor %@ / %@ ms, ours/floor %.2f / %.2f", ms(f50), ms(f95), d.p50Ms / f50, d.p95Ms / f95)
                     } } ?? "") + "\n"
