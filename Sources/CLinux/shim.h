@@ -17,6 +17,8 @@
 #include <sys/syscall.h>
 #include <sys/vfs.h>         /* statfs: network and FUSE file systems, which inotify misses */
 #include <sys/wait.h>
+#include <sys/ioctl.h>
+#include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
 #include <unistd.h>
 
 /* Sends len bytes as one message and, when fd >= 0, the descriptor fd with it (SCM_RIGHTS).
@@ -101,6 +103,12 @@ static inline int kc_parent_death_signal(int sig) { return prctl(PR_SET_PDEATHSI
 
 /* Closes every descriptor from `first` on. */
 static inline int kc_close_from(unsigned first) { return (int)syscall(SYS_close_range, first, ~0U, 0); }
+/* Makes virtual terminal `n` (the one on descriptor `fd`) the one on screen and waits until
+   it is. 0, or -1 with errno (EPERM: not this process's terminal and no CAP_SYS_TTY_CONFIG). */
+static inline int kc_vt_activate(int fd, int n) {
+    if (ioctl(fd, VT_ACTIVATE, n) != 0) return -1;
+    return ioctl(fd, VT_WAITACTIVE, n);
+}
 /* glibc 2.34+ (GNU): a spawn action closing every descriptor from `first` on. */
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
 static inline int kc_spawn_close_from(posix_spawn_file_actions_t *actions, int first) {

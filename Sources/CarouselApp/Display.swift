@@ -35,12 +35,20 @@ struct Display {
         options.height = size.height
         options.hidden = !onScreen
         configure(&options, session)
-        do { window = try SDLWindow(options) } catch {
+        do { window = try SDLWindow(options, session: session) } catch {
             throw onScreen ? Failure(DisplayAdvice.message(for: error)) : error
         }
         switch kind {
         case .screen(let vsync):
-            renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
+            // On KMS/DRM SDL's own first choice, desktop OpenGL over EGL/GBM, drew only the
+            // clear colour with Mesa's software GL (a virtual machine, found by kiosk/vm-test);
+            // OpenGL ES 2 draws right there and is what a Raspberry Pi's GPU does best.
+            let kms = session.videoDriver.lowercased() == "kmsdrm"
+            if view.renderer == .auto && kms, let es = try? SDLRenderer(window: window, kind: .opengles2, vsync: vsync) {
+                renderer = es
+            } else {
+                renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)
+            }
         case .headless:
             renderer = try SDLRenderer(window: window, kind: view.renderer == .auto ? .software : view.renderer, vsync: false)
         }

@@ -89,6 +89,7 @@ public struct RunCommand: ParsableCommand {
             print(ConfigEntry.toml(configEntries), terminator: "")
             return
         }
+
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
         // Driven by a soak: it ends with the bench that started it.
@@ -105,6 +106,8 @@ public struct RunCommand: ParsableCommand {
         var found = scanned.sources
         let log = try events.map(EventLog.open)
 
+        // On a text console (the kiosk unit), the screen shows this program's terminal.
+        if let problem = ConsoleTerminal.bringForward() { Log.warn(problem) }
         let screen = try Display(.screen(vsync: vsync), view: view, size: size) { options, session in
             // Without X11 or Wayland (a text console, a systemd unit) there is only the whole screen.
             let kms = session.videoDriver.lowercased() == "kmsdrm"
@@ -117,6 +120,9 @@ public struct RunCommand: ParsableCommand {
             }
         }
         let (session, window, renderer, compositor) = (screen.session, screen.window, screen.renderer, screen.compositor)
+        // In the journal of a kiosk nobody watches: what SDL chose is the first thing to know.
+        let output = renderer.outputSize
+        Log.info("screen: SDL video driver \(session.videoDriver), renderer \(renderer.driverName), \(Int(output.width))x\(Int(output.height))")
         if kiosk {
             session.showCursor(false)
             session.disableScreenSaver()

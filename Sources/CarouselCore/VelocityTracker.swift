@@ -21,7 +21,15 @@ public struct VelocityTracker: Sendable {
         positions.removeAll(keepingCapacity: true)
     }
 
+    /// Samples at one time are one observation, where the pointer had got to by then: a
+    /// loop that read a burst of moves at once (a slow frame, a slow machine) stamps them
+    /// all alike, and fitted as they were they gave any speed at all (112,000 px/s for a
+    /// slow drag under software emulation; found by kiosk/vm-test).
     public mutating func add(time: Double, position: Double) {
+        if let newest = times.last, time <= newest {
+            positions[positions.count - 1] = position
+            return
+        }
         if times.count == Self.capacity {
             times.removeFirst()
             positions.removeFirst()

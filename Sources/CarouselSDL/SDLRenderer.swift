@@ -11,6 +11,11 @@ public final class SDLRenderer {
     let handle: OpaquePointer
     /// The driver SDL picked ("opengl", "software", …).
     public let driverName: String
+    /// The window outlives its renderer: on KMS/DRM destroying the last window unloads the
+    /// GL driver, and a renderer destroyed after that called into unmapped code (every
+    /// `systemctl stop` ended in SIGSEGV; found by kiosk/vm-test). Textures hold their
+    /// renderer the same way.
+    private let window: SDLWindow
 
     public init(window: SDLWindow, kind: RendererKind, vsync: Bool) throws(SDLError) {
         if let h = kind.hint { SDL_SetHint(SDL_HINT_RENDER_DRIVER, h) }
@@ -21,6 +26,7 @@ public final class SDLRenderer {
             throw SDLError("SDL_CreateRenderer(\(kind.rawValue))")
         }
         handle = r
+        self.window = window
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(r, &info)
         driverName = info.name.map { String(cString: $0) } ?? "unknown"
@@ -40,11 +46,11 @@ public final class SDLRenderer {
     }
 
     public func makeTexture(width: Int, height: Int) throws(SDLError) -> SDLTexture {
-        try SDLTexture(renderer: handle, width: width, height: height)
+        try SDLTexture(renderer: self, width: width, height: height)
     }
 
     public func makeTarget(width: Int, height: Int) throws(SDLError) -> SDLTexture {
-        try SDLTexture(renderer: handle, width: width, height: height, target: true)
+        try SDLTexture(renderer: self, width: width, height: height, target: true)
     }
 
     /// Draws into `texture` from now on; nil draws into the window again.
@@ -53,7 +59,7 @@ public final class SDLRenderer {
     }
 
     func texture(from surface: UnsafeMutablePointer<SDL_Surface>) -> SDLTexture? {
-        SDL_CreateTextureFromSurface(handle, surface).map { SDLTexture(adopting: $0) }
+        SDL_CreateTextureFromSurface(handle, surface).map { SDLTexture(adopting: $0, renderer: self) }
     }
 
     public func clear(_ c: Color) {

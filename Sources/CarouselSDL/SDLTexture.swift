@@ -11,11 +11,14 @@ public final class SDLTexture {
     let handle: OpaquePointer
     public let width: Int
     public let height: Int
+    /// Destroyed before its renderer, never after (SDL frees a renderer's textures with it).
+    private let renderer: SDLRenderer
 
     /// A texture the program fills with `update` (slot textures, frame targets).
-    init(renderer: OpaquePointer, width: Int, height: Int, target: Bool = false) throws(SDLError) {
+    init(renderer: SDLRenderer, width: Int, height: Int, target: Bool = false) throws(SDLError) {
+        self.renderer = renderer
         let access = target ? SDL_TEXTUREACCESS_TARGET : SDL_TEXTUREACCESS_STATIC
-        guard let t = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(access.rawValue),
+        guard let t = SDL_CreateTexture(renderer.handle, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(access.rawValue),
                                         Int32(max(1, width)), Int32(max(1, height))) else {
             throw SDLError("SDL_CreateTexture")
         }
@@ -26,8 +29,9 @@ public final class SDLTexture {
     }
 
     /// Wraps a texture SDL created (e.g. from a surface).
-    init(adopting handle: OpaquePointer) {
+    init(adopting handle: OpaquePointer, renderer: SDLRenderer) {
         self.handle = handle
+        self.renderer = renderer
         var w: Int32 = 0, h: Int32 = 0
         SDL_QueryTexture(handle, nil, nil, &w, &h)
         width = Int(w)

@@ -4,6 +4,9 @@ import CarouselCore
 /// An SDL window; destroyed with this object.
 public final class SDLWindow {
     let handle: OpaquePointer
+    /// SDL stays initialised while the window exists: destroyed after SDL_Quit, it would
+    /// reach into unloaded drivers.
+    private let session: SDLSession
 
     public struct Options: Sendable {
         public var title = "KioskCarousel"
@@ -16,7 +19,8 @@ public final class SDLWindow {
         public init() {}
     }
 
-    public init(_ o: Options) throws(SDLError) {
+    public init(_ o: Options, session: SDLSession) throws(SDLError) {
+        self.session = session
         var flags = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         if o.hidden { flags |= SDL_WINDOW_HIDDEN.rawValue }
         if o.resizable { flags |= SDL_WINDOW_RESIZABLE.rawValue }

@@ -52,6 +52,21 @@ import Testing
         #expect(v < -300, "a quick leftward drag: \(v) px/s")
     }
 
+    /// A slow machine read a whole leftward drag in one go: moves with one timestamp after
+    /// a few earlier samples. They are one observation, where the pointer got to: fitted
+    /// as separate samples they read as a fast fling the wrong way (+112,000 px/s under
+    /// software emulation, found by kiosk/vm-test).
+    @Test func aBurstWithOneTimestampIsOneSample() {
+        var tracker = VelocityTracker()
+        for (t, x) in [(1.000, 900.0), (1.010, 890), (1.020, 880)] { tracker.add(time: t, position: x) }
+        for i in 1...58 { tracker.add(time: 1.030, position: 880 - Double(i) * 10) }
+        #expect(tracker.velocity(at: 1.030) < 0, "leftwards: \(tracker.velocity(at: 1.030)) px/s")
+        // The same as if only the burst's last position had come.
+        var single = VelocityTracker()
+        for (t, x) in [(1.000, 900.0), (1.010, 890), (1.020, 880), (1.030, 300)] { single.add(time: t, position: x) }
+        #expect(tracker.velocity(at: 1.030) == single.velocity(at: 1.030))
+    }
+
     @Test func samplesOlderThanTheHorizonDoNotCount() {
         var tracker = VelocityTracker()
         var x = 0.0, t = 0.0

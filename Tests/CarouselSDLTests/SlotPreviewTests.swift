@@ -10,7 +10,7 @@ import Testing
         options.hidden = true
         options.width = 64
         options.height = 64
-        let window = try SDLWindow(options)
+        let window = try SDLWindow(options, session: session)
         let renderer = try SDLRenderer(window: window, kind: .software, vsync: false)
         let slots = SlotTextures(renderer: renderer)
         try slots.configure(count: 2, width: 40, height: 30)
