@@ -17,6 +17,8 @@ struct InteractiveLoop {
     private let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
     /// Frames drawn so far.
     private(set) var framesDrawn = 0
+    /// The last frame drawn was one of a motion (not yet at rest).
+    private var drewMotion = false
 
     /// Why `run()` returned.
     enum Outcome { case quit, reload }
@@ -89,10 +91,15 @@ struct InteractiveLoop {
             }
             // Pictures that failed since, left out at rest (their placeholders were plain).
             if resting, try broken?.leaveOut(of: scene, time: EventQueue.now) == true { needsDraw = true }
+            // The motion ended in this advance: its resting frame is still to draw. Without
+            // it the screen kept the last moving frame, short of where the picture rests
+            // (under software emulation by 41 px; found by kiosk/vm-test).
+            if drewMotion && !scene.isAnimating { needsDraw = true }
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
                 renderer.present()
                 framesDrawn += 1
+                drewMotion = scene.isAnimating
                 needsDraw = false
                 lastFrame = EventQueue.now
                 soak?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.isAnimating)
