@@ -43,8 +43,7 @@ struct Display {
             // On KMS/DRM SDL's own first choice, desktop OpenGL over EGL/GBM, drew only the
             // clear colour with Mesa's software GL (a virtual machine, found by kiosk/vm-test);
             // OpenGL ES 2 draws right there and is what a Raspberry Pi's GPU does best.
-            let kms = session.videoDriver.lowercased() == "kmsdrm"
-            if view.renderer == .auto && kms, let es = try? SDLRenderer(window: window, kind: .opengles2, vsync: vsync) {
+            if view.renderer == .auto && session.drawsOnKMS, let es = try? SDLRenderer(window: window, kind: .opengles2, vsync: vsync) {
                 renderer = es
             } else {
                 renderer = try SDLRenderer(window: window, kind: view.renderer, vsync: vsync)

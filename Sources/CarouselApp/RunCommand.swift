@@ -89,7 +89,6 @@ public struct RunCommand: ParsableCommand {
             print(ConfigEntry.toml(configEntries), terminator: "")
             return
         }
-
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
         // Driven by a soak: it ends with the bench that started it.
@@ -110,8 +109,7 @@ public struct RunCommand: ParsableCommand {
         if let problem = ConsoleTerminal.bringForward() { Log.warn(problem) }
         let screen = try Display(.screen(vsync: vsync), view: view, size: size) { options, session in
             // Without X11 or Wayland (a text console, a systemd unit) there is only the whole screen.
-            let kms = session.videoDriver.lowercased() == "kmsdrm"
-            options.fullscreen = fullscreen || kiosk || kms
+            options.fullscreen = fullscreen || kiosk || session.drawsOnKMS
             // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
             let displays = session.displayCount
             options.display = display < displays ? display : 0

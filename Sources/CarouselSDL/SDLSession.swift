@@ -57,6 +57,9 @@ public final class SDLSession {
         return display.hasPrefix("/") || !runtime.isEmpty
     }
 
+    /// Whether SDL draws straight to the screen through KMS/DRM (no X11 or Wayland).
+    public var drawsOnKMS: Bool { videoDriver.lowercased() == "kmsdrm" }
+
     /// How many displays (monitors) the video driver sees.
     public var displayCount: Int { max(0, Int(SDL_GetNumVideoDisplays())) }
 
