@@ -17,6 +17,9 @@
 #include <sys/syscall.h>
 #include <sys/vfs.h>         /* statfs: network and FUSE file systems, which inotify misses */
 #include <sys/wait.h>
+#include <sys/eventfd.h>     /* the run loop's wake-up when it sleeps on input devices (KMS/DRM) */
+#include <sys/inotify.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
 #include <unistd.h>

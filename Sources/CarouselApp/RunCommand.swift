@@ -121,6 +121,10 @@ public struct RunCommand: ParsableCommand {
         // In the journal of a kiosk nobody watches: what SDL chose is the first thing to know.
         let output = renderer.outputSize
         Log.info("screen: SDL video driver \(session.videoDriver), renderer \(renderer.driverName), \(Int(output.width))x\(Int(output.height))")
+        if session.drawsOnKMS {
+            Log.info(session.inputDevicesWatched.map { "screen: at rest the loop sleeps on \($0) input devices (SDL's own wait polls on KMS/DRM)" }
+                     ?? "screen: /dev/input cannot be watched, so at rest SDL's event wait polls every millisecond")
+        }
         if kiosk {
             session.showCursor(false)
             session.disableScreenSaver()

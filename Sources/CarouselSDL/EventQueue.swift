@@ -1,4 +1,6 @@
 import CSDL2
+import Glibc
+import CLinux
 
 /// An SDL event, opaque outside this module so that only the platform layer touches C types.
 public struct SDLEvent {
@@ -9,15 +11,42 @@ public struct SDLEvent {
 public enum EventQueue {
     /// Blocks until an event arrives: where an idle carousel spends its time, using no CPU.
     public static func wait() -> SDLEvent? {
+        if deviceWait != nil { return waitOnDevices(until: nil) }
         var e = SDL_Event()
         return SDL_WaitEvent(&e) == 1 ? SDLEvent(raw: e) : nil
     }
 
     /// Blocks until an event arrives or the clock (`now`) reaches `deadline`; nil at the deadline.
     public static func wait(until deadline: Double) -> SDLEvent? {
+        if deviceWait != nil { return waitOnDevices(until: deadline) }
         let ms = ((deadline - now) * 1000).rounded(.up)
         var e = SDL_Event()
         return SDL_WaitEventTimeout(&e, Int32(min(max(ms, 0), Double(Int32.max)))) == 1 ? SDLEvent(raw: e) : nil
+    }
+
+    /// Where SDL's own wait polls (KMS/DRM): sleeps on the input devices instead; set on the
+    /// main thread by `blockOnInputDevices()` and used only there.
+    nonisolated(unsafe) private static var deviceWait: InputDeviceWait?
+
+    /// Written after every event `post` pushes, so that a wait on the devices wakes for it.
+    private static let wakeDescriptor: Int32 = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+
+    /// Makes `wait` sleep in poll(2) on the input devices instead of in SDL's wait, which
+    /// polls every millisecond on KMS/DRM. Main thread. Returns how many devices it listens
+    /// to, or nil when it cannot (SDL's wait stays).
+    public static func blockOnInputDevices() -> Int? {
+        guard wakeDescriptor >= 0, let wait = InputDeviceWait(now: now) else { return nil }
+        deviceWait = wait
+        return wait.deviceCount
+    }
+
+    private static func waitOnDevices(until deadline: Double?) -> SDLEvent? {
+        while true {
+            if let e = poll() { return e }
+            let left = deadline.map { $0 - now }
+            if let left, left <= 0 { return nil }
+            deviceWait?.block(timeout: left, now: now, wake: wakeDescriptor)
+        }
     }
 
     /// The next queued event, without blocking.
@@ -52,7 +81,10 @@ public enum EventQueue {
         var e = SDL_Event()
         e.type = SDL_USEREVENT.rawValue
         e.user.code = reason.rawValue
-        return SDL_PushEvent(&e) == 1
+        guard SDL_PushEvent(&e) == 1 else { return false }
+        var one: UInt64 = 1
+        if wakeDescriptor >= 0 { _ = write(wakeDescriptor, &one, 8) }
+        return true
     }
 
     /// Seconds since SDL started, on the same clock as event timestamps.

@@ -7,6 +7,8 @@ import CSDL2TTF
 public final class SDLSession {
     /// The video driver SDL chose (x11, wayland, kmsdrm, offscreen, dummy…).
     public let videoDriver: String
+    /// On KMS/DRM, how many input devices the event wait sleeps on (nil: SDL's own wait).
+    public let inputDevicesWatched: Int?
 
     /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil: a driver
     ///   that shows something on a screen (SDL_VIDEODRIVER in the environment still wins).
@@ -23,6 +25,8 @@ public final class SDLSession {
             try Self.startOnAScreen()
         }
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
+        // SDL's event wait polls every millisecond on KMS/DRM: sleep on the devices instead.
+        inputDevicesWatched = videoDriver.lowercased() == "kmsdrm" ? EventQueue.blockOnInputDevices() : nil
         if TTF_Init() != 0 {
             let error = SDLError("TTF_Init")
             SDL_Quit()

@@ -244,7 +244,9 @@ public struct BenchCommand: ParsableCommand {
         let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
             .split(separator: "\n").first { $0.hasPrefix("model name") }?
             .split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
-        let memory = ProcessInfo.processInfo.physicalMemory / 1_073_741_824
+        // A 1 GB board reports a little under 1 GB: whole gigabytes said "0 GB" (kiosk/vm-test).
+        let gb = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        let memory = gb < 10 ? String(format: "%.1f", gb) : String(Int(gb))
         return "\(ProcessInfo.processInfo.activeProcessorCount) cores (\(cpu)), \(memory) GB"
     }
 }
