@@ -135,7 +135,13 @@ public enum JPEGCodec {
         guard opened == 0 else {
             let e = failure(j, path)
             if e.reason.hasPrefix("is truncated") { throw e }
-            throw ImageError(path: path, reason: "is not a readable JPEG (\(message(j)))")
+            let text = message(j)
+            // 12-bit (and lossless 16-bit) JPEGs from medical and scientific cameras: only
+            // libjpeg-turbo 3.0 and later decode them; Debian 12 carries 2.1.
+            if let bits = text.split(separator: " ").last.flatMap({ Int($0) }), text.contains("data precision") {
+                throw ImageError(path: path, reason: "is a \(bits)-bit JPEG, which this system's libjpeg-turbo cannot decode (it reads 8-bit JPEGs; 3.0 and later read 12-bit ones)")
+            }
+            throw ImageError(path: path, reason: "is not a readable JPEG (\(text))")
         }
         // A file cut off before its frame header has no size.
         guard j.pointee.d.image_width > 0, j.pointee.d.image_height > 0 else {

@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// Every parser here that reads bytes from outside, by name, each taking any bytes at all:
 /// the fuzz targets (Tests/Fuzz) and the replay of their corpus in the tests call them. A
 /// parser may reject its input; it must never crash, hang or read out of bounds.
@@ -27,6 +29,8 @@ public enum MediaFuzzTargets {
         "cache-index": { _ = RemoteCache.index(from: $0) },
         // What a decoder helper, perhaps taken over by a hostile file, says back.
         "helper-message": { _ = HelperMessage(decoding: $0) },
+        // A PNG, decoded with the colour its chunks declare (cICP, iCCP, sRGB, gAMA, cHRM).
+        "png-colour": { _ = try? PNGCodec.decodeWithColour($0, fittingIn: Size(width: 64, height: 64), path: "fuzz.png") },
         // A thumbnail's text chunks, read from a cache other programs write too.
         "png-text": { _ = PNGText.read($0) },
     ]

@@ -47,6 +47,9 @@ public enum PNGCodec {
         // A damaged ancillary chunk (text, metadata) is skipped; damaged pixels are an error.
         spng_set_crc_action(ctx, Int32(SPNG_CRC_ERROR.rawValue), Int32(SPNG_CRC_DISCARD.rawValue))
         spng_set_chunk_limits(ctx, chunkLimit, chunkLimit)
+        // Kept so that a cICP chunk (which libspng 0.7 does not know) can be read; they
+        // count towards the same limit as every other ancillary chunk.
+        spng_set_option(ctx, SPNG_KEEP_UNKNOWN_CHUNKS, 1)
         return ctx
     }
 
@@ -102,10 +105,11 @@ public enum PNGCodec {
         return (scaler.image(isOpaque: opaque), colour(ctx))
     }
 
-    /// The colour the chunks before the pixels declare: an iCCP profile, else sRGB if an
-    /// sRGB chunk says so, else gAMA (with cHRM when there). cICP is not read (libspng 0.7
-    /// does not know it).
+    /// The colour the chunks before the pixels declare, in the order the PNG specification
+    /// (third edition) gives: cICP's code points, else an iCCP profile, else sRGB if an
+    /// sRGB chunk says so, else gAMA (with cHRM when there).
     private static func colour(_ ctx: OpaquePointer) -> EmbeddedColour {
+        if let cicp = codePoints(ctx) { return cicp }
         var iccp = spng_iccp()
         if spng_get_iccp(ctx, &iccp) == 0 {
             guard let profile = iccp.profile, iccp.profile_len > 0, iccp.profile_len <= ICCExtraction.maxBytes else {
@@ -122,6 +126,31 @@ public enum PNGCodec {
             ? [c.white_point_x, c.white_point_y, c.red_x, c.red_y, c.green_x, c.green_y, c.blue_x, c.blue_y].map { Double($0) / 100_000 }
             : nil
         return ColourDescription.png(gamma: Int(gamma), chromaticities: chrm)
+    }
+
+    /// A cICP chunk before the pixels (kept by libspng as an unknown chunk): colour
+    /// primaries, transfer characteristics, matrix coefficients (0 for RGB, the only value
+    /// PNG allows) and a full-range flag, one byte each, as ITU-T H.273 numbers them.
+    private static func codePoints(_ ctx: OpaquePointer) -> EmbeddedColour? {
+        var count: UInt32 = 0
+        guard spng_get_unknown_chunks(ctx, nil, &count) == 0, count > 0 else { return nil }
+        var chunks = [spng_unknown_chunk](repeating: spng_unknown_chunk(), count: Int(count))
+        guard spng_get_unknown_chunks(ctx, &chunks, &count) == 0 else { return nil }
+        let cicp: [UInt8] = Array("cICP".utf8)
+        for chunk in chunks.prefix(Int(count)) {
+            let type = withUnsafeBytes(of: chunk.type) { Array($0) }
+            guard type == cicp, chunk.location != SPNG_AFTER_IDAT else { continue }
+            guard chunk.length == 4, let data = chunk.data else {
+                return .unusable(reason: "its cICP chunk is \(chunk.length) bytes, not 4; shown as sRGB")
+            }
+            let b = UnsafeRawBufferPointer(start: data, count: 4)
+            guard b[2] == 0 else {
+                return .unusable(reason: "its cICP chunk gives matrix coefficients \(b[2]), which PNG does not allow; shown as sRGB")
+            }
+            // Narrow-range (video) levels are not stretched: such PNGs are not seen outside video tools.
+            return ColourDescription.h273(primaries: Int(b[0]), transfer: Int(b[1]))
+        }
+        return nil
     }
 
     /// How hard the encoder works for a small file.

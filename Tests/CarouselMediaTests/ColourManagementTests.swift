@@ -9,8 +9,19 @@ import Testing
 enum LittleCMS {
     static let folder = "/usr/share/color/icc/colord/"
 
-    static func file(_ name: String) throws -> [UInt8] {
+    static func file(_ name: String, in folder: String = folder) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + name)))
+    }
+
+    /// CMYK ink (four bytes a pixel, 0 = no ink) through `profile` into sRGB RGBA.
+    static func fromCMYK(_ ink: [UInt8], profile: [UInt8], intent: UInt32) -> [UInt8] {
+        let a = profile.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }, b = cmsCreate_sRGBProfile()
+        defer { cmsCloseProfile(a); cmsCloseProfile(b) }
+        let t = cmsCreateTransform(a, kc_type_cmyk_8(), b, kc_type_rgba_8(), intent, 0)
+        defer { cmsDeleteTransform(t) }
+        var out = [UInt8](repeating: 255, count: ink.count)
+        ink.withUnsafeBytes { i in out.withUnsafeMutableBytes { o in cmsDoTransform(t, i.baseAddress, o.baseAddress, cmsUInt32Number(ink.count / 4)) } }
+        return out
     }
 
     /// Display P3 (iPhone photos): P3 primaries, D65, the sRGB curve; as an ICC file.
@@ -177,7 +188,53 @@ enum LittleCMS {
         #expect(try FittingDecoder().decode(srgbish, name: "s.png", fittingIn: Self.box).pixels == raw.pixels)
     }
 
-    private func png(_ image: PixelImage, gamma: Double? = nil, icc: [UInt8]? = nil) throws -> [UInt8] {
+    /// A print designer's CMYK JPEG with its press profile embedded (Ghostscript's default
+    /// CMYK profile, 187 KB, so over three APP2 markers): converted through that profile,
+    /// perceptually as its tables allow, exactly as Little CMS converts the same ink.
+    @Test func cmykThroughItsOwnProfile() throws {
+        let profile = try LittleCMS.file("default_cmyk.icc", in: "/usr/share/color/icc/ghostscript/")
+        #expect(profile.count > 2 * 65_519)
+        let ink: [UInt8] = [10, 200, 180, 30, 160, 20, 40, 0]  // a red, a cyan
+        var bytes = [UInt8]()
+        for y in 0..<32 { for x in 0..<64 { _ = y; bytes += x < 32 ? Array(ink[0..<4]) : Array(ink[4..<8]) } }
+        let plain = ReferenceEncoders.cmykJPEG(pixels: bytes, width: 64, height: 32)
+        let tagged = ReferenceEncoders.withICC(plain, profile)
+        let shown = try FittingDecoder().decode(tagged, name: "press.jpg", fittingIn: Self.box)
+        let expected = LittleCMS.fromCMYK(ink, profile: profile, intent: UInt32(INTENT_PERCEPTUAL))
+        for (n, x) in [8, 48].enumerated() {
+            let got = MediaFixtures.pixel(shown, x, 16)
+            let want = (expected[n * 4], expected[n * 4 + 1], expected[n * 4 + 2])
+            #expect(MediaFixtures.near(got, want, tolerance: 5), "\(got) against Little CMS \(want)")
+        }
+        // Without the profile the naive conversion differs visibly: the profile was used.
+        let naive = try FittingDecoder().decode(plain, name: "plain.jpg", fittingIn: Self.box)
+        #expect(!MediaFixtures.near(MediaFixtures.pixel(naive, 8, 16), (expected[0], expected[1], expected[2]), tolerance: 12))
+    }
+
+    /// A PNG's cICP chunk (PNG's third edition; what HDR and wide-gamut exporters write) is
+    /// honoured, and before an iCCP profile in the same file, as the specification orders.
+    @Test func pngCodePointsAreHonouredBeforeAProfile() throws {
+        let p3 = LittleCMS.displayP3
+        let stored = PixelImage(width: 64, height: 32, pixels: LittleCMS.transform(Self.srgb.pixels, from: nil, to: p3))
+        let raw = try PNGCodec.decode(png(stored), fittingIn: Self.box, path: "raw.png")
+        let expected = LittleCMS.transform(raw.pixels, from: p3, to: nil)
+        // Display P3 by code points (primaries 12, the sRGB curve 13), with an Adobe RGB
+        // profile that must lose to them.
+        let adobe = try LittleCMS.file("AdobeRGB1998.icc")
+        for icc in [nil, adobe] {
+            let file = try png(stored, icc: icc, cicp: [12, 13, 0, 1])
+            let shown = try FittingDecoder().decode(file, name: "cicp.png", fittingIn: Self.box)
+            let close = zip(shown.pixels, expected).allSatisfy { abs(Int($0) - Int($1)) <= 2 }
+            #expect(close, "profile \(icc == nil ? "none" : "Adobe RGB"): \(MediaFixtures.pixel(shown, 8, 8)), Little CMS \(Array(expected[0..<3]))")
+        }
+        // HDR (PQ) and a damaged chunk are shown as sRGB, untouched.
+        for cicp: [UInt8] in [[9, 16, 0, 1], [12, 13, 1, 1], [12, 13, 0]] {
+            let shown = try FittingDecoder().decode(png(stored, cicp: cicp), name: "hdr.png", fittingIn: Self.box)
+            #expect(shown.pixels == raw.pixels, "cICP \(cicp)")
+        }
+    }
+
+    private func png(_ image: PixelImage, gamma: Double? = nil, icc: [UInt8]? = nil, cicp: [UInt8]? = nil) throws -> [UInt8] {
         let ctx = spng_ctx_new(Int32(SPNG_CTX_ENCODER.rawValue))
         defer { spng_ctx_free(ctx) }
         spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1)
@@ -195,6 +252,13 @@ enum LittleCMS {
             iccp.profile = profile
             iccp.profile_len = icc.count
             spng_set_iccp(ctx, &iccp)
+        }
+        let chunkData = UnsafeMutableRawPointer.allocate(byteCount: max(1, cicp?.count ?? 0), alignment: 1)
+        defer { chunkData.deallocate() }
+        if let cicp {
+            chunkData.copyMemory(from: cicp, byteCount: cicp.count)
+            var chunk = spng_unknown_chunk(type: (0x63, 0x49, 0x43, 0x50), length: cicp.count, data: chunkData, location: SPNG_AFTER_IHDR)
+            spng_set_unknown_chunks(ctx, &chunk, 1)
         }
         let rc = image.pixels.withUnsafeBytes { spng_encode_image(ctx, $0.baseAddress, $0.count, Int32(SPNG_FMT_PNG.rawValue), Int32(SPNG_ENCODE_FINALIZE.rawValue)) }
         #expect(rc == 0)

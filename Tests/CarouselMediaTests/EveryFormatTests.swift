@@ -59,6 +59,20 @@ import Testing
         #expect(Self.showsQuadrants(image), "\(arguments)")
     }
 
+    /// A 12-bit JPEG (medical and scientific cameras): Debian 12's libjpeg-turbo 2.1 reads
+    /// only 8-bit ones, so it is refused with one line that says why, not as "corrupt".
+    @Test func twelveBitJPEGSaysWhy() throws {
+        var jpeg = try ReferenceEncoders.cjpeg(Self.picture, [])
+        let sof = try #require(jpeg.indices.first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg[sof + 4] = 12  // the frame's sample precision
+        do {
+            _ = try FittingDecoder().decode(jpeg, name: "deep.jpg", fittingIn: Self.box)
+            Issue.record("a 12-bit JPEG decoded with an 8-bit libjpeg-turbo")
+        } catch {
+            #expect(error.reason.contains("12-bit JPEG"), "\(error.reason)")
+        }
+    }
+
     @Test func greyJPEGIsGrey() throws {
         let jpeg = try ReferenceEncoders.cjpeg(Self.picture, ["-grayscale"])
         let image = try FittingDecoder().decode(jpeg, name: "grey.jpg", fittingIn: Self.box)

@@ -52,8 +52,12 @@ enum ReferenceEncoders {
     /// A CMYK JPEG (YCCK, with an Adobe marker, stored inverted as Photoshop writes it)
     /// whose every pixel has the ink `cmyk` (0–255 each), made by libjpeg-turbo.
     static func cmykJPEG(width: Int, height: Int, ink: (UInt8, UInt8, UInt8, UInt8)) -> [UInt8] {
-        var stored = [UInt8]()
-        for _ in 0..<(width * height) { stored += [255 - ink.0, 255 - ink.1, 255 - ink.2, 255 - ink.3] }
+        cmykJPEG(pixels: Array(repeating: [ink.0, ink.1, ink.2, ink.3], count: width * height).flatMap { $0 }, width: width, height: height)
+    }
+
+    /// The same with each pixel's own ink (`pixels`: C, M, Y, K, row by row).
+    static func cmykJPEG(pixels: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let stored = pixels.map { 255 - $0 }
         guard let handle = tjInitCompress() else { return [] }
         defer { tjDestroy(handle) }
         var buffer: UnsafeMutablePointer<UInt8>? = nil
