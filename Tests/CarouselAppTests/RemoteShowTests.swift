@@ -65,6 +65,27 @@ import Testing
         #expect(server.requests("/missing") == 1)
     }
 
+    /// `--broken skip` with a web source: a picture whose download fails (404) or is no
+    /// picture (an HTML page) is left out as a broken file is, and the show is exactly the
+    /// show of the pictures that work.
+    @Test func brokenSkipLeavesOutFailedDownloads() throws {
+        let server = try Self.server(listing: ["pics/a-landscape.bmp", "/missing", "/html", "pics/c-square.bmp"])
+        defer { server.stop() }
+        let script = "snapshot s0\nkey right\nwait 600\nsnapshot s1\nkey right\nwait 600\nsnapshot s2\n"
+        let web = try CarouselBinary.render([server.url("/show.toml")], script: script,
+                                            options: ["--broken", "skip", "--cache-dir", try Fixtures.temporaryFolder("remote-skip")])
+        #expect(web.result.status == 0, "\(web.result.stderr)")
+        let events = try EventLines(path: web.out + "/events.jsonl")
+        #expect(events.ofType("load_failed").count == 2)
+        #expect(events.ofType("catalog_changed").map { $0["removed"] as? Int ?? 0 }.reduce(0, +) == 2)
+        let folder = try Fixtures.imageFolder()
+        let local = try CarouselBinary.render(["a-landscape.bmp", "c-square.bmp"].map { folder + "/" + $0 }, script: script)
+        for shot in ["s0", "s1", "s2"] {
+            let l = FileManager.default.contents(atPath: local.out + "/\(shot).png")
+            #expect(l != nil && FileManager.default.contents(atPath: web.out + "/\(shot).png") == l, "\(shot): as the two pictures that work")
+        }
+    }
+
     @Test func httpsIsTrustedWithTheCAFileGivenAndRefusedWithout() throws {
         let folder = try Fixtures.imageFolder()
         try Data(Self.manifestText(["c-square.bmp"])).write(to: URL(fileURLWithPath: folder + "/show.toml"))
