@@ -13,5 +13,8 @@ static inline cmsUInt32Number kc_type_gray_in_rgba_8(void) {
 static inline cmsUInt32Number kc_type_cmyk_8(void) { return TYPE_CMYK_8; }
 /* CMYK stored inverted (0 is full ink), as Adobe's applications write it in JPEG. */
 static inline cmsUInt32Number kc_type_cmyk_8_rev(void) { return TYPE_CMYK_8_REV; }
+/* RGBA with 16 bits a sample in the host's order, as libspng gives a deep PNG. */
+static inline cmsUInt32Number kc_type_rgba_16(void) { return TYPE_RGBA_16; }
+static inline cmsUInt32Number kc_flags_copy_alpha(void) { return cmsFLAGS_COPY_ALPHA; }
 static inline cmsUInt32Number kc_flags_bpc(void) { return cmsFLAGS_BLACKPOINTCOMPENSATION; }
 #endif

@@ -55,6 +55,26 @@ public struct ColourConverter: Sendable {
 
     /// The conversion from `colour` to the screen's colours, ready to run over a picture's
     /// rows as they are fitted (`JPEGCodec`) or over the whole picture.
+    /// `sixteenBit`: the pixels given are RGBA with 16 bits a sample (host order) and come
+    /// out as 8-bit RGBA (`Conversion.apply(sixteenBit:to:count:)`), for a deep picture in a
+    /// linear or wide space whose shadows 8 bits would band; nil then when there is nothing
+    /// to convert or the profile is not RGB (the 8-bit way is taken).
+    public func conversion(from colour: EmbeddedColour, sixteenBit: Bool) -> Conversion? {
+        guard sixteenBit else { return conversion(from: colour) }
+        guard honoursProfiles else { return nil }
+        let source: cmsHPROFILE?
+        switch colour {
+        case .sRGB: source = display != nil ? cmsCreate_sRGBProfile() : nil
+        case .icc(let bytes): source = Self.open(bytes)
+        case .described(let d): source = Self.profile(d)
+        case .unusable: source = nil
+        }
+        guard let source else { return nil }
+        defer { cmsCloseProfile(source) }
+        guard cmsGetColorSpace(source) == cmsSigRgbData else { return nil }
+        return prepared(from: source, format: kc_type_rgba_16(), key: Self.key(colour), note: nil)
+    }
+
     public func conversion(from colour: EmbeddedColour) -> Conversion {
         guard honoursProfiles else { return Conversion(note: nil) }
         let source: cmsHPROFILE?
@@ -115,6 +135,13 @@ public struct ColourConverter: Sendable {
         public func apply(_ pixels: UnsafeMutableRawPointer, count: Int) {
             guard let transform, count > 0 else { return }
             cmsDoTransform(transform, pixels, pixels, cmsUInt32Number(count))
+        }
+
+        /// Converts `count` RGBA pixels of 16 bits a sample at `deep` into 8-bit RGBA at
+        /// `pixels` (a conversion made with `sixteenBit`).
+        public func apply(sixteenBit deep: UnsafeRawPointer, to pixels: UnsafeMutableRawPointer, count: Int) {
+            guard let transform, count > 0 else { return }
+            cmsDoTransform(transform, deep, pixels, cmsUInt32Number(count))
         }
 
         public func apply(to image: inout PixelImage) {
@@ -189,7 +216,10 @@ public struct ColourConverter: Sendable {
         defer { cmsCloseProfile(target) }
         let perceptual = cmsIsCLUT(source, UInt32(INTENT_PERCEPTUAL), UInt32(LCMS_USED_AS_INPUT)) != 0
         let intent = UInt32(perceptual ? INTENT_PERCEPTUAL : INTENT_RELATIVE_COLORIMETRIC)
-        return cmsCreateTransform(source, format, target, kc_type_rgba_8(), intent, perceptual ? 0 : kc_flags_bpc())
+        // 16-bit pixels are converted into another buffer: alpha is copied across (in place,
+        // at 8 bits, it is never touched).
+        let alpha = format == kc_type_rgba_16() ? kc_flags_copy_alpha() : 0
+        return cmsCreateTransform(source, format, target, kc_type_rgba_8(), intent, (perceptual ? 0 : kc_flags_bpc()) | alpha)
     }
 
     private static func open(_ bytes: [UInt8]) -> cmsHPROFILE? {

@@ -50,8 +50,8 @@ public struct FittingDecoder: ImageDecoding {
         let header = ImageHeader.read(Array(head.prefix(max(0, n))))
         if header.format == .png, let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: name)
-            let (image, embedded) = try PNGCodec.decode(file: fd, fittingIn: box, path: name)
-            return converted(image, embedded)
+            let (image, embedded) = try PNGCodec.decode(file: fd, fittingIn: box, path: name, deepColour: colour)
+            return embedded.map { converted(image, $0) } ?? image
         }
         // A JPEG is decoded from the page cache through a read-only mapping: a camera's
         // 4–20 MB file is never copied (the copy was 3–4 ms of a 24 MP picture's 60).
@@ -80,7 +80,11 @@ public struct FittingDecoder: ImageDecoding {
             return try bytes.withUnsafeBytes { raw in
                 Result { () throws(ImageError) in try decodeJPEG(raw, markers: bytes, box: box, path: path) }
             }.get()
-        case .png: (upright, embedded) = try PNGCodec.decodeWithColour(bytes, fittingIn: box, path: path)
+        case .png:
+            let (image, declared) = try PNGCodec.decodeWithColour(bytes, fittingIn: box, path: path, deepColour: colour)
+            // A 16-bit picture comes converted already.
+            guard let declared else { return image }
+            (upright, embedded) = (image, declared)
         case .webp:
             upright = try WebPCodec.decode(bytes, fittingIn: box, path: path)
             embedded = ICCExtraction.webp(bytes)

@@ -29,8 +29,9 @@ public enum MediaFuzzTargets {
         "cache-index": { _ = RemoteCache.index(from: $0) },
         // What a decoder helper, perhaps taken over by a hostile file, says back.
         "helper-message": { _ = HelperMessage(decoding: $0) },
-        // A PNG, decoded with the colour its chunks declare (cICP, iCCP, sRGB, gAMA, cHRM).
-        "png-colour": { _ = try? PNGCodec.decodeWithColour($0, fittingIn: Size(width: 64, height: 64), path: "fuzz.png") },
+        // A PNG, decoded with the colour its chunks declare (cICP, iCCP, sRGB, gAMA, cHRM),
+        // a 16-bit one converted from its deep rows.
+        "png-colour": { _ = try? PNGCodec.decodeWithColour($0, fittingIn: Size(width: 64, height: 64), path: "fuzz.png", deepColour: ColourConverter()) },
         // A thumbnail's text chunks, read from a cache other programs write too.
         "png-text": { _ = PNGText.read($0) },
     ]

@@ -17,21 +17,28 @@ public enum PNGCodec {
         try decodeWithColour(png, fittingIn: box, path: path).0
     }
 
-    /// As `decode`, with the colour the file declares (iCCP, sRGB, gAMA and cHRM).
-    public static func decodeWithColour(_ png: [UInt8], fittingIn box: Size, path: String) throws(ImageError) -> (PixelImage, EmbeddedColour) {
+    /// As `decode`, with the colour the file declares (cICP, iCCP, sRGB, gAMA and cHRM).
+    /// With `deepColour`, a 16-bit picture with a colour of its own is converted by it row
+    /// by row from its 16-bit samples, before fitting (8 bits would band the shadows of a
+    /// linear or wide-gamut export); the colour returned is then nil: the pixels are in the
+    /// screen's colours already.
+    public static func decodeWithColour(_ png: [UInt8], fittingIn box: Size, path: String,
+                                        deepColour: ColourConverter? = nil) throws(ImageError) -> (PixelImage, EmbeddedColour?) {
         let ctx = try context(path)
         defer { spng_ctx_free(ctx) }
         return try png.withUnsafeBytes { buf in
-            Result { () throws(ImageError) -> (PixelImage, EmbeddedColour) in
+            Result { () throws(ImageError) -> (PixelImage, EmbeddedColour?) in
                 try check(spng_set_png_buffer(ctx, buf.baseAddress, buf.count), path)
-                return try decode(ctx, box: box, path: path)
+                return try decode(ctx, box: box, path: path, deepColour: deepColour)
             }
         }.get()
     }
 
     /// The PNG in the open file `fd`, read as it decodes: neither the file nor the picture
-    /// is ever whole in memory (a 5120×2880 photo PNG is 20 to 30 MB of file).
-    public static func decode(file fd: Int32, fittingIn box: Size, path: String) throws(ImageError) -> (PixelImage, EmbeddedColour) {
+    /// is ever whole in memory (a 5120×2880 photo PNG is 20 to 30 MB of file). `deepColour`
+    /// as for `decodeWithColour`.
+    public static func decode(file fd: Int32, fittingIn box: Size, path: String,
+                              deepColour: ColourConverter? = nil) throws(ImageError) -> (PixelImage, EmbeddedColour?) {
         let ctx = try context(path)
         defer { spng_ctx_free(ctx) }
         let reader = FileReader(fd)
@@ -39,7 +46,9 @@ public enum PNGCodec {
             FileReader.read(user, destination, length)
         }, Unmanaged.passUnretained(reader).toOpaque())
         try check(stream, path)
-        return try withExtendedLifetime(reader) { () throws(ImageError) -> (PixelImage, EmbeddedColour) in try decode(ctx, box: box, path: path) }
+        return try withExtendedLifetime(reader) { () throws(ImageError) -> (PixelImage, EmbeddedColour?) in
+            try decode(ctx, box: box, path: path, deepColour: deepColour)
+        }
     }
 
     private static func context(_ path: String) throws(ImageError) -> OpaquePointer {
@@ -75,34 +84,49 @@ public enum PNGCodec {
         }
     }
 
-    private static func decode(_ ctx: OpaquePointer, box: Size, path: String) throws(ImageError) -> (PixelImage, EmbeddedColour) {
+    private static func decode(_ ctx: OpaquePointer, box: Size, path: String,
+                               deepColour: ColourConverter?) throws(ImageError) -> (PixelImage, EmbeddedColour?) {
         var ihdr = spng_ihdr()
         try check(spng_get_ihdr(ctx, &ihdr), path)
         let w = Int(ihdr.width), h = Int(ihdr.height)
         guard w > 0, h > 0 else { throw ImageError(path: path, reason: "has no pixels") }
         let fitted = AspectFit.size(of: Size(width: Double(w), height: Double(h)), in: box)
-        let format = Int32(SPNG_FMT_RGBA8.rawValue), trns = Int32(SPNG_DECODE_TRNS.rawValue)
+        // The chunks before the pixels are read by asking for them.
+        let declared = colour(ctx)
+        let deep = ihdr.bit_depth == 16 ? deepColour?.conversion(from: declared, sixteenBit: true) : nil
+        let bytesPerSample = deep == nil ? 1 : 2
+        let format = Int32(deep == nil ? SPNG_FMT_RGBA8.rawValue : SPNG_FMT_RGBA16.rawValue), trns = Int32(SPNG_DECODE_TRNS.rawValue)
         if ihdr.interlace_method != UInt8(SPNG_INTERLACE_NONE.rawValue) {
             var size = 0
             try check(spng_decoded_image_size(ctx, format, &size), path)
             var full = [UInt8](repeating: 0, count: size)
             try check(full.withUnsafeMutableBytes { spng_decode_image(ctx, $0.baseAddress, $0.count, format, trns) }, path)
+            if let deep {
+                var narrow = [UInt8](repeating: 0, count: w * h * 4)
+                full.withUnsafeBytes { d in narrow.withUnsafeMutableBytes { deep.apply(sixteenBit: d.baseAddress!, to: $0.baseAddress!, count: w * h) } }
+                full = narrow
+            }
             let image = PixelImage(width: w, height: h, pixels: full, isOpaque: PixelImage.allOpaque(full))
-            return (ImageScaler.resize(image, width: Int(fitted.width), height: Int(fitted.height)), colour(ctx))
+            return (ImageScaler.resize(image, width: Int(fitted.width), height: Int(fitted.height)), deep == nil ? declared : nil)
         }
         try check(spng_decode_image(ctx, nil, 0, format, trns | Int32(SPNG_DECODE_PROGRESSIVE.rawValue)), path)
         var scaler = RowScaler(sourceWidth: w, sourceHeight: h, width: Int(fitted.width), height: Int(fitted.height))
-        var row = [UInt8](repeating: 0, count: w * 4)
+        var decoded = [UInt8](repeating: 0, count: w * 4 * bytesPerSample)
+        var row = deep == nil ? [] : [UInt8](repeating: 0, count: w * 4)
         var opaque = true
         while !scaler.isComplete {
-            let rc = row.withUnsafeMutableBytes { spng_decode_row(ctx, $0.baseAddress, $0.count) }
+            let rc = decoded.withUnsafeMutableBytes { spng_decode_row(ctx, $0.baseAddress, $0.count) }
             guard rc == 0 || rc == Int32(SPNG_EOI.rawValue) else { try check(rc, path); break }
-            if opaque { opaque = PixelImage.allOpaque(row) }
-            row.withUnsafeBufferPointer { scaler.add(row: $0) }
+            if let deep {
+                decoded.withUnsafeBytes { d in row.withUnsafeMutableBytes { deep.apply(sixteenBit: d.baseAddress!, to: $0.baseAddress!, count: w) } }
+            }
+            let ready = deep == nil ? decoded : row  // not copied: neither changes while it lives
+            if opaque { opaque = PixelImage.allOpaque(ready) }
+            ready.withUnsafeBufferPointer { scaler.add(row: $0) }
             if rc == Int32(SPNG_EOI.rawValue) { break }
         }
         guard scaler.isComplete else { throw ImageError(path: path, reason: "is truncated (the PNG data ends early)") }
-        return (scaler.image(isOpaque: opaque), colour(ctx))
+        return (scaler.image(isOpaque: opaque), deep == nil ? declared : nil)
     }
 
     /// The colour the chunks before the pixels declare, in the order the PNG specification

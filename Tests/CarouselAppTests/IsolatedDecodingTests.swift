@@ -56,7 +56,7 @@ import Testing
         let decoder = Self.decoder()
         defer { decoder.stop() }
         for name in ["baseline.jpg", "alpha.png", "plain.bmp", "lossy.webp", "phone.heic", "web.avif", "camera.jxl",
-                     "cmyk.jpg", "subsampled-440.jpg", "arithmetic.jpg", "deep16.ppm", "prophoto.jpg"] {
+                     "cmyk.jpg", "subsampled-440.jpg", "arithmetic.jpg", "deep16.ppm", "prophoto.jpg", "linear16.png"] {
             let path = ImageDamage.fixtures + "/" + name
             let isolated = try decoder.decode(Self.source(path), fittingIn: Self.box)
             let local = try FittingDecoder().decode(Self.source(path), fittingIn: Self.box)
@@ -83,6 +83,33 @@ import Testing
             #expect(meanDifference(shown, baseline) < 7, "\(name): \(meanDifference(shown, baseline))")
             #expect(meanDifference(raw, baseline) > 2 * meanDifference(shown, baseline) + 8, "\(name) untransformed: \(meanDifference(raw, baseline))")
         }
+    }
+
+    /// libjxl's own fuzzing finds (oss-fuzz's minimised crash and hang cases, as Debian's
+    /// libjxl-testdata ships them) and real JPEGs and deep PNGs, through the sandboxed helper
+    /// as the show decodes them: each shows as it does in process or fails with a reason
+    /// (within the helper's deadline), and a helper is there for the next.
+    @Test func realContentAndLibjxlsCrashCasesThroughTheHelper() throws {
+        let root = "/usr/share/libjxl-testdata/"
+        let crashes = try FileManager.default.contentsOfDirectory(atPath: root + "oss-fuzz").sorted().map { root + "oss-fuzz/" + $0 }
+        #expect(crashes.count >= 40, "kiosk/setup installs libjxl-testdata")
+        let real = ["jxl/flower/flower.png.im_q85_asymmetric.jpg", "jxl/flower/flower.png.im_q85_rgb.jpg",
+                    "external/raw.pixls/Nikon-D300-12bit_2020_g1_dt.png", "jxl/blending/cropped_traffic_light.jxl"].map { root + $0 }
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        var failed = 0
+        for path in crashes + real {
+            do {
+                let isolated = try decoder.decode(Self.source(path), fittingIn: Self.box)
+                let local = try FittingDecoder().decode(Self.source(path), fittingIn: Self.box)
+                #expect(isolated == local, "\(path) differs through the helper")
+            } catch {
+                failed += 1
+                #expect(!error.reason.isEmpty && !real.contains(path), "\(path): \(error.reason)")
+            }
+        }
+        #expect(failed >= 13, "most of libjxl's crash cases are not pictures")
+        #expect(decoder.helperProcesses.allSatisfy(Self.isRunning))
     }
 
     @Test func aCrashFailsItsFileOnceAndTheHelperIsReplaced() throws {
