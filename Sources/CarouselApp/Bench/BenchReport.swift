@@ -139,7 +139,8 @@ struct BenchReport: Codable, Sendable {
                 out += "  " + name.padding(toLength: width, withPad: " ", startingAt: 0)
                     + "\(ms(d.p50Ms)) / \(ms(d.p95Ms)) ms  (\(d.samples) decodes)"
                     + (d.floorP50Ms.flatMap { f50 in d.floorP95Ms.map { f95 in
-                        String(format: "  floor %@ / %@ ms, ours/floor %.2f / %.2f", ms(f50), ms(f95), d.p50Ms / f50, d.p95Ms / f95)
+                        String(format: "  floor %@ / %@ ms, ours/floor %.2f / %.2f", ms(f50), ms(f95),
+                               d.floorRatioP50 ?? d.p50Ms / f50, d.floorRatioP95 ?? d.p95Ms / f95)
                     } } ?? "") + "\n"
             }
         }

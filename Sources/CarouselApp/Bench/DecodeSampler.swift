@@ -22,12 +22,17 @@ enum DecodeSampler {
         /// in the same run (rows read and dropped): what decode-and-fit cannot beat.
         var floorP50Ms: Double?
         var floorP95Ms: Double?
+        /// Each decode's time over the floor's on the same file right after it, p50 and p95:
+        /// paired, so that the machine's own drift between samples moves both sides alike.
+        var floorRatioP50: Double?
+        var floorRatioP95: Double?
 
         enum CodingKeys: String, CodingKey {
             case format, size, samples, isolated
             case profilesIgnored = "profiles_ignored"
             case dctScaled = "dct_scaled", p50Ms = "p50_ms", p95Ms = "p95_ms"
             case floorP50Ms = "floor_p50_ms", floorP95Ms = "floor_p95_ms"
+            case floorRatioP50 = "floor_ratio_p50", floorRatioP95 = "floor_ratio_p95"
         }
     }
 
@@ -74,12 +79,16 @@ enum DecodeSampler {
                     // For a JPEG, libjpeg-turbo alone on the same file right after, so that
                     // a machine that slows down or speeds up moves both alike.
                     // Three rounds: a shared machine's hiccups move one sample, not the median.
-                    var times: [Double] = [], floors: [Double] = []
+                    var times: [Double] = [], floors: [Double] = [], ratios: [Double] = []
                     for s in Array(repeating: g.members, count: Self.rounds).joined() {
                         let start = ProcessStats.now
                         guard (try? decoder.decode(s, fittingIn: box)) != nil else { continue }
-                        times.append(ProcessStats.now - start)
-                        if g.format == "JPEG", let floor = floorTime(s, box: box, dctScaling: dct) { floors.append(floor) }
+                        let time = ProcessStats.now - start
+                        times.append(time)
+                        if g.format == "JPEG", let floor = floorTime(s, box: box, dctScaling: dct) {
+                            floors.append(floor)
+                            if floor > 0 { ratios.append(time / floor) }
+                        }
                     }
                     let p = Percentiles(times)
                     guard let p50 = p.at(0.5), let p95 = p.at(0.95) else { continue }
@@ -89,6 +98,8 @@ enum DecodeSampler {
                     let floor = Percentiles(floors)
                     row.floorP50Ms = floor.at(0.5).map { $0 * 1000 }
                     row.floorP95Ms = floor.at(0.95).map { $0 * 1000 }
+                    let ratio = Percentiles(ratios)
+                    (row.floorRatioP50, row.floorRatioP95) = (ratio.at(0.5), ratio.at(0.95))
                     rows.append(row)
                 }
             }
