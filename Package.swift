@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies point one way:
 //   carousel (executable) -> CarouselSDL, CarouselMedia -> CarouselCore
-// CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock).
+// CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock; swift-numerics'
+// RealModule for exp and log).
 // Only CarouselSDL and CarouselMedia import the C modules.
 let package = Package(
     name: "KioskCarousel",
@@ -14,6 +15,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // exp and log for the engine's friction glide: a maintained math library keeps the
+        // engine pure (no I/O, no clock, no SDL) without a libm of its own.
+        .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
     ],
     targets: [
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2",
@@ -41,7 +45,8 @@ let package = Package(
         // status, statfs, malloc_trim) as inline functions; links nothing of its own.
         .systemLibrary(name: "CLinux"),
 
-        .target(name: "CarouselCore"),
+        .target(name: "CarouselCore",
+                dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         // Pixel loops (fitting, EXIF rotation, RGB to RGBA) run 3x slower unoptimised: a
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.

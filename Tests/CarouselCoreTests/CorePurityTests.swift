@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The engine must stay pure Swift: no SDL, no Foundation, no Glibc, so that it can be
-/// tested without a display and no behaviour can depend on a clock or the file system.
+/// tested without a display and no behaviour can depend on a clock or the file system. Its
+/// one import is swift-numerics' RealModule (exp and log: arithmetic, no I/O).
 @Suite struct CorePurityTests {
     @Test func engineImportsNothing() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -16,7 +17,8 @@ import Testing
             let imports = text.split(separator: "\n").filter {
                 $0.trimmingCharacters(in: .whitespaces).range(of: #"^(@\w+\s+)?import\s"#, options: .regularExpression) != nil
             }
-            #expect(imports.isEmpty, "\(file) imports \(imports)")
+            let others = imports.filter { $0.trimmingCharacters(in: .whitespaces) != "import RealModule" }
+            #expect(others.isEmpty, "\(file) imports \(others)")
         }
     }
 }

@@ -117,19 +117,4 @@ import Testing
         s.drag(travel: -600)
         #expect(s.position == 3, "400 px more at 800 px a unit")
     }
-
-    @Test func theEnginesOwnExpAndLogAgreeWithLibm() {
-        var r = SeededRandom(seed: 7)
-        func close(_ a: Double, _ b: Double) -> Bool { a == b || abs(a - b) <= 1e-14 * abs(b) }
-        for _ in 0..<2000 {
-            let x = Double(r.next() % 2_000_000) / 1000 - 1000  // -1000 ..< 1000
-            #expect(close(DecayMath.exp(x), Foundation.exp(x)), "exp(\(x)): \(DecayMath.exp(x)) against \(Foundation.exp(x))")
-            let y = Foundation.exp(Double(r.next() % 1_000_000) / 10_000 - 50)  // 2e-22 ..< 5e21
-            #expect(close(DecayMath.log(y), Foundation.log(y)) || abs(DecayMath.log(y) - Foundation.log(y)) < 1e-15,
-                    "log(\(y)): \(DecayMath.log(y)) against \(Foundation.log(y))")
-        }
-        #expect(DecayMath.exp(0) == 1 && DecayMath.log(1) == 0)
-        #expect(close(DecayMath.log(0.998), Foundation.log(0.998)))
-        #expect(DecayMath.exp(-800) == 0 && DecayMath.exp(800) == .infinity && DecayMath.log(0) == -.infinity)
-    }
 }

@@ -1,3 +1,4 @@
+import RealModule
 
 /// Free scrolling (the mosaic): a released drag glides on and slows down the way
 /// UIScrollView's normal deceleration does, its speed multiplied by `decayPerMillisecond`
@@ -52,22 +53,22 @@ public struct FrictionGlide: ScrollAnimation, Hashable {
         self.start = start
         self.startVelocity = velocity
         self.startTime = time
-        let lambda = -1000 * DecayMath.log(min(max(k, 1e-6), 0.999999))
+        let lambda = -1000 * Double.log(min(max(k, 1e-6), 0.999999))
         self.lambda = lambda
         let speed = abs(velocity), stop = max(stopVelocity, 1e-9)
-        let duration = speed > stop ? DecayMath.log(speed / stop) / lambda : 0
+        let duration = speed > stop ? Double.log(speed / stop) / lambda : 0
         self.endTime = time + duration
-        self.target = start + velocity * (1 - DecayMath.exp(-lambda * duration)) / lambda
+        self.target = start + velocity * (1 - Double.exp(-lambda * duration)) / lambda
     }
 
     public func position(at time: Double) -> Double {
         if time >= endTime { return target }
         let t = max(0, time - startTime)
-        return start + startVelocity * (1 - DecayMath.exp(-lambda * t)) / lambda
+        return start + startVelocity * (1 - Double.exp(-lambda * t)) / lambda
     }
 
     public func velocity(at time: Double) -> Double {
         if time >= endTime { return 0 }
-        return startVelocity * DecayMath.exp(-lambda * max(0, time - startTime))
+        return startVelocity * Double.exp(-lambda * max(0, time - startTime))
     }
 }
