@@ -3,6 +3,7 @@ import PackageDescription
 
 // Dependencies point one way:
 //   carousel (executable) -> CarouselSDL, CarouselMedia -> CarouselCore
+//   CarouselApp (config file), CarouselMedia (manifests) -> TOMLReader
 // CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock; swift-numerics'
 // RealModule for exp and log).
 // Only CarouselSDL and CarouselMedia import the C modules.
@@ -45,13 +46,15 @@ let package = Package(
         // status, statfs, malloc_trim) as inline functions; links nothing of its own.
         .systemLibrary(name: "CLinux"),
 
+        // The TOML reader of the config file and manifests: bytes from outside, fuzzed.
+        .target(name: "TOMLReader"),
         .target(name: "CarouselCore",
                 dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
         // Pixel loops (fitting, EXIF rotation, RGB to RGBA) run 3x slower unoptimised: a
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
+                dependencies: ["CarouselCore", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
                                "CSPNG", "CWebP", "CGIF",
                                "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
@@ -59,7 +62,7 @@ let package = Package(
                 dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2TTF", "CLinux"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselSDL", "CarouselMedia", "CLinux",
+                    "CarouselCore", "CarouselSDL", "CarouselMedia", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
@@ -68,6 +71,7 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
+        .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",

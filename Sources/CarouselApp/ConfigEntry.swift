@@ -1,3 +1,5 @@
+import TOMLReader
+
 /// One key of the effective configuration, as `--print-config` writes it.
 struct ConfigEntry {
     enum Value {

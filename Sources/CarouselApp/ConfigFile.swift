@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselMedia
 import Foundation
+import TOMLReader
 
 /// `--config FILE`: a TOML file whose keys are the command's long option names
 /// (`autoplay = 8`, `idle-resume = 30` or `idle_resume = 30`, `kiosk = true`) plus

@@ -1,9 +1,10 @@
 import ArgumentParser
-import CLinux
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CLinux
 import Foundation
+import TOMLReader
 
 /// `carousel [run]`: the carousel in a window, full screen, or on KMS/DRM without a desktop.
 public struct RunCommand: ParsableCommand {

@@ -1,3 +1,5 @@
+import TOMLReader
+
 /// A TOML file listing the images to show, in order, each with an optional title and
 /// caption:
 ///

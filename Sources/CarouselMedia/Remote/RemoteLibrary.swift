@@ -1,4 +1,5 @@
 import Foundation
+import TOMLReader
 
 /// The pictures of the web sources (manifest URLs and picture URLs), kept in a
 /// `RemoteCache` so that the show goes on without the network.

@@ -1,4 +1,4 @@
-import CarouselMedia
+import TOMLReader
 import Testing
 
 @Suite struct TOMLTests {
