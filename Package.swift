@@ -59,7 +59,7 @@ let package = Package(
                                "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(name: "CarouselSDL",
-                dependencies: ["CarouselCore", "CarouselMedia", "CSDL2", "CSDL2TTF", "CLinux"]),
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2TTF", "CLinux"]),
         .target(name: "CarouselApp",
                 dependencies: [
                     "CarouselCore", "CarouselSDL", "CarouselMedia", "TOMLReader", "CLinux",

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselCore
 import CarouselMedia
 import CarouselSDL
 

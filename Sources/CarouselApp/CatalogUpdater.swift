@@ -1,5 +1,6 @@
-import Foundation
+import CarouselCore
 import CarouselMedia
+import Foundation
 
 /// Keeps the shown images in step with the source folders while the program runs: a
 /// `FolderWatcher` says when something changed, a periodic rescan catches what inotify

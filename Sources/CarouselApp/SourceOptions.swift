@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import CarouselCore
 import CarouselMedia
+import Foundation
 
 /// Order of the images when no manifest gives one.
 public enum SourceOrder: String, ExpressibleByArgument, CaseIterable, Sendable {

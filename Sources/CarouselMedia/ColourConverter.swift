@@ -1,3 +1,4 @@
+import CarouselCore
 import CLCMS
 
 /// The only file of this module that calls Little CMS: turns decoded pixels into the

@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// EXIF orientation (tag 0x0112): how a camera's stored pixels must be turned to stand
 /// upright. Cameras write the sensor's rows as they are and record the turn here.
 public enum ExifOrientation: Int, Sendable, CaseIterable {

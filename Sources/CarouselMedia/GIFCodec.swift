@@ -1,3 +1,4 @@
+import CarouselCore
 import CGIF
 
 /// The only file of this module that calls giflib: a GIF's first frame, placed on its

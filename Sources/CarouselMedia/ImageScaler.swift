@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// Resamples RGBA images. Downscaling averages every source pixel a target pixel covers
 /// (weighted by the covered fraction), so fine detail does not shimmer as it would with
 /// nearest-neighbour sampling; upscaling interpolates bilinearly.

@@ -1,3 +1,4 @@
+import CarouselCore
 import CJPEG
 
 /// The only file of this module that calls libjpeg: every JPEG libjpeg-turbo can read

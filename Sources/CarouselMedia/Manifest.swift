@@ -1,3 +1,4 @@
+import CarouselCore
 import TOMLReader
 
 /// A TOML file listing the images to show, in order, each with an optional title and

@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// Netpbm pictures (PBM, PGM, PPM; plain and raw, 8 to 16 bits per sample), which scanners
 /// and scientific tools write and SDL_image reads only at 8 bits. Pure Swift, bounds-checked,
 /// fuzzed (`pnm`): the header is read by hand, the samples scaled to 8 bits by the maximum

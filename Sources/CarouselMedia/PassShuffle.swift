@@ -26,3 +26,5 @@ public enum PassShuffle {
         }
     }
 }
+
+import CarouselCore

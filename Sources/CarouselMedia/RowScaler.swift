@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// Resamples an RGBA image that arrives one row at a time, top to bottom, so that a decoder
 /// never holds the full-size picture: each row is shrunk across as it comes, and added
 /// into the at most few output rows it covers. Gives exactly the pixels of

@@ -1,3 +1,4 @@
+import CarouselCore
 import CSDL2
 import CSDL2Image
 

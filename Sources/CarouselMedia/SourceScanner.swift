@@ -1,3 +1,4 @@
+import CarouselCore
 import Foundation
 import Glibc
 

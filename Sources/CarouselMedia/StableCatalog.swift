@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// Decides which scanned files to show, so that a photo still being copied in never shows
 /// half-written: a new or changed file is shown once its size and modification time have
 /// stayed the same for `settle` seconds. A replaced file keeps showing its old version

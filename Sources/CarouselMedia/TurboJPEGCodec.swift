@@ -1,3 +1,4 @@
+import CarouselCore
 import CTurboJPEG
 
 /// The only file of this module that calls libturbojpeg: JPEG decoding with DCT scaling,

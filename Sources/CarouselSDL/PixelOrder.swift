@@ -16,3 +16,5 @@ public enum PixelOrder {
         }
     }
 }
+
+import CarouselCore

@@ -3,7 +3,6 @@ import CSDL2
 import Glibc
 #endif
 import CarouselCore
-import CarouselMedia
 
 /// An SDL renderer bound to a window: drawing primitives in whole pixels, textures,
 /// and reading the frame back. Every call must come from the main thread.

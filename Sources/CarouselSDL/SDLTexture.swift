@@ -1,5 +1,5 @@
 import CSDL2
-import CarouselMedia
+import CarouselCore
 
 /// A GPU (or software) texture, filled from RGBA pixels; destroyed with this object.
 ///

@@ -1,6 +1,5 @@
 import CSDL2
 import CarouselCore
-import CarouselMedia
 
 /// One texture per slot of the engine's pool, created for the pool's size and reused as
 /// slots are recycled; re-created only when the slot size changes.

@@ -1,4 +1,5 @@
 @testable import CarouselApp
+import CarouselCore
 import CarouselMedia
 import Foundation
 import Testing

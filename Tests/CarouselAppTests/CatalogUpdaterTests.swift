@@ -1,7 +1,8 @@
+@testable import CarouselApp
+import CarouselCore
+import CarouselMedia
 import Foundation
 import Testing
-import CarouselMedia
-@testable import CarouselApp
 
 /// The catalog watcher on a real temporary folder: inotify wake-ups are real, the times
 /// given to `check` are chosen, so "complete after 2 s unchanged" is exact.

@@ -1,6 +1,7 @@
+import CarouselCore
+import CarouselMedia
 import Foundation
 import TestSupport
-import CarouselMedia
 
 /// Test images the tests make themselves: solid colours and simple patterns in mixed
 /// aspect ratios, plus a broken file. Written as 24-bit BMP by hand, so making them needs

@@ -1,6 +1,7 @@
+import CarouselCore
+import CarouselMedia
 import Foundation
 import Testing
-import CarouselMedia
 
 /// `--view mosaic` through `carousel render`: the wall, a tap that opens the carousel on the
 /// tile, and the way back (the script's `key back`, and the button in the corner).

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselMedia
 import Foundation
 import TestSupport

@@ -1,6 +1,7 @@
+@testable import CarouselSDL
+import CarouselCore
 import CarouselMedia
 import Testing
-@testable import CarouselSDL
 
 /// A slot's stand-in (a thumbnail) shows until its own image comes, which replaces it.
 @Suite(.serialized) struct SlotPreviewTests {

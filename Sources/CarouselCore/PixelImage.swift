@@ -1,5 +1,3 @@
-import CarouselCore
-
 /// A decoded image in memory: 8-bit RGBA, rows top to bottom, no padding.
 /// This is what the decoders give and what the renderer uploads into a slot texture.
 public struct PixelImage: Sendable, Equatable {
