@@ -12,6 +12,7 @@ struct InteractiveLoop {
     let window: SDLWindow
     let renderer: SDLRenderer
     private var translator: SDLInputTranslator
+    private var mapper: InputMapper
     private var needsDraw = true
     private var running = true
     private let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
@@ -46,7 +47,8 @@ struct InteractiveLoop {
 
     init(scene: any Scene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
          keys: KeyBindings, catalog: CatalogUpdater? = nil) {
-        self.translator = SDLInputTranslator(keys: keys) { Log.info($0) }
+        self.translator = SDLInputTranslator { Log.info($0) }
+        self.mapper = InputMapper(keys: keys)
         self.catalog = catalog
         self.scene = scene
         self.window = window
@@ -152,8 +154,8 @@ struct InteractiveLoop {
     }
 
     private mutating func handle(_ e: SDLEvent) throws {
-        translator.canGoBack = scene.canGoBack
-        for input in translator.translate(e, geometry: geometry) {
+        mapper.canGoBack = scene.canGoBack
+        for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
             switch input {
             case .carousel(let c):
                 if debugInput { Log.info("input \(c)") }
@@ -172,7 +174,7 @@ struct InteractiveLoop {
                 needsDraw = true
             case .windowClosed:
                 // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
-                if !translator.keys.kiosk { running = false }
+                if !mapper.keys.kiosk { running = false }
             case .reload:
                 outcome = .reload
                 running = false

@@ -171,7 +171,7 @@ public struct RunCommand: ParsableCommand {
             shown.sources = found  // a failed reload keeps what rescans made of it
             let catalog = CatalogUpdater(options: current.source, initial: shown,
                                          noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
-                                         wake: { EventQueue.post(.foldersChanged) }, scanned: { EventQueue.post(.workDone) })
+                                         wake: { WakeReason.foldersChanged.post() }, scanned: { WakeReason.workDone.post() })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
                                        keys: keys, catalog: catalog)
             loop.memoryPressure = pressure
@@ -212,7 +212,7 @@ extension RunCommand {
         let (source, note) = PSIMemorySource.open()
         if let note { Log.info(note) }
         guard let source else { return nil }
-        return MemoryPressureWatcher(source: source) { _ in EventQueue.post(.memoryPressure) }
+        return MemoryPressureWatcher(source: source) { _ in WakeReason.memoryPressure.post() }
     }
 }
 

@@ -55,32 +55,20 @@ public enum EventQueue {
         return SDL_PollEvent(&e) == 1 ? SDLEvent(raw: e) : nil
     }
 
-    /// Why another thread woke the loop: the `code` of an SDL_USEREVENT.
-    public enum Wake: Int32, Sendable {
-        case imageReady = 0
-        /// SIGTERM or SIGINT.
-        case quit = 1
-        /// SIGHUP.
-        case reload = 2
-        /// A watched source folder changed.
-        case foldersChanged = 3
-        /// Work on another thread finished (a rescan): the loop looks at it and draws only
-        /// if it changed something.
-        case workDone = 4
-        /// Memory pressure changed level: the loop asks the watcher for the new one.
-        case memoryPressure = 5
-    }
+    /// The code `wakeUp` posts: something is ready to be drawn.
+    public static let readyCode: Int32 = 0
 
-    /// Wakes a thread blocked in `wait()`: an image is ready. Any thread may call it
-    /// (SDL_PushEvent is thread-safe): the decode workers do.
-    @Sendable public static func wakeUp() { post(.imageReady) }
+    /// Wakes a thread blocked in `wait()`: something (an image) is ready. Any thread may
+    /// call it (SDL_PushEvent is thread-safe): the decode workers do.
+    @Sendable public static func wakeUp() { post(readyCode) }
 
-    /// Wakes the loop for `reason`; false when SDL's queue does not exist (yet).
+    /// Wakes the loop with `code`, which comes out of the translator as `.wake(code)`; what
+    /// a code means is the app's to say. False when SDL's queue does not exist (yet).
     @discardableResult @Sendable
-    public static func post(_ reason: Wake) -> Bool {
+    public static func post(_ code: Int32) -> Bool {
         var e = SDL_Event()
         e.type = SDL_USEREVENT.rawValue
-        e.user.code = reason.rawValue
+        e.user.code = code
         guard SDL_PushEvent(&e) == 1 else { return false }
         var one: UInt64 = 1
         if wakeDescriptor >= 0 { _ = write(wakeDescriptor, &one, 8) }

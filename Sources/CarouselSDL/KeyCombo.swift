@@ -53,11 +53,17 @@ public struct KeyCombo: Hashable, Sendable, CustomStringConvertible {
         description = text.lowercased()
     }
 
-    /// Whether a key press with SDL's modifier state `mod` is this combination. Extra
-    /// modifiers do not matter; a missing one does.
-    func matches(key sym: SDL_Keycode, mod: UInt16) -> Bool {
-        guard sym == key else { return false }
-        let held: [(Modifiers, SDL_Keymod)] = [(.ctrl, KMOD_CTRL), (.alt, KMOD_ALT), (.shift, KMOD_SHIFT), (.gui, KMOD_GUI)]
-        return held.allSatisfy { want, kmod in !modifiers.contains(want) || UInt32(mod) & kmod.rawValue != 0 }
+    /// Whether `press` is this combination. Extra modifiers do not matter; a missing one does.
+    public func matches(_ press: KeyPress) -> Bool {
+        press.keycode == key && press.modifiers.isSuperset(of: modifiers)
+    }
+}
+
+extension KeyCombo.Modifiers {
+    /// The modifiers held in SDL's modifier state (either side of each).
+    init(sdl mod: UInt16) {
+        self = []
+        let held: [(KeyCombo.Modifiers, SDL_Keymod)] = [(.ctrl, KMOD_CTRL), (.alt, KMOD_ALT), (.shift, KMOD_SHIFT), (.gui, KMOD_GUI)]
+        for (m, kmod) in held where UInt32(mod) & kmod.rawValue != 0 { insert(m) }
     }
 }

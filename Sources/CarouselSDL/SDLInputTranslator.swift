@@ -1,7 +1,7 @@
 import CSDL2
 import CarouselCore
 
-/// Turns SDL events into `AppInput`, counting each gesture once:
+/// Turns SDL events into `WindowInput`, counting each gesture once:
 /// - mouse events SDL synthesises from touches (`which == SDL_TOUCH_MOUSEID`) and touch
 ///   events it synthesises from the mouse (`touchId == SDL_MOUSE_TOUCHID`) are dropped;
 /// - finger coordinates, normalised 0–1, become viewport pixels; a driver that reports them
@@ -14,46 +14,41 @@ public struct SDLInputTranslator {
 
     /// Told once when finger coordinates arrive outside 0–1.
     public var log: (String) -> Void
-    public var keys: KeyBindings
-    /// The view shown was opened from another: Escape and Backspace go back to it
-    /// instead of quitting (or doing nothing in a kiosk).
-    public var canGoBack = false
     private var warnedOutOfRange = false
     private var fingerDown: [Int64: (time: Double, moved: Bool)] = [:]
 
-    public init(keys: KeyBindings = KeyBindings(), log: @escaping (String) -> Void = { _ in }) {
-        self.keys = keys
+    public init(log: @escaping (String) -> Void = { _ in }) {
         self.log = log
     }
 
-    public mutating func translate(_ event: SDLEvent, geometry g: InputGeometry) -> [AppInput] {
+    public mutating func translate(_ event: SDLEvent, geometry g: InputGeometry) -> [WindowInput] {
         translate(event.raw, geometry: g)
     }
 
-    mutating func translate(_ e: SDL_Event, geometry g: InputGeometry) -> [AppInput] {
+    mutating func translate(_ e: SDL_Event, geometry g: InputGeometry) -> [WindowInput] {
         let time = Double(e.common.timestamp) / 1000
         switch SDL_EventType(e.type) {
         case SDL_QUIT:
-            // Only the window manager sends it: SignalWatcher takes SIGTERM and SIGINT.
+            // Only the window manager sends it: SDL has no signal handlers (SDLSession).
             return [.windowClosed]
 
         case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
             guard e.button.which != SDL_TOUCH_MOUSEID_VALUE, e.button.button == UInt8(SDL_BUTTON_LEFT) else { return [] }
             let p = scaleWindowPoint(Double(e.button.x), Double(e.button.y), g)
             let phase: PointerEvent.Phase = e.type == SDL_MOUSEBUTTONDOWN.rawValue ? .down : .up
-            return [.carousel(.pointer(PointerEvent(phase, .mouse, x: p.x, y: p.y, time: time)))]
+            return [.pointer(PointerEvent(phase, .mouse, x: p.x, y: p.y, time: time))]
 
         case SDL_MOUSEMOTION:
             guard e.motion.which != SDL_TOUCH_MOUSEID_VALUE, e.motion.state & SDL_BUTTON_LMASK_VALUE != 0 else { return [] }
             let p = scaleWindowPoint(Double(e.motion.x), Double(e.motion.y), g)
-            return [.carousel(.pointer(PointerEvent(.move, .mouse, x: p.x, y: p.y, time: time)))]
+            return [.pointer(PointerEvent(.move, .mouse, x: p.x, y: p.y, time: time))]
 
         case SDL_MOUSEWHEEL:
             guard e.wheel.which != SDL_TOUCH_MOUSEID_VALUE else { return [] }
             let flip: Double = e.wheel.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue) ? -1 : 1
             // SDL: y > 0 scrolls up (back), x > 0 scrolls right (forward).
             let delta = (Double(e.wheel.preciseX) - Double(e.wheel.preciseY)) * flip
-            return delta == 0 ? [] : [.carousel(.scroll(delta, time: time))]
+            return delta == 0 ? [] : [.scroll(delta, time: time)]
 
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
             guard e.tfinger.touchId != SDL_MOUSE_TOUCHID_VALUE else { return [] }
@@ -73,7 +68,7 @@ public struct SDLInputTranslator {
                     phase = .cancel
                 }
             }
-            return [.carousel(.pointer(PointerEvent(phase, .finger(id), x: p.x, y: p.y, time: time)))]
+            return [.pointer(PointerEvent(phase, .finger(id), x: p.x, y: p.y, time: time))]
 
         case SDL_KEYDOWN:
             return key(e.key.keysym.sym, mod: e.key.keysym.mod, time: time)
@@ -89,14 +84,7 @@ public struct SDLInputTranslator {
             return [.resized]  // orientation or mode change: re-read the drawable size
 
         case SDL_USEREVENT:
-            switch EventQueue.Wake(rawValue: e.user.code) {
-            case .quit: return [.quit]
-            case .reload: return [.reload]
-            case .foldersChanged: return [.foldersChanged]
-            case .memoryPressure: return [.memoryPressureChanged]
-            case .workDone: return []
-            case .imageReady, nil: return [.redraw]
-            }
+            return [.wake(e.user.code)]
         case SDL_RENDER_TARGETS_RESET, SDL_RENDER_DEVICE_RESET:
             return [.renderReset]
 
@@ -105,23 +93,15 @@ public struct SDLInputTranslator {
         }
     }
 
-    private func key(_ sym: SDL_Keycode, mod: UInt16, time: Double) -> [AppInput] {
-        if let combo = keys.quit, combo.matches(key: sym, mod: mod) { return [.quit] }
-        let step: Step?
-        switch Int(sym) {
-        case Int(SDLK_LEFT.rawValue): step = .previous
-        case Int(SDLK_RIGHT.rawValue), Int(SDLK_SPACE.rawValue): step = .next
-        case Int(SDLK_HOME.rawValue): step = .first
-        case Int(SDLK_END.rawValue): step = .last
-        case Int(SDLK_PAGEUP.rawValue): step = .previousPage
-        case Int(SDLK_PAGEDOWN.rawValue): step = .nextPage
-        case Int(SDLK_F11.rawValue), Int(SDLK_f.rawValue): return keys.kiosk ? [] : [.toggleFullscreen]
-        case Int(SDLK_ESCAPE.rawValue) where canGoBack: return [.back]
-        case Int(SDLK_BACKSPACE.rawValue): return canGoBack ? [.back] : []
-        case Int(SDLK_ESCAPE.rawValue), Int(SDLK_q.rawValue): return keys.kiosk ? [] : [.quit]
-        default: step = nil
-        }
-        return step.map { [.carousel(.step($0, time: time))] } ?? []
+    private func key(_ sym: SDL_Keycode, mod: UInt16, time: Double) -> [WindowInput] {
+        let names: [Int: KeyPress.Name] = [
+            Int(SDLK_LEFT.rawValue): .left, Int(SDLK_RIGHT.rawValue): .right, Int(SDLK_UP.rawValue): .up,
+            Int(SDLK_DOWN.rawValue): .down, Int(SDLK_HOME.rawValue): .home, Int(SDLK_END.rawValue): .end,
+            Int(SDLK_PAGEUP.rawValue): .pageUp, Int(SDLK_PAGEDOWN.rawValue): .pageDown, Int(SDLK_SPACE.rawValue): .space,
+            Int(SDLK_ESCAPE.rawValue): .escape, Int(SDLK_BACKSPACE.rawValue): .backspace, Int(SDLK_F11.rawValue): .f11,
+            Int(SDLK_f.rawValue): .f, Int(SDLK_q.rawValue): .q,
+        ]
+        return [.key(KeyPress(name: names[Int(sym)], keycode: sym, modifiers: KeyCombo.Modifiers(sdl: mod), time: time))]
     }
 
     /// Window coordinates to the engine's: drawable pixels (they differ on HiDPI screens),

@@ -13,7 +13,7 @@ public final class SDLSession {
     /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil: a driver
     ///   that shows something on a screen (SDL_VIDEODRIVER in the environment still wins).
     public init(videoDriver requested: String? = nil) throws(SDLError) {
-        // Signals are ours: SignalWatcher for the window, default actions for render.
+        // Signals are the program's to handle (SDL installs no handlers of its own).
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // Keep the compositor from being bypassed/unredirected and the screensaver decisions ours.
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")

@@ -40,8 +40,8 @@ import Testing
         return e
     }
 
-    func pointer(_ inputs: [AppInput]) -> PointerEvent? {
-        guard inputs.count == 1, case .carousel(.pointer(let p)) = inputs[0] else { return nil }
+    func pointer(_ inputs: [WindowInput]) -> PointerEvent? {
+        guard inputs.count == 1, case .pointer(let p) = inputs[0] else { return nil }
         return p
     }
 
@@ -98,7 +98,7 @@ import Testing
         var c = Carousel(itemCount: 5, viewport: Size(width: 1280, height: 720), startIndex: 2)
         _ = c.takeEvents()
         for e in [finger(SDL_FINGERDOWN, x: 0.5, y: 0.5, ms: 100), finger(SDL_FINGERUP, x: 0.5, y: 0.5, ms: 105)] {
-            for case .carousel(let input) in t.translate(e, geometry: hidpi) { c.handle(input) }
+            for case .pointer(let p) in t.translate(e, geometry: hidpi) { c.handle(.pointer(p)) }
         }
         #expect(c.takeEvents().isEmpty, "no tap, no activate")
     }
@@ -112,37 +112,32 @@ import Testing
             finger(SDL_FINGERMOTION, id: 2, x: 0.9, y: 0.5, ms: 20),
             finger(SDL_FINGERMOTION, id: 1, x: 0.55, y: 0.5, ms: 30),
         ]
-        for e in events { for case .carousel(let input) in t.translate(e, geometry: hidpi) { c.handle(input) } }
+        for e in events { for case .pointer(let p) in t.translate(e, geometry: hidpi) { c.handle(.pointer(p)) } }
         // Only finger 1's 64 px count: 0.05 of 1280.
         #expect(abs(c.position - (2 + 64.0 / c.layout.stride)) < 1e-6)  // SDL gives floats
     }
 
     @Test func keysAndWheel() {
         var t = SDLInputTranslator()
-        func key(_ k: SDL_KeyCode) -> [AppInput] {
-            var e = SDL_Event()
-            e.type = SDL_KEYDOWN.rawValue
-            e.key.timestamp = 1000
-            e.key.keysym.sym = SDL_Keycode(k.rawValue)
-            return t.translate(e, geometry: hidpi)
+        func key(_ k: SDL_KeyCode, mod: SDL_Keymod = KMOD_NONE) -> KeyPress? {
+            guard case .key(let press)? = t.translate(keyDown(k, mod: mod), geometry: hidpi).first else { return nil }
+            return press
         }
-        #expect(key(SDLK_RIGHT) == [.carousel(.step(.next, time: 1))])
-        #expect(key(SDLK_LEFT) == [.carousel(.step(.previous, time: 1))])
-        #expect(key(SDLK_HOME) == [.carousel(.step(.first, time: 1))])
-        #expect(key(SDLK_END) == [.carousel(.step(.last, time: 1))])
-        #expect(key(SDLK_PAGEDOWN) == [.carousel(.step(.nextPage, time: 1))])
-        #expect(key(SDLK_F11) == [.toggleFullscreen])
-        #expect(key(SDLK_q) == [.quit])
-        #expect(key(SDLK_ESCAPE) == [.quit])
-        #expect(key(SDLK_a).isEmpty)
+        let named: [(SDL_KeyCode, KeyPress.Name)] = [(SDLK_RIGHT, .right), (SDLK_LEFT, .left), (SDLK_HOME, .home), (SDLK_END, .end),
+                                                     (SDLK_PAGEDOWN, .pageDown), (SDLK_PAGEUP, .pageUp), (SDLK_SPACE, .space),
+                                                     (SDLK_F11, .f11), (SDLK_q, .q), (SDLK_ESCAPE, .escape), (SDLK_BACKSPACE, .backspace)]
+        for (k, name) in named { #expect(key(k) == KeyPress(name: name, keycode: Int32(bitPattern: k.rawValue), time: 1), "\(name)") }
+        #expect(key(SDLK_a)?.name == nil && key(SDLK_a)?.keycode == Int32(SDLK_a.rawValue))
+        let both = SDL_Keymod(KMOD_RCTRL.rawValue | KMOD_LALT.rawValue)
+        #expect(key(SDLK_q, mod: both)?.modifiers == [.ctrl, .alt], "either side of a modifier counts")
 
         var w = SDL_Event()
         w.type = SDL_MOUSEWHEEL.rawValue
         w.wheel.timestamp = 2000
         w.wheel.preciseY = -1  // scrolled down: forward
-        #expect(t.translate(w, geometry: hidpi) == [.carousel(.scroll(1, time: 2))])
+        #expect(t.translate(w, geometry: hidpi) == [.scroll(1, time: 2)])
         w.wheel.direction = UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue)
-        #expect(t.translate(w, geometry: hidpi) == [.carousel(.scroll(-1, time: 2))])
+        #expect(t.translate(w, geometry: hidpi) == [.scroll(-1, time: 2)])
     }
 
     @Test func deviceResetAndResize() {
@@ -164,53 +159,25 @@ import Testing
         return e
     }
 
-    @Test func kioskIgnoresQuitAndFullScreenKeysButNotItsCombination() {
-        var t = SDLInputTranslator(keys: KeyBindings(kiosk: true, quit: KeyCombo(parsing: "ctrl+alt+q")))
-        #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi).isEmpty)
-        #expect(t.translate(keyDown(SDLK_q), geometry: hidpi).isEmpty)
-        #expect(t.translate(keyDown(SDLK_F11), geometry: hidpi).isEmpty)
-        #expect(t.translate(keyDown(SDLK_q, mod: KMOD_LCTRL), geometry: hidpi).isEmpty, "alt is missing")
-        let both = SDL_Keymod(KMOD_RCTRL.rawValue | KMOD_LALT.rawValue)
-        #expect(t.translate(keyDown(SDLK_q, mod: both), geometry: hidpi) == [.quit])
-        #expect(t.translate(keyDown(SDLK_RIGHT), geometry: hidpi) == [.carousel(.step(.next, time: 1))],
-                "navigation keys still work")
-    }
-
-    @Test func inAViewOpenedFromAnotherEscapeAndBackspaceGoBack() {
-        for kiosk in [false, true] {
-            var t = SDLInputTranslator(keys: KeyBindings(kiosk: kiosk, quit: nil))
-            #expect(t.translate(keyDown(SDLK_BACKSPACE), geometry: hidpi).isEmpty, "nothing to go back to")
-            t.canGoBack = true
-            #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi) == [.back])
-            #expect(t.translate(keyDown(SDLK_BACKSPACE), geometry: hidpi) == [.back])
-            t.canGoBack = false
-            #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi) == (kiosk ? [] : [.quit]), "back home, Escape quits a window")
-        }
-    }
-
-    @Test func withoutACombinationNoKeyQuitsAKiosk() {
-        var t = SDLInputTranslator(keys: KeyBindings(kiosk: true, quit: nil))
-        let all = SDL_Keymod(KMOD_CTRL.rawValue | KMOD_ALT.rawValue)
-        #expect(t.translate(keyDown(SDLK_q, mod: all), geometry: hidpi).isEmpty)
-        #expect(t.translate(keyDown(SDLK_ESCAPE), geometry: hidpi).isEmpty)
-    }
-
-    @Test func signalsAndTheWindowCloseAreTold() {
+    @Test func theWindowCloseAndWakeUpsAreTold() {
         var t = SDLInputTranslator()
         var e = SDL_Event()
         e.type = SDL_QUIT.rawValue
         #expect(t.translate(e, geometry: hidpi) == [.windowClosed])
         e.type = SDL_USEREVENT.rawValue
-        e.user.code = EventQueue.Wake.quit.rawValue
-        #expect(t.translate(e, geometry: hidpi) == [.quit])
-        e.user.code = EventQueue.Wake.reload.rawValue
-        #expect(t.translate(e, geometry: hidpi) == [.reload])
-        e.user.code = EventQueue.Wake.foldersChanged.rawValue
-        #expect(t.translate(e, geometry: hidpi) == [.foldersChanged])
-        e.user.code = 0
-        #expect(t.translate(e, geometry: hidpi) == [.redraw])
-        e.user.code = EventQueue.Wake.workDone.rawValue
-        #expect(t.translate(e, geometry: hidpi) == [], "a finished rescan draws only if it changed something")
+        for code: Int32 in [0, 2, 5] {
+            e.user.code = code
+            #expect(t.translate(e, geometry: hidpi) == [.wake(code)])
+        }
+    }
+
+    @Test func aKeyComboMatchesItsKeyWithAtLeastItsModifiers() {
+        let combo = KeyCombo(parsing: "ctrl+alt+q")!
+        let q = Int32(SDLK_q.rawValue)
+        #expect(combo.matches(KeyPress(name: .q, keycode: q, modifiers: [.ctrl, .alt], time: 0)))
+        #expect(combo.matches(KeyPress(name: .q, keycode: q, modifiers: [.ctrl, .alt, .shift], time: 0)))
+        #expect(!combo.matches(KeyPress(name: .q, keycode: q, modifiers: [.ctrl], time: 0)), "alt is missing")
+        #expect(!combo.matches(KeyPress(name: nil, keycode: Int32(SDLK_w.rawValue), modifiers: [.ctrl, .alt], time: 0)))
     }
 
     @Test func keyCombinationsParse() {

@@ -19,7 +19,7 @@ enum RemoteSources {
         return lock.withLock {
             if let made = libraries[settings.cacheFolder] { return made }
             let made = RemoteLibrary(settings: settings, warn: { Log.warn($0) },
-                                     changed: { EventQueue.post(.foldersChanged) },
+                                     changed: { WakeReason.foldersChanged.post() },
                                      event: { type, fields in RemoteSources.record(type, fields) })
             libraries[settings.cacheFolder] = made
             return made

@@ -1,6 +1,8 @@
 import CarouselCore
+import CarouselSDL
 
-/// What an SDL event means to the app: input for the engine, or a request to the app.
+/// What an input means to the program: input for the view's engine, or a request to the app
+/// (`InputMapper` makes them from the window's input and the wake-ups of other threads).
 public enum AppInput: Equatable, Sendable {
     case carousel(CarouselInput)
     case toggleFullscreen
@@ -35,28 +37,5 @@ public struct KeyBindings: Hashable, Sendable {
     public init(kiosk: Bool = false, quit: KeyCombo? = KeyCombo(parsing: "ctrl+alt+q")) {
         self.kiosk = kiosk
         self.quit = quit
-    }
-}
-
-/// Sizes needed to turn SDL's coordinates into viewport pixels.
-public struct InputGeometry: Equatable, Sendable {
-    /// Window size in SDL's window coordinates (points on HiDPI screens).
-    public var window: Size
-    /// Drawable size in pixels: the viewport the engine lays out.
-    public var drawable: Size
-    /// The window's top-left corner on the display, for touch reported in display pixels.
-    public var origin: Point
-    /// How the picture is turned on the panel: points are turned back to the logical screen.
-    public var rotation: ScreenRotation
-    /// Corrections for touch axes that disagree with the display.
-    public var touch: TouchTransform
-
-    public init(window: Size, drawable: Size, origin: Point = Point(x: 0, y: 0),
-                rotation: ScreenRotation = .none, touch: TouchTransform = []) {
-        self.window = window
-        self.drawable = drawable
-        self.origin = origin
-        self.rotation = rotation
-        self.touch = touch
     }
 }

@@ -1,9 +1,9 @@
-import CSDL2
+import CarouselSDL
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// SIGTERM, SIGINT and SIGHUP as events in SDL's queue, so the run loop handles them like
+/// SIGTERM, SIGINT and SIGHUP as wake-ups in the window's event queue, so the run loop handles them like
 /// any input: quit with status 0, or reload. A thread waits for them with `sigwait`;
 /// pushing an event from a signal handler would not be safe. A quit the loop has not
 /// carried out within `quitGrace` seconds ends the program from that thread.
@@ -142,10 +142,10 @@ public enum SignalWatcher {
     }
     #endif
 
-    private static func deliver(_ request: EventQueue.Wake) {
+    private static func deliver(_ request: WakeReason) {
         // Before SDL's queue exists (still starting up) a quit cannot wait for the loop.
         // `_exit`, not `exit`: the main thread may be inside SDL_Init, and the exit handlers
         // it would run from this thread can wait on what that holds (once: forever).
-        if !EventQueue.post(request) && request == .quit { _exit(0) }
+        if !request.post() && request == .quit { _exit(0) }
     }
 }

@@ -1,0 +1,56 @@
+import CarouselCore
+import CarouselSDL
+
+/// What the window's input means to the program: pointers, the wheel and navigation keys
+/// for the view's engine; the quit, full-screen and back keys, the window's close button and
+/// other threads' wake-ups for the app. Kiosk key bindings are applied here.
+struct InputMapper {
+    var keys: KeyBindings
+    /// The view shown was opened from another: Escape and Backspace go back to it instead
+    /// of quitting (or doing nothing in a kiosk).
+    var canGoBack = false
+
+    init(keys: KeyBindings = KeyBindings()) {
+        self.keys = keys
+    }
+
+    func map(_ input: WindowInput) -> [AppInput] {
+        switch input {
+        case .pointer(let p): [.carousel(.pointer(p))]
+        case .scroll(let delta, let time): [.carousel(.scroll(delta, time: time))]
+        case .key(let press): key(press)
+        case .windowClosed: [.windowClosed]
+        case .resized: [.resized]
+        case .renderReset: [.renderReset]
+        case .redraw: [.redraw]
+        case .wake(let code):
+            switch WakeReason(rawValue: code) {
+            case .quit: [.quit]
+            case .reload: [.reload]
+            case .foldersChanged: [.foldersChanged]
+            case .memoryPressure: [.memoryPressureChanged]
+            case .workDone: []
+            case .imageReady, nil: [.redraw]
+            }
+        }
+    }
+
+    private func key(_ press: KeyPress) -> [AppInput] {
+        if let combo = keys.quit, combo.matches(press) { return [.quit] }
+        let step: Step?
+        switch press.name {
+        case .left: step = .previous
+        case .right, .space: step = .next
+        case .home: step = .first
+        case .end: step = .last
+        case .pageUp: step = .previousPage
+        case .pageDown: step = .nextPage
+        case .f11, .f: return keys.kiosk ? [] : [.toggleFullscreen]
+        case .escape where canGoBack: return [.back]
+        case .backspace: return canGoBack ? [.back] : []
+        case .escape, .q: return keys.kiosk ? [] : [.quit]
+        case .up, .down, nil: step = nil
+        }
+        return step.map { [.carousel(.step($0, time: press.time))] } ?? []
+    }
+}

@@ -1,0 +1,42 @@
+import CarouselCore
+
+/// What an SDL event says, in the window's terms: a pointer, a wheel, a key, the window, a
+/// wake-up from another thread. What it means to the program (a step, going back, a
+/// reload) is the app's to say.
+public enum WindowInput: Equatable, Sendable {
+    case pointer(PointerEvent)
+    /// The wheel or a touchpad: forward positive, in notches.
+    case scroll(Double, time: Double)
+    case key(KeyPress)
+    /// The window manager asked to close the window (its close button, Alt+F4).
+    case windowClosed
+    /// The window's drawable size changed (resize, rotation, full screen, a display change).
+    case resized
+    /// The renderer lost its textures; they must be made and filled again.
+    case renderReset
+    /// The window needs drawing again (exposed, restored).
+    case redraw
+    /// Another thread woke the loop (`EventQueue.post`) with this code.
+    case wake(Int32)
+}
+
+/// A key pressed: which, with which modifiers held, when (seconds).
+public struct KeyPress: Equatable, Sendable {
+    /// The keys the program gives a meaning to; nil for any other.
+    public enum Name: Equatable, Sendable {
+        case left, right, up, down, home, end, pageUp, pageDown, space, escape, backspace, f11, f, q
+    }
+
+    public var name: Name?
+    /// SDL's keycode (a printable key is its lower-case character), for `KeyCombo`.
+    public var keycode: Int32
+    public var modifiers: KeyCombo.Modifiers
+    public var time: Double
+
+    public init(name: Name?, keycode: Int32, modifiers: KeyCombo.Modifiers = [], time: Double) {
+        self.name = name
+        self.keycode = keycode
+        self.modifiers = modifiers
+        self.time = time
+    }
+}
