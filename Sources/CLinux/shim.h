@@ -20,6 +20,7 @@
 #include <sys/eventfd.h>     /* the run loop's wake-up when it sleeps on input devices (KMS/DRM) */
 #include <sys/inotify.h>
 #include <poll.h>
+#include <linux/netlink.h>  /* udev's device announcements, which SDL's KMS/DRM input hears */
 #include <sys/ioctl.h>
 #include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
 #include <unistd.h>
@@ -121,5 +122,18 @@ static inline int kc_spawn_close_from(posix_spawn_file_actions_t *actions, int f
 /* The name of a signal without "SIG" ("SEGV"), or NULL (glibc 2.32). */
 extern const char *sigabbrev_np(int sig);
 static inline const char *kc_signal_abbrev(int sig) { return sigabbrev_np(sig); }
+
+/* A socket that hears what udev announces after it has set a device up (the multicast
+   group its monitors, SDL's among them, listen to), non-blocking; -1 when it cannot be had. */
+static inline int kc_udev_announcements(void) {
+    int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC | SOCK_NONBLOCK, NETLINK_KOBJECT_UEVENT);
+    if (fd < 0) return -1;
+    struct sockaddr_nl a;
+    memset(&a, 0, sizeof a);
+    a.nl_family = AF_NETLINK;
+    a.nl_groups = 2; /* udev's group; 1 is the kernel's, before udev has run its rules */
+    if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) { close(fd); return -1; }
+    return fd;
+}
 
 #endif

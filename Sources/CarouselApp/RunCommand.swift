@@ -123,7 +123,8 @@ public struct RunCommand: ParsableCommand {
         let output = renderer.outputSize
         Log.info("screen: SDL video driver \(session.videoDriver), renderer \(renderer.driverName), \(Int(output.width))x\(Int(output.height))")
         if session.drawsOnKMS {
-            Log.info(session.inputDevicesWatched.map { "screen: at rest the loop sleeps on \($0) input devices (SDL's own wait polls on KMS/DRM)" }
+            let udev = EventQueue.hearsUdev ? " and udev's announcements" : ""
+            Log.info(session.inputDevicesWatched.map { "screen: at rest the loop sleeps on \($0) input devices\(udev) (SDL's own wait polls on KMS/DRM)" }
                      ?? "screen: /dev/input cannot be watched, so at rest SDL's event wait polls every millisecond")
         }
         if kiosk {

@@ -40,6 +40,10 @@ public enum EventQueue {
         return wait.deviceCount
     }
 
+    /// Whether the wait on the devices also wakes for udev's announcements of new devices
+    /// (else it polls for a few seconds after each change of /dev/input).
+    public static var hearsUdev: Bool { deviceWait?.hearsUdev ?? false }
+
     private static func waitOnDevices(until deadline: Double?) -> SDLEvent? {
         while true {
             if let e = poll() { return e }

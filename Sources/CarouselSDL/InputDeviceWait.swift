@@ -7,9 +7,14 @@ import CLinux
 /// - the input devices (`/dev/input/event*`), opened read-only a second time: the kernel
 ///   gives every reader its own copy of each event, so what is read here is thrown away
 ///   and SDL reads its own;
-/// - `/dev/input` itself (inotify): a device plugged in or given its permissions by udev.
-///   SDL learns of it from udev's monitor, which is not among these descriptors, so for a
-///   few seconds after such a change the wait wakes every 50 ms to let SDL look;
+/// - udev's announcements (a netlink socket in the group udev's monitors listen to): a
+///   device set up by udev, which SDL adds when it next looks at its own monitor. Booting,
+///   udev may set the touch panel up seconds after the program started (kiosk/vm-test
+///   lost a whole drag so on a busy machine): each announcement wakes the loop to let SDL
+///   look. Where that socket cannot be had, the wait wakes every 50 ms for a few seconds
+///   after each change of `/dev/input` instead;
+/// - `/dev/input` itself (inotify): a device node made or given its permissions, to open
+///   it here too;
 /// - a wake descriptor (eventfd) that `EventQueue.post` writes after each event it pushes,
 ///   from any thread.
 /// Used on the main thread only, as SDL's event calls are.
@@ -20,6 +25,8 @@ final class InputDeviceWait {
     private static let settleStepMs: Int32 = 50
 
     private let inotify: Int32
+    /// udev's announcements; -1 without them (then `settlingUntil` stands in).
+    private let announcements: Int32
     private var devices: [String: Int32] = [:]
     private var settlingUntil: Double?
 
@@ -32,15 +39,22 @@ final class InputDeviceWait {
             return nil
         }
         inotify = fd
+        // Made before SDL first looks at its monitor: nothing udev says after it is missed.
+        announcements = kc_udev_announcements()
         rescan()
-        // SDL found its devices in SDL_Init; those it may still be adding settle like a change.
-        settlingUntil = now + Self.settleSeconds
+        // Without udev's announcements: SDL found its devices in SDL_Init, and those it may
+        // still be adding settle like a change.
+        if announcements < 0 { settlingUntil = now + Self.settleSeconds }
     }
 
     deinit {
         for fd in devices.values { close(fd) }
         close(inotify)
+        if announcements >= 0 { close(announcements) }
     }
+
+    /// Whether udev's announcements wake the wait (else it polls for a while after changes).
+    var hearsUdev: Bool { announcements >= 0 }
 
     /// How many input devices it listens to.
     var deviceCount: Int { devices.count }
@@ -53,18 +67,25 @@ final class InputDeviceWait {
             if now >= until { settlingUntil = nil } else { limitMs = limitMs < 0 ? Self.settleStepMs : min(limitMs, Self.settleStepMs) }
         }
         let order = Array(devices.values)
+        // A closed descriptor (-1) is left out by poll(2).
         var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
-                   pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+                   pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                   pollfd(fd: announcements, events: Int16(POLLIN), revents: 0)]
             + order.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         guard poll(&fds, nfds_t(fds.count), limitMs) > 0 else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        var buffer = [UInt8](repeating: 0, count: 8192)
         if fds[0].revents != 0 { _ = read(wake, &buffer, 8) }
         if fds[1].revents != 0 {
             while read(inotify, &buffer, buffer.count) > 0 {}
             rescan()
-            settlingUntil = now + Self.settleSeconds
+            if announcements < 0 { settlingUntil = now + Self.settleSeconds }
         }
-        for (i, fd) in order.enumerated() where fds[i + 2].revents != 0 {
+        if fds[2].revents != 0 {
+            // Read and dropped: SDL reads its own copy from its monitor when the loop pumps.
+            while recv(announcements, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+            rescan()
+        }
+        for (i, fd) in order.enumerated() where fds[i + 3].revents != 0 {
             // Thrown away: SDL reads its own copy. A device unplugged says so here (ENODEV).
             var n: Int
             repeat { n = read(fd, &buffer, buffer.count) } while n > 0
