@@ -59,30 +59,34 @@ struct InteractiveLoop {
 
     mutating func run() throws -> Outcome {
         while running {
-            soak?.perform(now: EventQueue.now, window: window)
+            // The clock is read twice a pass: going to sleep (how long to sleep) and waking
+            // (the time of everything this pass does: input, motion, the frame drawn).
+            let asleep = EventQueue.now
+            soak?.perform(now: asleep, window: window)
             // Idle: sleep until something happens. Moving: take what is queued and draw.
-            let event = nextEvent()
+            let event = nextEvent(now: asleep)
             let woke = ProcessStats.now
+            let now = EventQueue.now
             if let first = event {
-                try handle(first)
-                while running, let e = EventQueue.poll() { try handle(e) }
+                try handle(first, now: now)
+                while running, let e = EventQueue.poll() { try handle(e, now: now) }
             }
             guard running else { break }
-            if hours != nil { try followOpeningHours() }
+            if hours != nil { try followOpeningHours(now: now) }
             guard screenOn else { continue }
             // Also when resting: attract mode may be due to start moving, and whatever the
             // images bring (a load_failed event) happens now, not at the last motion.
-            try scene.advance(to: EventQueue.now)
+            try scene.advance(to: now)
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
             let resting = !scene.isAnimating && !scene.isInteracting
             if let catalog {
                 // Scanned on a thread, so it may begin at any time; its end wakes the loop.
-                if catalog.isDue(at: EventQueue.now) { catalog.begin(now: EventQueue.now) }
+                if catalog.isDue(at: now) { catalog.begin(now: now) }
                 // New, gone or replaced files, applied at rest only: the change jumps.
                 if resting, let fresh = catalog.finish(current: scene.sources),
                    case let admitted = broken?.admit(fresh) ?? fresh, admitted != scene.sources {
-                    try scene.replaceCatalog(admitted, time: EventQueue.now)
+                    try scene.replaceCatalog(admitted, time: now)
                     needsDraw = true
                 }
                 if scene.sources.isEmpty, case let message = broken?.emptyMessage(otherwise: catalog.emptyMessage) ?? catalog.emptyMessage,
@@ -92,7 +96,7 @@ struct InteractiveLoop {
                 }
             }
             // Pictures that failed since, left out at rest (their placeholders were plain).
-            if resting, try broken?.leaveOut(of: scene, time: EventQueue.now) == true { needsDraw = true }
+            if resting, try broken?.leaveOut(of: scene, time: now) == true { needsDraw = true }
             // The motion ended in this advance: its resting frame is still to draw. Without
             // it the screen kept the last moving frame, short of where the picture rests
             // (under software emulation by 41 px; found by kiosk/vm-test).
@@ -103,19 +107,18 @@ struct InteractiveLoop {
                 framesDrawn += 1
                 drewMotion = scene.isAnimating
                 needsDraw = false
-                lastFrame = EventQueue.now
+                lastFrame = now
                 soak?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.isAnimating)
             }
-            soak?.reportIfDue(now: EventQueue.now, scene: scene)
+            soak?.reportIfDue(now: now, scene: scene)
         }
         return outcome
     }
 
     /// Turns the screen off (one black frame, then sleep: no drawing, no decoding, no
     /// autoplay) or back on as the hours and touches say.
-    private mutating func followOpeningHours() throws {
+    private mutating func followOpeningHours(now: Double) throws {
         guard let hours else { return }
-        let now = EventQueue.now
         let state = hours.state(now: now)
         guard state.on != screenOn else { return }
         screenOn = state.on
@@ -130,12 +133,12 @@ struct InteractiveLoop {
         }
     }
 
-    private func nextEvent() -> SDLEvent? {
+    private func nextEvent(now: Double) -> SDLEvent? {
         if !screenOn {
-            return hours?.state(now: EventQueue.now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
+            return hours?.state(now: now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
         if scene.isAnimating || needsDraw {
-            if let pace = framePacing, let lastFrame, EventQueue.now < lastFrame + pace {
+            if let pace = framePacing, let lastFrame, now < lastFrame + pace {
                 return EventQueue.wait(until: lastFrame + pace)
             }
             return EventQueue.poll()
@@ -143,7 +146,7 @@ struct InteractiveLoop {
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.nextScheduledTime, catalog?.nextCheck,
-                         hours?.state(now: EventQueue.now).nextChange, soak?.nextDue].compactMap { $0 }
+                         hours?.state(now: now).nextChange, soak?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }
@@ -153,7 +156,7 @@ struct InteractiveLoop {
                       rotation: compositor.rotation, touch: touch)
     }
 
-    private mutating func handle(_ e: SDLEvent) throws {
+    private mutating func handle(_ e: SDLEvent, now: Double) throws {
         mapper.canGoBack = scene.canGoBack
         for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
             switch input {
@@ -162,7 +165,7 @@ struct InteractiveLoop {
                 if hours != nil {
                     // Outside the hours a touch wakes the screen (and does nothing else);
                     // each input keeps it awake a while longer.
-                    if case .resize = c {} else { hours?.touched(at: EventQueue.now) }
+                    if case .resize = c {} else { hours?.touched(at: now) }
                     if !screenOn { continue }
                 }
                 try scene.handle(c)
@@ -170,7 +173,7 @@ struct InteractiveLoop {
             case .quit:
                 running = false
             case .back:
-                try scene.goBack(time: EventQueue.now)
+                try scene.goBack(time: now)
                 needsDraw = true
             case .windowClosed:
                 // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
@@ -181,18 +184,18 @@ struct InteractiveLoop {
             case .foldersChanged:
                 catalog?.noteChange()
             case .memoryPressureChanged:
-                if let level = memoryPressure?.level { try scene.setMemoryPressure(level, time: EventQueue.now) }
+                if let level = memoryPressure?.level { try scene.setMemoryPressure(level, time: now) }
             case .toggleFullscreen:
                 window.setFullscreen(!window.isFullscreen)
             case .resized:
                 let size = compositor.viewport(physical: renderer.outputSize)
                 if size != scene.viewport {
-                    try scene.handle(.resize(size, time: EventQueue.now))
+                    try scene.handle(.resize(size, time: now))
                 }
                 needsDraw = true
             case .renderReset:
                 compositor.forgetTextures()
-                try scene.rebuildTextures(time: EventQueue.now)
+                try scene.rebuildTextures(time: now)
                 needsDraw = true
             case .redraw:
                 needsDraw = true
