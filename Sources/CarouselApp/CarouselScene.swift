@@ -40,7 +40,7 @@ public final class CarouselScene: Scene {
     public var nextScheduledTime: Double? { carousel.nextScheduledTime }
     public var currentIndex: Int? { carousel.currentIndex }
 
-    public func handle(_ input: CarouselInput) throws(SDLError) {
+    public func handle(_ input: ViewInput) throws(SDLError) {
         if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
         carousel.handle(input)
         try update()

@@ -36,7 +36,7 @@ public final class EventLog: @unchecked Sendable {
     }
 
     /// Logs an engine event; `source` names the file of an item, for `activate`.
-    public func record(_ e: CarouselEvent, timeMs: Int, source: (Int) -> String) {
+    public func record(_ e: ViewEvent, timeMs: Int, source: (Int) -> String) {
         switch e.kind {
         case .pool(let p):
             record(timeMs: timeMs, type: "pool", [

@@ -73,7 +73,7 @@ public final class MosaicScene: Scene {
     public var nextScheduledTime: Double? { mosaic.nextScheduledTime }
     public var currentIndex: Int? { mosaic.topItem }
 
-    public func handle(_ input: CarouselInput) throws(SDLError) {
+    public func handle(_ input: ViewInput) throws(SDLError) {
         if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
         mosaic.handle(input)
         try update()

@@ -22,7 +22,7 @@ public protocol Scene: AnyObject {
     /// What to say instead of an empty view.
     var emptyMessage: String { get set }
 
-    func handle(_ input: CarouselInput) throws(SDLError)
+    func handle(_ input: ViewInput) throws(SDLError)
     func advance(to time: Double) throws(SDLError)
     /// Uploads the images the workers finished, without waiting; whether any arrived.
     func pump() throws(SDLError) -> Bool

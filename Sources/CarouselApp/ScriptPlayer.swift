@@ -9,7 +9,7 @@ struct ScriptPlayer {
 
     /// What the player asks of the command that runs it.
     struct Hooks {
-        var input: (CarouselInput) throws -> Void
+        var input: (ViewInput) throws -> Void
         var advance: (Double) throws -> Void
         var resize: (Int, Int, Double) throws -> Void
         var snapshot: (String, Double) throws -> Void

@@ -106,7 +106,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
     public var wrap = false
 
     @Option(help: ArgumentHelp("Background colour.", valueName: "#RRGGBB"))
-    public var background: Color = CarouselStyle().background
+    public var background: Color = ViewStyle().background
 
     @Option(help: ArgumentHelp("Border width around each image in pixels (0 = none; default box width / 20, none for paged).", valueName: "px"))
     public var border: Double?
@@ -216,8 +216,8 @@ public struct ViewOptions: ParsableArguments, Sendable {
         }
     }
 
-    public var style: CarouselStyle {
-        var s = CarouselStyle()
+    public var style: ViewStyle {
+        var s = ViewStyle()
         s.background = background
         // A full-screen pager shows photos edge to edge, as seed 002 does; the others
         // frame them as seed 000 does.

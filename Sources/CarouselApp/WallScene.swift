@@ -63,7 +63,7 @@ public final class WallScene: Scene {
         return Rect(x: 12, y: 12, width: side, height: side)
     }
 
-    public func handle(_ input: CarouselInput) throws(SDLError) {
+    public func handle(_ input: ViewInput) throws(SDLError) {
         if case .resize = input {} else { lastInput = input.time }
         if opened != nil, case .pointer(let e) = input {
             // The button takes a press that starts on it, and goes back when it is let go there.

@@ -21,7 +21,7 @@ public struct Carousel: Sendable {
     private var scrollAccumulator = 0.0
     private var lastScrollTime = -Double.infinity
     private var attract: AttractSchedule
-    private var events: [CarouselEvent] = []
+    private var events: [ViewEvent] = []
     private var slotChanges: [SlotAssignment] = []
 
     public init(itemCount: Int, viewport: Size, settings: CarouselSettings = CarouselSettings(),
@@ -80,7 +80,7 @@ public struct Carousel: Sendable {
     }
 
     /// Events since the last call, oldest first.
-    public mutating func takeEvents() -> [CarouselEvent] {
+    public mutating func takeEvents() -> [ViewEvent] {
         defer { events.removeAll() }
         return events
     }
@@ -100,7 +100,7 @@ public struct Carousel: Sendable {
 
     /// Runs animations up to `time`, then applies the input. Every input but a resize
     /// comes from a person, so it pauses autoplay and restarts the idle timers.
-    public mutating func handle(_ input: CarouselInput) {
+    public mutating func handle(_ input: ViewInput) {
         advance(to: input.time)
         let t = time
         switch input {
@@ -177,7 +177,7 @@ public struct Carousel: Sendable {
             decision: landing.decision ?? .realign,
             from: item(forVirtualIndex: clampedVirtual(Int(pressed.rounded()))),
             to: item(forVirtualIndex: Int(landing.animation.target)), velocity: velocity, travel: travel)
-        events.append(CarouselEvent(time: t, kind: .release(record)))
+        events.append(ViewEvent(time: t, kind: .release(record)))
         if landing.isStill { comeToRest(time: t) }
     }
 
@@ -192,9 +192,9 @@ public struct Carousel: Sendable {
             return
         }
         let item = item(forVirtualIndex: v)
-        events.append(CarouselEvent(time: t, kind: .tap(index: item)))
+        events.append(ViewEvent(time: t, kind: .tap(index: item)))
         if !caught && Double(v) == position {
-            events.append(CarouselEvent(time: t, kind: .activate(index: item)))
+            events.append(ViewEvent(time: t, kind: .activate(index: item)))
         }
         settle(to: v, velocity: 0, time: t)
     }
@@ -223,7 +223,7 @@ public struct Carousel: Sendable {
         case .step:
             (action, target, duration) = (.rewind, first, settings.attract.returnDuration)
         }
-        events.append(CarouselEvent(time: t, kind: .attract(action, from: here, to: item(forVirtualIndex: target))))
+        events.append(ViewEvent(time: t, kind: .attract(action, from: here, to: item(forVirtualIndex: target))))
         scroller.animate(SettleAnimation(from: position, to: Double(target), velocity: 0, time: t, fixedDuration: duration))
     }
 
@@ -290,7 +290,7 @@ public struct Carousel: Sendable {
     private mutating func comeToRest(time t: Double) {
         guard movedSinceRest, itemCount > 0 else { return }
         movedSinceRest = false
-        events.append(CarouselEvent(time: t, kind: .settled(index: item(forVirtualIndex: Int(position.rounded())))))
+        events.append(ViewEvent(time: t, kind: .settled(index: item(forVirtualIndex: Int(position.rounded())))))
     }
 
     /// Lets the scroller move the strip, then notes which way it went and refills the slots.
@@ -318,7 +318,7 @@ public struct Carousel: Sendable {
 
     private mutating func rebuildPool() {
         pool = SlotPool(slotCount: layout.slotCount)
-        events.append(CarouselEvent(time: time, kind: .pool(PoolInfo(
+        events.append(ViewEvent(time: time, kind: .pool(PoolInfo(
             slots: pool.slotCount, itemSize: layout.itemSize, gap: layout.gap, viewport: layout.viewport))))
         slotChanges.removeAll()
         updatePool()

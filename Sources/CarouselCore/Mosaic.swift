@@ -17,7 +17,7 @@ public struct Mosaic: Sendable {
     private var gestures: GestureTracker
     private var pool = TilePool()
     private var attract: AttractSchedule
-    private var events: [CarouselEvent] = []
+    private var events: [ViewEvent] = []
     private var slotChanges: [SlotAssignment] = []
 
     public init(itemCount: Int, viewport: Size, settings: MosaicSettings = MosaicSettings(), time: Double = 0) {
@@ -69,7 +69,7 @@ public struct Mosaic: Sendable {
         }
     }
 
-    public mutating func takeEvents() -> [CarouselEvent] {
+    public mutating func takeEvents() -> [ViewEvent] {
         defer { events.removeAll() }
         return events
     }
@@ -116,7 +116,7 @@ public struct Mosaic: Sendable {
         updatePool()
     }
 
-    public mutating func handle(_ input: CarouselInput) {
+    public mutating func handle(_ input: ViewInput) {
         advance(to: input.time)
         let t = time
         switch input {
@@ -209,7 +209,7 @@ public struct Mosaic: Sendable {
             scroller.stop()
             // A tap that stops a glide only stops it; otherwise it names the tile.
             if !caught, let i = layout.virtualIndex(at: point, position: position) {
-                events.append(CarouselEvent(time: t, kind: .tap(index: i)))
+                events.append(ViewEvent(time: t, kind: .tap(index: i)))
             }
             returnIntoBounds(time: t)
         case .ended(let t):

@@ -32,8 +32,9 @@ public enum Step: Hashable, Sendable {
     case by(Int)
 }
 
-/// Everything the carousel reacts to. Each input carries its own time, in seconds.
-public enum CarouselInput: Hashable, Sendable {
+/// Everything a view's engine (the carousel, the wall) reacts to. Each input carries its
+/// own time, in seconds.
+public enum ViewInput: Hashable, Sendable {
     case pointer(PointerEvent)
     case step(Step, time: Double)
     /// Wheel or trackpad scroll in notches: +1 is one item forward. Fractions accumulate.

@@ -1,6 +1,6 @@
-/// Something the carousel did that the outside world may act on; the app and
+/// Something a view did that the outside world may act on; the app and
 /// `carousel render` write these to the event log.
-public struct CarouselEvent: Hashable, Sendable {
+public struct ViewEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         /// The slot pool was built or rebuilt (start, resize).
         case pool(PoolInfo)

@@ -3,13 +3,13 @@ import CarouselCore
 /// Draws one frame of the carousel: background, then each visible item's framed image, or
 /// its placeholder tile with the file's name while it loads or when it failed.
 public struct FramePainter {
-    public var style: CarouselStyle
+    public var style: ViewStyle
     public var text: TextRenderer?
     /// Drawn behind everything, scaled to cover the screen and cropped about its centre.
     public var backdrop: SDLTexture?
     private let captions = TextCache()
 
-    public init(style: CarouselStyle, text: TextRenderer?) {
+    public init(style: ViewStyle, text: TextRenderer?) {
         self.style = style
         self.text = text
     }

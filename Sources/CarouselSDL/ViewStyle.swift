@@ -1,7 +1,7 @@
 import CarouselCore
 
 /// How items look: background, the white border of seed 000, placeholder colours.
-public struct CarouselStyle: Hashable, Sendable {
+public struct ViewStyle: Hashable, Sendable {
     public var background = Color(r: 0x14, g: 0x14, b: 0x14)
     /// Border width in pixels; nil means seed 000's box width / 20; 0 draws none.
     public var border: Double? = nil

@@ -51,7 +51,7 @@ import Testing
         }
     }
 
-    /// The failed placeholder's colour (CarouselStyle.failedPlaceholder) anywhere.
+    /// The failed placeholder's colour (ViewStyle.failedPlaceholder) anywhere.
     static func hasFailedPlaceholder(_ image: PixelImage) -> Bool {
         stride(from: 0, to: image.pixels.count, by: 4).contains { i in
             image.pixels[i] == 0x4a && image.pixels[i + 1] == 0x30 && image.pixels[i + 2] == 0x30

@@ -1,7 +1,7 @@
 import Testing
 @testable import CarouselCore
 
-extension [CarouselEvent] {
+extension [ViewEvent] {
     /// Attract actions with their times, in ms to keep comparisons exact.
     var attractions: [(ms: Int, action: AttractAction, from: Int, to: Int)] {
         compactMap {

@@ -61,7 +61,7 @@ import Testing
         let tile = m.layout.frames[7]
         touch(&m, .down, y: tile.midY, x: tile.midX, t: 1)
         touch(&m, .up, y: tile.midY, x: tile.midX, t: 1.1)
-        #expect(m.takeEvents() == [CarouselEvent(time: 1.1, kind: .tap(index: 7))])
+        #expect(m.takeEvents() == [ViewEvent(time: 1.1, kind: .tap(index: 7))])
         touch(&m, .down, y: tile.midY, x: tile.maxX + 5, t: 2)
         touch(&m, .up, y: tile.midY, x: tile.maxX + 5, t: 2.1)
         #expect(m.takeEvents().isEmpty, "the gutter beside a tile")

@@ -35,7 +35,7 @@ extension Carousel {
 
 }
 
-extension [CarouselEvent] {
+extension [ViewEvent] {
     var settledIndices: [Int] { compactMap { if case .settled(let i) = $0.kind { i } else { nil } } }
     var releases: [ReleaseRecord] { compactMap { if case .release(let r) = $0.kind { r } else { nil } } }
     var taps: [Int] { compactMap { if case .tap(let i) = $0.kind { i } else { nil } } }

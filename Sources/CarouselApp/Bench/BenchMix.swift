@@ -25,7 +25,7 @@ struct BenchMix {
 
         /// The engine input, `start` being the engine time at offset 0; nil for `back`,
         /// which goes to the view, not the engine.
-        func input(start: Double) -> CarouselInput? {
+        func input(start: Double) -> ViewInput? {
             let t = start + offset
             switch kind {
             case .pointer(let phase, let x, let y): return .pointer(PointerEvent(phase, .mouse, x: x, y: y, time: t))

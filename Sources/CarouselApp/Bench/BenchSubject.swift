@@ -7,7 +7,7 @@ import CarouselSDL
 protocol BenchSubject: AnyObject {
     var isAnimating: Bool { get }
     var isInteracting: Bool { get }
-    func handle(_ input: CarouselInput) throws
+    func handle(_ input: ViewInput) throws
     func advance(to time: Double) throws
     /// Uploads images that became ready; whether any did.
     func pump() throws -> Bool

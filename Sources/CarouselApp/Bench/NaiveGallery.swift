@@ -8,14 +8,14 @@ import CarouselSDL
 /// image path differs.
 final class NaiveGallery: BenchSubject {
     private(set) var carousel: Carousel
-    private let style: CarouselStyle
+    private let style: ViewStyle
     /// Full-size textures by item; nil where an image could not be decoded.
     private var textures: [SDLTexture?] = []
 
     /// Decodes and uploads every one of `sources`: this is the naive start-up. The decoding
     /// itself goes through a decoder helper at each picture's own size (no format decoder
     /// runs in this process, naive or not).
-    init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, style: CarouselStyle,
+    init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, style: ViewStyle,
          renderer: SDLRenderer, time: Double, helper: IsolatedDecoder.Settings) throws {
         carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
         self.style = style
@@ -35,7 +35,7 @@ final class NaiveGallery: BenchSubject {
         }
     }
 
-    func handle(_ input: CarouselInput) throws { carousel.handle(input) }
+    func handle(_ input: ViewInput) throws { carousel.handle(input) }
     func advance(to time: Double) throws { carousel.advance(to: time) }
     func pump() throws -> Bool { false }
     var isAnimating: Bool { carousel.isAnimating }
