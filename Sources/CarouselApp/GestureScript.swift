@@ -7,7 +7,7 @@ public struct GestureScript: Equatable, Sendable {
     public enum Device: String, Equatable, Sendable { case mouse, touch }
 
     public enum Key: String, CaseIterable, Equatable, Sendable {
-        case left, right, home, end, pageup, pagedown, space, escape, back
+        case left, right, up, down, home, end, pageup, pagedown, space, escape, back
     }
 
     public enum Action: Equatable, Sendable {

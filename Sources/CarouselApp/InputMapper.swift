@@ -9,6 +9,8 @@ struct InputMapper {
     /// The view shown was opened from another: Escape and Backspace go back to it instead
     /// of quitting (or doing nothing in a kiosk).
     var canGoBack = false
+    /// The view scrolls up and down (the wall): Up and Down step it as Left and Right do.
+    var verticalSteps = false
 
     init(keys: KeyBindings = KeyBindings()) {
         self.keys = keys
@@ -49,7 +51,9 @@ struct InputMapper {
         case .escape where canGoBack: return [.back]
         case .backspace: return canGoBack ? [.back] : []
         case .escape, .q: return keys.kiosk ? [] : [.quit]
-        case .up, .down, nil: step = nil
+        case .up: step = verticalSteps ? .previous : nil
+        case .down: step = verticalSteps ? .next : nil
+        case nil: step = nil
         }
         return step.map { [.carousel(.step($0, time: press.time))] } ?? []
     }

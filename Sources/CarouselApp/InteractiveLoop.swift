@@ -158,6 +158,7 @@ struct InteractiveLoop {
 
     private mutating func handle(_ e: SDLEvent, now: Double) throws {
         mapper.canGoBack = scene.canGoBack
+        mapper.verticalSteps = scene.scrollsVertically
         for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
             switch input {
             case .carousel(let c):

@@ -7,6 +7,7 @@ import CarouselSDL
 /// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
 /// wall grows as they do. Lives on the main thread.
 public final class MosaicScene: Scene {
+    public var scrollsVertically: Bool { true }
     public private(set) var mosaic: Mosaic
     public let pipeline: ImagePipeline
     public var painter: FramePainter

@@ -101,7 +101,8 @@ public struct RenderCommand: ParsableCommand {
                 try scene.finishLoading()
                 try scene.setMemoryPressure(level, time: t)
             },
-            back: { t in try scene.goBack(time: t) }))
+            back: { t in try scene.goBack(time: t) },
+            scrollsVertically: { scene.scrollsVertically }))
         withExtendedLifetime(display) {}
     }
 }

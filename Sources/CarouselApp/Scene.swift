@@ -43,6 +43,8 @@ public protocol Scene: AnyObject {
     /// Backspace and the back button return.
     var canGoBack: Bool { get }
     func goBack(time: Double) throws(SDLError)
+    /// The view scrolls up and down (the wall): the Up and Down keys step it too.
+    var scrollsVertically: Bool { get }
 }
 
 extension Scene {
@@ -50,5 +52,6 @@ extension Scene {
         pipeline.recordCatalogChange(from: old, to: new, at: time)
     }
     public var canGoBack: Bool { false }
+    public var scrollsVertically: Bool { false }
     public func goBack(time: Double) throws(SDLError) {}
 }

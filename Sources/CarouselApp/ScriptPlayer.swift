@@ -17,6 +17,8 @@ struct ScriptPlayer {
         var memoryPressure: (MemoryPressureLevel, Double) throws -> Void
         /// `key back`: from a view opened from another, back to it.
         var back: (Double) throws -> Void = { _ in }
+        /// The view shown scrolls up and down: `key up` and `key down` step it.
+        var scrollsVertically: () -> Bool = { false }
     }
 
     /// Frames played so far; time is always a whole number of frames.
@@ -58,6 +60,8 @@ struct ScriptPlayer {
             switch key {
             case .left: try h.input(.step(.previous, time: time))
             case .right, .space: try h.input(.step(.next, time: time))
+            case .up: if h.scrollsVertically() { try h.input(.step(.previous, time: time)) }
+            case .down: if h.scrollsVertically() { try h.input(.step(.next, time: time)) }
             case .home: try h.input(.step(.first, time: time))
             case .end: try h.input(.step(.last, time: time))
             case .pageup: try h.input(.step(.previousPage, time: time))

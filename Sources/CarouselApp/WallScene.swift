@@ -56,6 +56,7 @@ public final class WallScene: Scene {
         set { wall.emptyMessage = newValue }
     }
     public var canGoBack: Bool { opened != nil }
+    public var scrollsVertically: Bool { active.scrollsVertically }
 
     /// The back button: at least 64 px square (a touch target), in the top-left corner.
     public var backButton: Rect {

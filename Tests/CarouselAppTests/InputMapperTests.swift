@@ -29,6 +29,14 @@ import Testing
         #expect(m.map(.resized) == [.resized] && m.map(.renderReset) == [.renderReset] && m.map(.windowClosed) == [.windowClosed])
     }
 
+    @Test func upAndDownStepOnlyAViewThatScrollsVertically() {
+        var m = InputMapper()
+        #expect(m.map(Self.press(.up)).isEmpty && m.map(Self.press(.down)).isEmpty, "the carousel moves sideways")
+        m.verticalSteps = true
+        #expect(m.map(Self.press(.up)) == [.carousel(.step(.previous, time: 1))])
+        #expect(m.map(Self.press(.down)) == [.carousel(.step(.next, time: 1))])
+    }
+
     @Test func kioskIgnoresQuitAndFullScreenKeysButNotItsCombination() {
         let m = InputMapper(keys: KeyBindings(kiosk: true, quit: KeyCombo(parsing: "ctrl+alt+q")))
         #expect(m.map(Self.press(.escape)).isEmpty)

@@ -19,6 +19,33 @@ import Testing
         snapshot back
         """
 
+    /// Up and Down scroll the vertical wall as Right and Left do; the carousel, which moves
+    /// sideways, ignores them.
+    @Test func upAndDownStepTheWallNotTheCarousel() throws {
+        // Six times the fixtures: a wall taller than the screen.
+        let fixtures = try Fixtures.imageFolder()
+        let images = try Fixtures.temporaryFolder("tall-wall")
+        for (n, name) in try FileManager.default.contentsOfDirectory(atPath: fixtures).sorted().enumerated() {
+            for copy in 0..<6 { try FileManager.default.copyItem(atPath: fixtures + "/" + name, toPath: images + "/\(copy)-\(n)-" + name) }
+        }
+        let script = "key down\nwait 600\nsnapshot down\nkey up\nwait 600\nsnapshot up\n"
+        let arrows = try CarouselBinary.render([images], script: script, options: ["--view", "mosaic"])
+        let sideways = try CarouselBinary.render([images], script: script.replacingOccurrences(of: "key down", with: "key right")
+                                                    .replacingOccurrences(of: "key up", with: "key left"), options: ["--view", "mosaic"])
+        let start = try CarouselBinary.render([images], script: "snapshot start\n", options: ["--view", "mosaic"])
+        for r in [arrows, sideways, start] { #expect(r.result.status == 0, "stderr: \(r.result.stderr)") }
+        let down = FileManager.default.contents(atPath: arrows.out + "/down.png")
+        #expect(down != nil && down == FileManager.default.contents(atPath: sideways.out + "/down.png"), "Down as Right")
+        #expect(down != FileManager.default.contents(atPath: start.out + "/start.png"), "the wall moved")
+        let up = FileManager.default.contents(atPath: arrows.out + "/up.png")
+        #expect(up != nil && up == FileManager.default.contents(atPath: sideways.out + "/up.png"), "Up as Left")
+        // The carousel: Down does nothing.
+        let carousel = try CarouselBinary.render([images], script: "key down\nwait 600\nsnapshot down\n")
+        let still = try CarouselBinary.render([images], script: "wait 600\nsnapshot down\n")
+        let moved = FileManager.default.contents(atPath: carousel.out + "/down.png")
+        #expect(moved != nil && moved == FileManager.default.contents(atPath: still.out + "/down.png"))
+    }
+
     @Test func aTapOpensTheCarouselOnTheTileAndBackReturnsToTheWall() throws {
         let images = try Fixtures.imageFolder()
         let (out, r) = try CarouselBinary.render([images], script: Self.tour, options: ["--view", "mosaic"])
