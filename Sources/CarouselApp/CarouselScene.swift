@@ -10,9 +10,6 @@ public final class CarouselScene: Scene {
     public let pipeline: ImagePipeline
     public var painter: FramePainter
     private var passes = PassShuffle.Tracker()
-    private let log: EventLog?
-    /// The clock reading that is t_ms 0 in the event log.
-    private let timeOrigin: Double
     /// Shown instead of the strip when there are no images.
     public var emptyMessage = "No images found"
     /// Under `high`, only the slot pool's images are kept and nothing is prefetched.
@@ -21,13 +18,11 @@ public final class CarouselScene: Scene {
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
                 timeOrigin: Double? = nil, warn: @escaping (String) -> Void) throws(SDLError) {
-        self.timeOrigin = timeOrigin ?? time
         self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
-        self.log = log
         try update()
     }
 
@@ -85,15 +80,11 @@ public final class CarouselScene: Scene {
                        dots: style.dots ? PageDots.layout(count: carousel.itemCount, current: current) : [])
     }
 
-    public func screenTurnedOff(at time: Double) {
-        log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
-        // Asleep means no decoding either, also of what was asked for at start.
-        pipeline.stopLoading()
-    }
+    public func screenTurnedOff(at time: Double) { pipeline.screenTurnedOff(at: time) }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.
     public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
-        log?.record(timeMs: ms(time), type: "screen", ["state": .string("on"), "reason": .string(reason)])
+        pipeline.screenTurnedOn(at: time, reason: reason)
         carousel.restartAttract(at: time)
         try update()
     }
@@ -170,7 +161,7 @@ public final class CarouselScene: Scene {
                passes.settled(at: index, count: sources.count) {
                 reshuffle()
             }
-            log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
+            pipeline.record(e)
         }
         if rebuilt { try pipeline.configure(count: carousel.slotCount, box: imageBoxSize) }
         // Planned first: after a resize the feed forgets the images fitted to the old box,
@@ -194,11 +185,10 @@ public final class CarouselScene: Scene {
         try update()
         if level == .high {
             FreedMemory.returnToSystem()
-            log?.record(timeMs: ms(time), type: "memory_pressure",
-                        ["level": .string(level.rawValue), "cached": .int(feed.cachedCount),
-                         "dropped": .int(max(0, before - feed.cachedCount))])
+            pipeline.record("memory_pressure", at: time, ["level": .string(level.rawValue), "cached": .int(feed.cachedCount),
+                                                          "dropped": .int(max(0, before - feed.cachedCount))])
         } else {
-            log?.record(timeMs: ms(time), type: "memory_pressure", ["level": .string(level.rawValue)])
+            pipeline.record("memory_pressure", at: time, ["level": .string(level.rawValue)])
         }
         pipeline.warn(level == .high
              ? "memory is tight: keeping only the \(feed.cachedCount) images on screen and prefetching nothing until it eases"
@@ -212,5 +202,4 @@ public final class CarouselScene: Scene {
         pipeline.replaceSources(PassShuffle.reshuffle(sources, keeping: kept, using: &rng))
     }
 
-    private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
 }

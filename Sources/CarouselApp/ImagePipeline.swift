@@ -184,5 +184,26 @@ public final class ImagePipeline {
         log?.record(timeMs: ms(time), type: "resize", ["width": .int(Int(size.width)), "height": .int(Int(size.height))])
     }
 
+    /// Logs an event of the view shown at `time` (seconds on the loop's clock).
+    func record(_ type: String, at time: Double, _ fields: KeyValuePairs<String, EventLog.Value> = [:]) {
+        log?.record(timeMs: ms(time), type: type, fields.map { ($0.key, $0.value) })
+    }
+
+    /// Logs what the view's engine did; `activate` names the item's file.
+    func record(_ event: ViewEvent) {
+        log?.record(event, timeMs: ms(event.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
+    }
+
+    /// The screen went dark (opening hours): logged, and nothing decodes while it sleeps,
+    /// also of what was asked for before.
+    func screenTurnedOff(at time: Double) {
+        record("screen", at: time, ["state": .string("off")])
+        stopLoading()
+    }
+
+    func screenTurnedOn(at time: Double, reason: String) {
+        record("screen", at: time, ["state": .string("on"), "reason": .string(reason)])
+    }
+
     func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
 }

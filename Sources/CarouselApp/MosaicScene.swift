@@ -19,8 +19,6 @@ public final class MosaicScene: Scene {
     private let waitsForSizes: Bool
     /// Where a source's bytes are on disk (web pictures: their cached copies).
     private let locate: @Sendable (String) -> String?
-    private let log: EventLog?
-    private let timeOrigin: Double
     public var emptyMessage = "No images found"
     public private(set) var memoryPressure = MemoryPressureLevel.normal
     private var configuredBox: Size?
@@ -48,14 +46,12 @@ public final class MosaicScene: Scene {
                 painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
                 timeOrigin: Double? = nil, wake: @escaping @Sendable () -> Void = {},
                 warn: @escaping (String) -> Void) throws(SDLError) {
-        self.timeOrigin = timeOrigin ?? time
         self.mosaic = Mosaic(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         var tiles = painter
         tiles.style.fillsBox = true
         self.painter = tiles
-        self.log = log
         self.wake = wake
         self.waitsForSizes = loading.waitsForImages
         self.locate = loading.locate
@@ -130,7 +126,7 @@ public final class MosaicScene: Scene {
     private func update() throws(SDLError) {
         for e in mosaic.takeEvents() {
             if case .tap(let index) = e.kind { taps.append(index) }
-            log?.record(e, timeMs: ms(e.time)) { [sources] i in sources.indices.contains(i) ? sources[i].path : "" }
+            pipeline.record(e)
         }
         let box = tileBox
         // A second decode only while the wall rests: in motion the render thread needs its core.
@@ -189,13 +185,10 @@ public final class MosaicScene: Scene {
         try update()
     }
 
-    public func screenTurnedOff(at time: Double) {
-        log?.record(timeMs: ms(time), type: "screen", ["state": .string("off")])
-        pipeline.stopLoading()
-    }
+    public func screenTurnedOff(at time: Double) { pipeline.screenTurnedOff(at: time) }
 
     public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
-        log?.record(timeMs: ms(time), type: "screen", ["state": .string("on"), "reason": .string(reason)])
+        pipeline.screenTurnedOn(at: time, reason: reason)
         try update()
     }
 
@@ -210,8 +203,6 @@ public final class MosaicScene: Scene {
         guard level != memoryPressure else { return }
         memoryPressure = level
         try update()
-        log?.record(timeMs: ms(time), type: "memory_pressure", ["level": .string(level.rawValue)])
+        pipeline.record("memory_pressure", at: time, ["level": .string(level.rawValue)])
     }
-
-    private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
 }

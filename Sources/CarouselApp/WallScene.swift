@@ -16,8 +16,6 @@ public final class WallScene: Scene {
     private var parked: CarouselScene?
     /// Makes the carousel centred on an item, over the same pictures.
     private let openCarousel: (_ index: Int, _ sources: [ImageSource], _ time: Double) throws(SDLError) -> CarouselScene
-    private let log: EventLog?
-    private let timeOrigin: Double
     /// The back button's pointer went down inside it: its release goes back.
     private var pressedBack = false
     /// `--idle-home`: seconds without input after which an opened carousel goes back to the wall.
@@ -29,11 +27,10 @@ public final class WallScene: Scene {
     /// Pictures that changed while the carousel was open: the wall's when it shows again.
     private var wallCatalog: [ImageSource]?
 
-    public init(wall: MosaicScene, log: EventLog?, timeOrigin: Double, idleHome: Double? = nil,
+    /// Its events (`view`) go to the wall's log, on the wall's clock.
+    public init(wall: MosaicScene, idleHome: Double? = nil,
                 openCarousel: @escaping (Int, [ImageSource], Double) throws(SDLError) -> CarouselScene) {
         self.wall = wall
-        self.log = log
-        self.timeOrigin = timeOrigin
         self.idleHome = idleHome
         self.openCarousel = openCarousel
     }
@@ -156,7 +153,7 @@ public final class WallScene: Scene {
             parked = carousel
         }
         try wall.returned(showing: shown, time: time)
-        log?.record(timeMs: ms(time), type: "view", ["mode": .string("mosaic"), "index": .int(shown ?? -1)])
+        wall.pipeline.record("view", at: time, ["mode": .string("mosaic"), "index": .int(shown ?? -1)])
     }
 
     /// A tile tapped on the wall opens the carousel on it.
@@ -181,8 +178,7 @@ public final class WallScene: Scene {
         try carousel.showStandIns()
         opened = carousel
         switched = true
-        log?.record(timeMs: ms(t), type: "view", ["mode": .string("carousel"), "index": .int(index)])
+        wall.pipeline.record("view", at: t, ["mode": .string("carousel"), "index": .int(index)])
     }
 
-    private func ms(_ seconds: Double) -> Int { Int(((seconds - timeOrigin) * 1000).rounded()) }
 }
