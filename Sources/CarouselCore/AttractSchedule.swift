@@ -1,7 +1,7 @@
 /// When attract mode acts next. Input pauses autoplay and restarts the idle timers; each
-/// action reschedules the next. It only says when; `Carousel` does the moving.
-struct AttractSchedule: Hashable, Sendable {
-    enum Due: Hashable, Sendable { case step, home }
+/// action reschedules the next. It only says when; the view's engine does the moving.
+public struct AttractSchedule: Hashable, Sendable {
+    public enum Due: Hashable, Sendable { case step, home }
 
     let settings: AttractSettings
     /// When autoplay steps next; nil without autoplay.

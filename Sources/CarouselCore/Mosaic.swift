@@ -1,35 +1,28 @@
-/// The mosaic: a wall of tiles that scrolls vertically, fed inputs and times, giving the
-/// scroll position, the visible tiles with their slots, and events (a tap names the tile).
-/// Sizes come in item order as their headers are read; the wall grows and no tile already
-/// placed moves. No clock and no I/O: `time` is always an argument.
-public struct Mosaic: Sendable {
+/// The mosaic: a wall of tiles, the mosaic layout with friction over the shared engine
+/// (`ViewEngine`), scrolling vertically, fed inputs and times, giving the scroll position
+/// (pixels from the wall's top), the visible tiles with their slots, and events (a tap names
+/// the tile). Sizes come in item order as their headers are read; the wall grows and no
+/// tile already placed moves. No clock and no I/O: `time` is always an argument.
+public struct Mosaic: ViewEngine {
     public private(set) var settings: MosaicSettings
     public private(set) var layout: MosaicLayout
     /// Items in the list; those whose size is known so far are placed (`layout.count`).
     public private(set) var itemCount: Int
-    public private(set) var time: Double
-    /// Which way the wall last moved: +1 down the wall (later items), -1 up, 0 not yet.
-    public private(set) var direction = 0
+    /// The wall's motion (in pixels from its top), gestures, autoplay, queues.
+    public var core: EngineCore
     /// The sizes known so far, in item order: height / width, nil for an unreadable header.
     private var aspects: [Double?] = []
-    /// The wall's motion, in pixels from its top.
-    private var scroller: Scroller
-    private var gestures: GestureTracker
     private var pool = TilePool()
-    private var attract: AttractSchedule
-    private var events: [ViewEvent] = []
-    private var slotChanges: [SlotAssignment] = []
 
     public init(itemCount: Int, viewport: Size, settings: MosaicSettings = MosaicSettings(), time: Double = 0) {
         self.settings = settings
         self.itemCount = max(0, itemCount)
-        self.time = time
         self.layout = Self.layout(viewport, settings)
-        self.scroller = Scroller(position: 0, unit: 1, bounds: 0...0, viewportLength: viewport.height)
-        self.gestures = GestureTracker(settings: settings.gestures, axis: .vertical)
         var attractSettings = settings.attract
         attractSettings.idleHome = nil
-        self.attract = AttractSchedule(settings: attractSettings, time: time)
+        self.core = EngineCore(scroller: Scroller(position: 0, unit: 1, bounds: 0...0, viewportLength: viewport.height),
+                               gestures: GestureTracker(settings: settings.gestures, axis: .vertical),
+                               attract: AttractSchedule(settings: attractSettings, time: time), time: time)
     }
 
     private static func layout(_ viewport: Size, _ s: MosaicSettings) -> MosaicLayout {
@@ -38,17 +31,8 @@ public struct Mosaic: Sendable {
 
     // MARK: - State
 
-    /// Pixels the wall is scrolled from its top.
-    public var position: Double { scroller.position }
-    public var isAnimating: Bool { scroller.isAnimating }
-    public var isInteracting: Bool { gestures.isActive }
-
-    /// When autoplay will next scroll the wall, if it is at rest; nil while it moves, while
-    /// a pointer is down, or with nothing planned.
-    public var nextScheduledTime: Double? {
-        guard case .resting = scroller.motion, !gestures.isActive, layout.scrollRange.upperBound > 0 else { return nil }
-        return attract.next.map { max($0.time, time) }
-    }
+    /// Autoplay scrolls only a wall taller than the screen.
+    public var canMoveByItself: Bool { layout.scrollRange.upperBound > 0 }
     /// The items whose sizes are known and placed.
     public var placedCount: Int { layout.count }
     public var slotCount: Int { pool.slotCount }
@@ -67,16 +51,6 @@ public struct Mosaic: Sendable {
         layout.visibleItems(at: position).min { a, b in
             (layout.frames[a].minY, a) < (layout.frames[b].minY, b)
         }
-    }
-
-    public mutating func takeEvents() -> [ViewEvent] {
-        defer { events.removeAll() }
-        return events
-    }
-
-    public mutating func takeSlotChanges() -> [SlotAssignment] {
-        defer { slotChanges.removeAll() }
-        return slotChanges
     }
 
     /// Items whose pixels should be ready, most urgent first: those on screen (top to
@@ -112,58 +86,22 @@ public struct Mosaic: Sendable {
             aspects.append(a)
             layout.append(aspect: a)
         }
-        scroller.bounds = layout.scrollRange
+        core.scroller.bounds = layout.scrollRange
         updatePool()
     }
 
-    public mutating func handle(_ input: ViewInput) {
-        advance(to: input.time)
-        let t = time
-        switch input {
-        case .pointer(let e):
-            attract.noteInput(at: t)
-            if let g = gestures.handle(e) { apply(g) }
-        case .step(let s, _):
-            attract.noteInput(at: t)
-            step(s, time: t)
-        case .scroll(let notches, _):
-            attract.noteInput(at: t)
-            scroll(by: notches * settings.wheelStep, time: t)
-        case .resize(let size, _):
-            resize(to: size)
-        }
-    }
-
-    /// Moves animations forward to `time`; an autoplay scroll falling due on the way
-    /// starts at its own time, so the result does not depend on how often this is called.
-    public mutating func advance(to newTime: Double) {
-        guard newTime > time else { return }
-        while true {
-            if let a = scroller.animation {
-                guard a.isDone(at: newTime) else { break }
-                time = max(time, a.endTime)
-                moving { _ = $0.finishIfDone(at: newTime) }
-            } else if let due = nextScheduledTime, due <= newTime, let planned = attract.next {
-                time = due
-                attract.performed(planned.due, at: due)
-                autoplayStep(time: due)
-            } else {
-                break
-            }
-        }
-        time = newTime
-        if scroller.isAnimating { moving { $0.follow(to: newTime) } }
-    }
-
     /// Autoplay: a slow scroll down by a share of the screen, or from the end back to the top.
-    private mutating func autoplayStep(time t: Double) {
+    public mutating func perform(_ due: AttractSchedule.Due, time t: Double) {
         let r = layout.scrollRange
         let atEnd = position >= r.upperBound
         let target = atEnd ? r.lowerBound : min(position + layout.viewport.height * settings.autoplayFraction, r.upperBound)
         guard target != position else { return }
-        scroller.animate(SettleAnimation(from: position, to: target, velocity: 0, time: t,
-                                         fixedDuration: atEnd ? settings.attract.returnDuration : settings.autoplayDuration))
+        core.scroller.animate(SettleAnimation(from: position, to: target, velocity: 0, time: t,
+                                              fixedDuration: atEnd ? settings.attract.returnDuration : settings.autoplayDuration))
     }
+
+    /// The wall says nothing when it comes to rest.
+    public mutating func cameToRest(time: Double) {}
 
     /// A new list: `count` items, the sizes known so far kept for those that stayed (the
     /// caller passes the sizes again in `known`). The wall is rebuilt and scrolled to keep
@@ -178,7 +116,7 @@ public struct Mosaic: Sendable {
         pool.clear()
         sizesKnown(known)
         let p = item.map { layout.position(keeping: $0.new, was: $0.old, from: old, at: was) } ?? min(was, layout.scrollRange.upperBound)
-        scroller.jump(to: p)
+        core.scroller.jump(to: p)
         updatePool()
     }
 
@@ -195,31 +133,31 @@ public struct Mosaic: Sendable {
 
     // MARK: - Gestures and keys
 
-    private mutating func apply(_ g: GestureTracker.Gesture) {
+    public mutating func apply(_ g: GestureTracker.Gesture) {
         switch g {
         case .pressed:
-            scroller.press()
+            core.scroller.press()
         case .dragged(let travel, _):
             moving { $0.drag(travel: travel) }
         case .released(let travel, let velocity, let t):
             let physics = settings.physics
             moving { _ = $0.release(travel: travel, velocity: velocity, time: t, physics: physics) }
         case .tapped(let point, let t):
-            let caught = scroller.pressCaughtMotion
-            scroller.stop()
+            let caught = core.scroller.pressCaughtMotion
+            core.scroller.stop()
             // A tap that stops a glide only stops it; otherwise it names the tile.
             if !caught, let i = layout.virtualIndex(at: point, position: position) {
-                events.append(ViewEvent(time: t, kind: .tap(index: i)))
+                core.events.append(ViewEvent(time: t, kind: .tap(index: i)))
             }
             returnIntoBounds(time: t)
         case .ended(let t):
-            scroller.stop()
+            core.scroller.stop()
             returnIntoBounds(time: t)
         }
     }
 
-    private mutating func step(_ s: Step, time t: Double) {
-        guard !gestures.isActive else { return }
+    public mutating func step(_ s: Step, time t: Double) {
+        guard !core.gestures.isActive else { return }
         let page = layout.viewport.height * settings.pageFraction
         switch s {
         case .next: scroll(by: settings.wheelStep, time: t)
@@ -232,18 +170,22 @@ public struct Mosaic: Sendable {
         }
     }
 
+    public mutating func scroll(notches: Double, time t: Double) {
+        scroll(by: notches * settings.wheelStep, time: t)
+    }
+
     /// Scrolls by `distance` px from where the wall is going, clamped to the wall.
     private mutating func scroll(by distance: Double, time t: Double) {
-        guard !gestures.isActive else { return }
-        scroll(to: (scroller.animation?.target ?? position) + distance, time: t)
+        guard !core.gestures.isActive else { return }
+        scroll(to: (core.scroller.animation?.target ?? position) + distance, time: t)
     }
 
     private mutating func scroll(to target: Double, time t: Double) {
         let r = layout.scrollRange
         let end = min(max(target, r.lowerBound), r.upperBound)
-        guard end != position else { scroller.stop(); return }
-        scroller.animate(SettleAnimation(from: position, to: end, velocity: scroller.velocity(at: t), time: t,
-                                         fixedDuration: settings.stepDuration))
+        guard end != position else { core.scroller.stop(); return }
+        core.scroller.animate(SettleAnimation(from: position, to: end, velocity: core.scroller.velocity(at: t), time: t,
+                                              fixedDuration: settings.stepDuration))
     }
 
     /// After a press that ended without a release, a wall left in the rubber band returns.
@@ -252,34 +194,23 @@ public struct Mosaic: Sendable {
         if !r.contains(position) { scroll(to: position, time: t) }
     }
 
-    private mutating func resize(to size: Size) {
+    public mutating func resize(to size: Size, time: Double) {
         let old = layout
         let top = topItem
         let was = position
         layout = Self.layout(size, settings)
         for a in aspects { layout.append(aspect: a) }
-        scroller.bounds = layout.scrollRange
-        scroller.setUnit(1, viewportLength: size.height)
+        core.scroller.bounds = layout.scrollRange
+        core.scroller.setUnit(1, viewportLength: size.height)
         let p = top.map { layout.position(keeping: $0, from: old, at: was) } ?? 0
-        if case .tracking = scroller.motion {} else { scroller.jump(to: p) }
+        if case .tracking = core.scroller.motion {} else { core.scroller.jump(to: p) }
         updatePool()
     }
 
-    // MARK: - Motion and slots
-
-    private mutating func moving(_ change: (inout Scroller) -> Void) {
-        let before = scroller.position
-        change(&scroller)
-        let p = scroller.position
-        if p != before { direction = p > before ? 1 : -1 }
-        updatePool()
-    }
+    // MARK: - Slots
 
     /// Slots for exactly the tiles on screen.
-    private mutating func updatePool() {
-        for c in pool.cover(layout.visibleItems(at: position)) {
-            slotChanges.removeAll { $0.slot == c.slot }
-            slotChanges.append(c)
-        }
+    public mutating func updatePool() {
+        core.merge(pool.cover(layout.visibleItems(at: position)))
     }
 }

@@ -1,0 +1,110 @@
+/// The engine under every view: inputs and times in, position, slots and events out, with
+/// no clock and no I/O. Written once here: dispatching input (each, but a resize, pauses
+/// autoplay and restarts the idle timers), the advance loop in which a settle ends and an
+/// autoplay turn starts at its own time, following the motion and the queues. What differs
+/// between views is theirs: the layout, what a gesture, a step or a wheel notch does (the
+/// strip snaps to items, the wall glides), what autoplay does and how slots are covered.
+public protocol ViewEngine: Sendable {
+    var core: EngineCore { get set }
+    /// Whether there is anywhere to move: autoplay has something to do.
+    var canMoveByItself: Bool { get }
+    /// A gesture the tracker recognised.
+    mutating func apply(_ gesture: GestureTracker.Gesture)
+    mutating func step(_ step: Step, time: Double)
+    /// The wheel, in notches: forward positive.
+    mutating func scroll(notches: Double, time: Double)
+    mutating func resize(to size: Size, time: Double)
+    /// Attract mode's turn fell due at `time` (the schedule has noted it).
+    mutating func perform(_ due: AttractSchedule.Due, time: Double)
+    /// Gives slots to what the position now shows (changes go to `core.merge`).
+    mutating func updatePool()
+    /// A motion ended at `time`.
+    mutating func cameToRest(time: Double)
+}
+
+extension ViewEngine {
+    /// Where the content is: the strip's fractional item, the wall's pixels from its top.
+    public var position: Double { core.scroller.position }
+    /// The latest time seen, seconds.
+    public var time: Double { core.time }
+    /// Which way the content last moved: +1 towards later items, -1 back, 0 not yet.
+    public var direction: Int { core.direction }
+    /// Moving by itself; when false and no pointer is down the app may sleep.
+    public var isAnimating: Bool { core.scroller.isAnimating }
+    /// A pointer is down.
+    public var isInteracting: Bool { core.gestures.isActive }
+
+    /// When attract mode will next move the view by itself, if it is at rest: the app may
+    /// sleep until then. Nil while moving, while a pointer is down, or with nothing planned.
+    public var nextScheduledTime: Double? {
+        guard case .resting = core.scroller.motion, !core.gestures.isActive, canMoveByItself else { return nil }
+        return core.attract.next.map { max($0.time, core.time) }
+    }
+
+    /// Events since the last call, oldest first.
+    public mutating func takeEvents() -> [ViewEvent] {
+        defer { core.events.removeAll() }
+        return core.events
+    }
+
+    /// Slots given a new item since the last call: the renderer reloads exactly these.
+    public mutating func takeSlotChanges() -> [SlotAssignment] {
+        defer { core.slotChanges.removeAll() }
+        return core.slotChanges
+    }
+
+    /// Runs animations up to the input's time, then applies it. Every input but a resize
+    /// comes from a person, so it pauses autoplay and restarts the idle timers.
+    public mutating func handle(_ input: ViewInput) {
+        advance(to: input.time)
+        let t = core.time
+        switch input {
+        case .pointer(let e):
+            core.attract.noteInput(at: t)
+            if let g = core.gestures.handle(e) { apply(g) }
+        case .step(let s, _):
+            core.attract.noteInput(at: t)
+            step(s, time: t)
+        case .scroll(let notches, _):
+            core.attract.noteInput(at: t)
+            scroll(notches: notches, time: t)
+        case .resize(let size, _):
+            resize(to: size, time: t)
+        }
+    }
+
+    /// Moves animations forward to `newTime` (earlier times are ignored). Whatever falls due
+    /// on the way (a settle ending, an autoplay turn) happens at its own time, not at
+    /// `newTime`, so the result does not depend on how often this is called.
+    public mutating func advance(to newTime: Double) {
+        guard newTime > core.time else { return }
+        while true {
+            if let a = core.scroller.animation {
+                guard a.isDone(at: newTime) else { break }
+                core.time = max(core.time, a.endTime)
+                moving { _ = $0.finishIfDone(at: newTime) }
+                cameToRest(time: a.endTime)
+            } else if let due = nextScheduledTime, due <= newTime, let planned = core.attract.next {
+                core.time = due
+                core.attract.performed(planned.due, at: due)
+                perform(planned.due, time: due)
+            } else {
+                break
+            }
+        }
+        core.time = newTime
+        if core.scroller.isAnimating { moving { $0.follow(to: newTime) } }
+    }
+
+    /// Lets the scroller move the content, then notes which way it went and refills the slots.
+    mutating func moving(_ change: (inout Scroller) -> Void) {
+        let before = core.scroller.position
+        change(&core.scroller)
+        let p = core.scroller.position
+        if p != before {
+            core.movedSinceRest = true
+            core.direction = p > before ? 1 : -1
+        }
+        updatePool()
+    }
+}
