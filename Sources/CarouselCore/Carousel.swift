@@ -78,22 +78,13 @@ public struct Carousel: ViewEngine {
 
     // MARK: - Gestures
 
-    public mutating func apply(_ g: GestureTracker.Gesture) {
-        switch g {
-        case .pressed:
-            core.scroller.press()
-        case .dragged(let travel, _):
-            moving { $0.drag(travel: travel) }
-        case .released(let travel, let velocity, let t):
-            release(travel: travel, velocity: velocity, time: t)
-        case .tapped(let point, let t):
-            tap(at: point, time: t)
-        case .ended(let t):
-            settle(to: Int(position.rounded()), velocity: 0, time: t)
-        }
+    public var viewport: Size { layout.viewport }
+
+    public mutating func pressEnded(time t: Double) {
+        settle(to: Int(position.rounded()), velocity: 0, time: t)
     }
 
-    private mutating func release(travel: Double, velocity: Double, time t: Double) {
+    public mutating func release(travel: Double, velocity: Double, time t: Double) {
         guard itemCount > 0 else { core.scroller.stop(); return }
         let pressed = core.scroller.pressPosition
         guard let landing = core.scroller.release(travel: travel, velocity: velocity, time: t, physics: physics) else { return }
@@ -105,7 +96,7 @@ public struct Carousel: ViewEngine {
         if landing.isStill { cameToRest(time: t) }
     }
 
-    private mutating func tap(at point: Point, time t: Double) {
+    public mutating func tap(at point: Point, time t: Double) {
         guard case .tracking = core.scroller.motion else { return }
         let caught = core.scroller.pressCaughtMotion
         guard itemCount > 0,

@@ -133,27 +133,27 @@ public struct Mosaic: ViewEngine {
 
     // MARK: - Gestures and keys
 
-    public mutating func apply(_ g: GestureTracker.Gesture) {
-        switch g {
-        case .pressed:
-            core.scroller.press()
-        case .dragged(let travel, _):
-            moving { $0.drag(travel: travel) }
-        case .released(let travel, let velocity, let t):
-            let physics = settings.physics
-            moving { _ = $0.release(travel: travel, velocity: velocity, time: t, physics: physics) }
-        case .tapped(let point, let t):
-            let caught = core.scroller.pressCaughtMotion
-            core.scroller.stop()
-            // A tap that stops a glide only stops it; otherwise it names the tile.
-            if !caught, let i = layout.virtualIndex(at: point, position: position) {
-                core.events.append(ViewEvent(time: t, kind: .tap(index: i)))
-            }
-            returnIntoBounds(time: t)
-        case .ended(let t):
-            core.scroller.stop()
-            returnIntoBounds(time: t)
+    public var viewport: Size { layout.viewport }
+
+    /// A fling glides on with friction.
+    public mutating func release(travel: Double, velocity: Double, time t: Double) {
+        let physics = settings.physics
+        moving { _ = $0.release(travel: travel, velocity: velocity, time: t, physics: physics) }
+    }
+
+    /// A tap that stops a glide only stops it; otherwise it names the tile.
+    public mutating func tap(at point: Point, time t: Double) {
+        let caught = core.scroller.pressCaughtMotion
+        core.scroller.stop()
+        if !caught, let i = layout.virtualIndex(at: point, position: position) {
+            core.events.append(ViewEvent(time: t, kind: .tap(index: i)))
         }
+        returnIntoBounds(time: t)
+    }
+
+    public mutating func pressEnded(time t: Double) {
+        core.scroller.stop()
+        returnIntoBounds(time: t)
     }
 
     public mutating func step(_ s: Step, time t: Double) {

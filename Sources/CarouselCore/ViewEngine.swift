@@ -8,8 +8,14 @@ public protocol ViewEngine: Sendable {
     var core: EngineCore { get set }
     /// Whether there is anywhere to move: autoplay has something to do.
     var canMoveByItself: Bool { get }
-    /// A gesture the tracker recognised.
-    mutating func apply(_ gesture: GestureTracker.Gesture)
+    /// The size laid out, in logical pixels.
+    var viewport: Size { get }
+    /// A drag let go with this travel and velocity (px, px/s along the view's axis).
+    mutating func release(travel: Double, velocity: Double, time: Double)
+    /// A tap at a point of the viewport.
+    mutating func tap(at point: Point, time: Double)
+    /// A press ended without a release (cancelled, or the finger lost).
+    mutating func pressEnded(time: Double)
     mutating func step(_ step: Step, time: Double)
     /// The wheel, in notches: forward positive.
     mutating func scroll(notches: Double, time: Double)
@@ -94,6 +100,18 @@ extension ViewEngine {
         }
         core.time = newTime
         if core.scroller.isAnimating { moving { $0.follow(to: newTime) } }
+    }
+
+    /// A gesture the tracker recognised: a press holds the content, a drag moves it, the
+    /// rest is the view's.
+    mutating func apply(_ g: GestureTracker.Gesture) {
+        switch g {
+        case .pressed: core.scroller.press()
+        case .dragged(let travel, _): moving { $0.drag(travel: travel) }
+        case .released(let travel, let velocity, let t): release(travel: travel, velocity: velocity, time: t)
+        case .tapped(let point, let t): tap(at: point, time: t)
+        case .ended(let t): pressEnded(time: t)
+        }
     }
 
     /// Lets the scroller move the content, then notes which way it went and refills the slots.
