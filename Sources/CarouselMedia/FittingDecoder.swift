@@ -130,13 +130,14 @@ public struct FittingDecoder: ImageDecoding {
     /// EXIF orientation and converted to the screen's colours (CMYK through its profile).
     /// `markers`: the file's bytes up to its first scan at least (EXIF, ICC).
     private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, markers: [UInt8], box: Size, path: String) throws(ImageError) -> PixelImage {
-        let stored = try JPEGCodec.size(bytes, path: path)
-        try checkSize(width: stored.width, height: stored.height, path: path)
+        let frame = try JPEGCodec.frame(bytes, path: path)
+        try checkSize(width: frame.width, height: frame.height, path: path)
         let orientation = ExifOrientation.read(jpeg: markers)
-        let (scale, target) = jpegPlan(stored: stored, orientation: orientation, box: box)
+        let (scale, target) = jpegPlan(stored: (frame.width, frame.height), orientation: orientation, box: box)
         let embedded = ICCExtraction.jpeg(markers)
-        // Converted as the fitted rows come, while libjpeg decodes the next ones.
-        let conversion = colour.conversion(from: embedded)
+        // An RGB picture is converted as the fitted rows come, while libjpeg decodes the
+        // next ones; a CMYK one after, through its CMYK profile.
+        let conversion = frame.isCMYK ? ColourConverter.Conversion(note: nil) : colour.conversion(from: embedded)
         let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path,
                                            finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
         var image: PixelImage

@@ -30,7 +30,17 @@ public enum JPEGCodec {
 
     /// The size of `jpeg`'s frame, or why it cannot be read.
     public static func size(_ jpeg: UnsafeRawBufferPointer, path: String) throws(ImageError) -> (width: Int, height: Int) {
-        try withDecoder(jpeg, path: path) { j throws(ImageError) in (Int(j.pointee.d.image_width), Int(j.pointee.d.image_height)) }
+        let f = try frame(jpeg, path: path)
+        return (f.width, f.height)
+    }
+
+    /// The size of `jpeg`'s frame and whether its pixels are CMYK (or YCCK), or why it
+    /// cannot be read.
+    public static func frame(_ jpeg: UnsafeRawBufferPointer, path: String) throws(ImageError) -> (width: Int, height: Int, isCMYK: Bool) {
+        try withDecoder(jpeg, path: path) { j throws(ImageError) in
+            let space = j.pointee.d.jpeg_color_space
+            return (Int(j.pointee.d.image_width), Int(j.pointee.d.image_height), space == JCS_CMYK || space == JCS_YCCK)
+        }
     }
 
     /// The bytes of `jpeg` before its first scan: its markers (EXIF, ICC, the frame), what
