@@ -110,6 +110,41 @@ import Testing
         #expect(throws: ImageError.self) { try FittingDecoder().decode(cut, name: "cut.ppm", fittingIn: Self.box) }
     }
 
+    /// A phone's photo: the pixels stored as the sensor saw them, the file saying how to
+    /// turn them upright. A HEIC has an `irot` and an EXIF orientation that says the same
+    /// (iPhones write both); a JPEG XL made from such a JPEG keeps both its orientation field
+    /// and the EXIF. Each is turned a quarter clockwise once: not twice by EXIF as well
+    /// (upside down, still landscape), not left sideways.
+    @Test(arguments: ["heic", "jxl"])
+    func aPhonesPhotoIsTurnedUprightOnce(ext: String) throws {
+        let dir = try MediaFixtures.folder("turned")
+        let jpeg = MediaFixtures.withExif(try ReferenceEncoders.cjpeg(Self.picture, []), orientation: 6)
+        try MediaFixtures.write(jpeg, to: dir + "/in.jpg")
+        let out = dir + "/out." + ext
+        var bytes: [UInt8]
+        if ext == "heic" {
+            try ReferenceEncoders.run("heif-enc", ["-q", "95", "-o", out, dir + "/in.jpg"])
+            let stored = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
+            #expect(try FittingDecoder().decode(stored, name: "exif-only.heic", fittingIn: Self.box).width == 64,
+                    "HEIF's EXIF orientation alone turns nothing (MIAF: irot and imir are the only transforms)")
+            bytes = try HEIFRotationEdit.addingRotation(stored, quarters: 3)
+        } else {
+            try ReferenceEncoders.run("cjxl", [dir + "/in.jpg", out])
+            bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        let header = ImageHeader.read(bytes)
+        #expect(header.width == 64 && header.height == 128, "the header gives the upright size: \(header)")
+        let image = try FittingDecoder().decode(bytes, name: "turned." + ext, fittingIn: Self.box)
+        #expect(image.width == 32 && image.height == 64, "\(image.width)x\(image.height)")
+        guard image.width == 32, image.height == 64 else { return }
+        // A quarter clockwise: the stored bottom-left comes to the top-left, and so on.
+        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
+        for ((x, y), (left, top)) in corners {
+            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
+                    "\(ext) at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
+        }
+    }
+
     /// The wall places a tile by the header alone: a HEIF turned a quarter by irot and a
     /// JPEG XL whose orientation field turns it are taller than wide.
     @Test func headersGiveTheUprightSize() {
