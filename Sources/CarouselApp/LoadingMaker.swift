@@ -18,7 +18,7 @@ final class LoadingMaker {
     init(_ source: SourceOptions, home: ViewMode, broken: BrokenMode = .show) {
         self.source = source
         self.broken = broken == .skip ? BrokenPictures() : nil
-        let helpers = home == .mosaic ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
+        let helpers = home.isTiled ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
         self.helpers = IsolatedDecoder(source.decoderSettings, helpers: helpers, inBackground: true,
                                        warn: { Log.warn($0) })
     }

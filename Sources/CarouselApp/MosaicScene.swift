@@ -2,7 +2,7 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 
-/// The mosaic view (seed 003): its engine (the wall's layout and friction physics), the
+/// A tiled view, the mosaic (seed 003) or the grid: its engine (a tile layout and friction physics), the
 /// shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
 /// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
 /// wall grows as they do. Lives on the main thread.
@@ -64,6 +64,8 @@ public final class MosaicScene: Scene {
     deinit { sizes.stop() }
 
     public var sources: [ImageSource] { pipeline.sources }
+    /// The view's name in events and options: `mosaic` or `grid`.
+    public var viewName: String { mosaic.settings.arrangement == .grid ? "grid" : "mosaic" }
     public var viewport: Size { mosaic.layout.viewport }
     public var isAnimating: Bool { mosaic.isAnimating }
     public var isInteracting: Bool { mosaic.isInteracting }
@@ -89,11 +91,10 @@ public final class MosaicScene: Scene {
         }
     }
 
-    /// Tiles are fitted into the column's width and one and a half times its height: a
-    /// 2:3 portrait fills its tile, a taller picture is shown narrower inside it.
+    /// The box the layout fits its pictures into (then cropped to their tiles).
     public var tileBox: Size {
-        let w = mosaic.layout.columnWidth
-        return painter.style.imageBox(for: Rect(x: 0, y: 0, width: w, height: (w * 1.5).rounded())).size
+        let box = mosaic.layout.pictureBox
+        return painter.style.imageBox(for: Rect(x: 0, y: 0, width: box.width, height: box.height)).size
     }
 
     private var shown: [(slot: Int, item: Int)] { mosaic.visibleItems.map { ($0.slot, $0.item) } }

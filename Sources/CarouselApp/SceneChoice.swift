@@ -15,11 +15,11 @@ extension ViewOptions {
             return try CarouselScene(sources: sources, viewport: viewport, settings: carouselSettings(behaviour),
                                      startIndex: startIndex, renderer: renderer, painter: painter, loading: loading(nil),
                                      log: log, time: time, timeOrigin: timeOrigin, warn: warn)
-        case .mosaic:
+        case .mosaic, .grid:
             var settings = mosaicSettings
             settings.attract = carouselSettings(behaviour).attract
-            let columnWidth = MosaicLayout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
-                                           gap: settings.gap).columnWidth
+            let columnWidth = settings.arrangement.layout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
+                                                          gap: settings.gap).columnWidth
             let wall = try MosaicScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
                                        painter: painter, loading: loading(.atLeast(columnWidth)), log: log, time: time,
                                        timeOrigin: timeOrigin, wake: wake, warn: warn)

@@ -53,6 +53,11 @@ public enum ViewMode: String, CaseIterable, ExpressibleByArgument, Sendable {
     case carousel
     /// Seed 003's wall of tiles, scrolled vertically.
     case mosaic
+    /// A phone gallery's grid of square tiles, scrolled vertically.
+    case grid
+
+    /// A wall of tiles that opens the carousel on a tap.
+    public var isTiled: Bool { self != .carousel }
 }
 
 /// `--columns P,L`: the mosaic's columns in a portrait and in a landscape viewport.
@@ -78,13 +83,13 @@ public struct ColumnCounts: ExpressibleByArgument, Equatable, Sendable, CustomSt
 
 /// Layout and look options shared by `carousel render` and the interactive `carousel`.
 public struct ViewOptions: ParsableArguments, Sendable {
-    @Option(name: .customLong("view"), help: "The view at start: carousel (one picture in the centre) or mosaic (a wall of tiles, scrolled vertically).")
+    @Option(name: .customLong("view"), help: "The view at start: carousel (one picture in the centre), mosaic (a wall of tiles as tall as their pictures) or grid (square tiles); both walls scroll vertically and open the carousel on a tap.")
     public var home: ViewMode = .carousel
 
-    @Option(help: ArgumentHelp("The mosaic's columns in a portrait and in a landscape viewport (1 to 20 each).", valueName: "P,L"))
+    @Option(help: ArgumentHelp("The mosaic's or grid's columns in a portrait and in a landscape viewport (1 to 20 each).", valueName: "P,L"))
     public var columns = ColumnCounts(portrait: 3, landscape: 5)
 
-    @Option(help: ArgumentHelp("Pixels between the mosaic's tiles and around the wall.", valueName: "PX"))
+    @Option(help: ArgumentHelp("Pixels between the mosaic's or grid's tiles and around them.", valueName: "PX"))
     public var tileGap: Double = 10
 
     @Option(help: "Layout preset: centered, paged or preview.")
@@ -178,6 +183,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
         s.portraitColumns = columns.portrait
         s.landscapeColumns = columns.landscape
         s.gap = tileGap
+        s.arrangement = home == .grid ? .grid : .waterfall
         return s
     }
 

@@ -2,7 +2,7 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 
-/// `--view mosaic`: the wall, and the carousel it opens on a tap. A tap on a tile opens the
+/// `--view mosaic` or `grid`: the wall, and the carousel it opens on a tap. A tap on a tile opens the
 /// carousel centred on that picture; Escape, Backspace, a script's `key back` or the button
 /// in the top-left corner go back to the wall, scrolled so that the picture shown last is
 /// on it. Events: `view` {mode, index}. The run loop, render and bench drive it as any view.
@@ -153,7 +153,7 @@ public final class WallScene: Scene {
             parked = carousel
         }
         try wall.returned(showing: shown, time: time)
-        wall.pipeline.record("view", at: time, ["mode": .string("mosaic"), "index": .int(shown ?? -1)])
+        wall.pipeline.record("view", at: time, ["mode": .string(wall.viewName), "index": .int(shown ?? -1)])
     }
 
     /// A tile tapped on the wall opens the carousel on it.

@@ -1,11 +1,11 @@
-/// The mosaic: a wall of tiles, the mosaic layout with friction over the shared engine
-/// (`ViewEngine`), scrolling vertically, fed inputs and times, giving the scroll position
+/// The mosaic: a wall of tiles, a tile layout (the waterfall or the grid, `TileArrangement`)
+/// with friction over the shared engine (`ViewEngine`), scrolling vertically, fed inputs and times, giving the scroll position
 /// (pixels from the wall's top), the visible tiles with their slots, and events (a tap names
 /// the tile). Sizes come in item order as their headers are read; the wall grows and no
 /// tile already placed moves. No clock and no I/O: `time` is always an argument.
 public struct Mosaic: ViewEngine {
     public private(set) var settings: MosaicSettings
-    public private(set) var layout: MosaicLayout
+    public private(set) var layout: any TileLayout
     /// Items in the list; those whose size is known so far are placed (`layout.count`).
     public private(set) var itemCount: Int
     /// The wall's motion (in pixels from its top), gestures, autoplay, queues.
@@ -25,8 +25,8 @@ public struct Mosaic: ViewEngine {
                                attract: AttractSchedule(settings: attractSettings, time: time), time: time)
     }
 
-    private static func layout(_ viewport: Size, _ s: MosaicSettings) -> MosaicLayout {
-        MosaicLayout(viewport: viewport, columns: (s.portraitColumns, s.landscapeColumns), gap: s.gap)
+    private static func layout(_ viewport: Size, _ s: MosaicSettings) -> any TileLayout {
+        s.arrangement.layout(viewport: viewport, columns: (s.portraitColumns, s.landscapeColumns), gap: s.gap)
     }
 
     // MARK: - State

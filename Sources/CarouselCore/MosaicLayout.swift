@@ -8,7 +8,7 @@
 /// ⌊leftover / 2⌋ + g + c·(cw + g); a tile is round(cw · h / w) high, h / w clamped to
 /// [1/3, 3] (a panorama is cropped to its tile); each column's first tile starts at y = g,
 /// the next g below the one above.
-public struct MosaicLayout: Sendable {
+public struct MosaicLayout: TileLayout {
     public let viewport: Size
     public let columns: Int
     public let gap: Double
@@ -43,25 +43,22 @@ public struct MosaicLayout: Sendable {
         self.nextTop = Array(repeating: self.gap, count: c)
     }
 
-    public var count: Int { frames.count }
-
-    /// The wall's height: down to the lowest tile, and a gap below it.
-    public var contentHeight: Double {
-        (nextTop.max() ?? gap)
+    public var contentBounds: Rect {
+        Rect(x: 0, y: 0, width: viewport.width, height: nextTop.max() ?? gap)
     }
 
     /// How far down every column reaches: the wall is whole above this line.
     public var wholeDownTo: Double { nextTop.min() ?? gap }
-
-    /// The scroll positions that exist: from the top to where the wall's bottom meets the
-    /// viewport's (0 when the wall is shorter than the viewport).
-    public var scrollRange: ClosedRange<Double> { 0...max(0, contentHeight - viewport.height) }
 
     /// The tile height for an item of `aspect` = height / width (nil: unknown, a square).
     public func tileHeight(aspect: Double?) -> Double {
         let a = aspect.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 1
         return (columnWidth * min(max(a, Self.minimumAspect), Self.maximumAspect)).rounded()
     }
+
+    /// Pictures are fitted into the column's width and one and a half times its height: a
+    /// 2:3 portrait fills its tile, a taller picture is shown narrower inside it.
+    public var pictureBox: Size { Size(width: columnWidth, height: (columnWidth * 1.5).rounded()) }
 
     /// Places the next item (index `count`): aspect = its height / width, nil when its
     /// header could not be read (a square tile that shows the failure placeholder).
@@ -77,9 +74,10 @@ public struct MosaicLayout: Sendable {
         nextTop[column] = frame.maxY + gap
     }
 
-    /// Items whose tiles overlap the wall between `top` and `bottom` (pixels from the wall's
-    /// top), in item order: a binary search per column.
-    public func items(from top: Double, to bottom: Double) -> [Int] {
+    /// Items whose tiles overlap `rect` (its height; the columns span the width), in item
+    /// order: a binary search per column.
+    public func items(in rect: Rect) -> [Int] {
+        let top = rect.minY, bottom = rect.maxY
         var found: [Int] = []
         for list in itemsInColumn {
             // The first tile whose bottom is below `top`.
@@ -97,13 +95,9 @@ public struct MosaicLayout: Sendable {
         return found.sorted()
     }
 
-    /// The items on screen when the wall is scrolled to `position`.
-    public func visibleItems(at position: Double) -> [Int] {
-        items(from: position, to: position + viewport.height)
-    }
-
-    /// The item whose tile contains the wall point (x, y); nil in a gutter or below the wall.
-    public func item(atWallX x: Double, y: Double) -> Int? {
+    /// The item whose tile contains the wall point; nil in a gutter or below the wall.
+    public func item(at point: Point) -> Int? {
+        let x = point.x, y = point.y
         let offset = x - left - gap
         guard offset >= 0 else { return nil }
         let c = Int((offset / (columnWidth + gap)).rounded(.down))
@@ -117,43 +111,4 @@ public struct MosaicLayout: Sendable {
         guard lo < list.count, frames[list[lo]].minY <= y else { return nil }
         return list[lo]
     }
-
-    /// Where the wall must be scrolled for the tile of `item` to keep the same place on
-    /// screen it has in `old` at `position` (its offset inside the tile kept in proportion),
-    /// clamped to the scroll range: how a resize or rotation keeps the top tile in place.
-    /// `oldItem`: the item's index in `old`, when a new list moved it.
-    public func position(keeping item: Int, was oldItem: Int? = nil, from old: MosaicLayout, at position: Double) -> Double {
-        let oldItem = oldItem ?? item
-        guard frames.indices.contains(item), old.frames.indices.contains(oldItem) else {
-            return min(max(position, scrollRange.lowerBound), scrollRange.upperBound)
-        }
-        let was = old.frames[oldItem], now = frames[item]
-        let fraction = was.size.height > 0 ? (position - was.minY) / was.size.height : 0
-        let p = now.minY + fraction * now.size.height
-        return min(max(p, scrollRange.lowerBound), scrollRange.upperBound)
-    }
-}
-
-extension MosaicLayout: ItemLayout {
-    /// From the first to the last item on screen; the items between them that are off
-    /// screen (a column runs ahead of another) are in the range too, drawn off screen.
-    public func visibleRange(at position: Double) -> ClosedRange<Int>? {
-        let items = visibleItems(at: position)
-        guard let first = items.first, let last = items.last else { return nil }
-        return first...last
-    }
-
-    public func frame(ofVirtualIndex virtualIndex: Int, at position: Double) -> Rect {
-        guard frames.indices.contains(virtualIndex) else { return Rect(x: 0, y: 0, width: 0, height: 0) }
-        var f = frames[virtualIndex]
-        f.origin.y -= position
-        return f
-    }
-
-    public func virtualIndex(at point: Point, position: Double) -> Int? {
-        item(atWallX: point.x, y: point.y + position)
-    }
-
-    /// A wall has no focus: every tile is drawn alike.
-    public func focusDistance(of frame: Rect) -> Double { 0 }
 }

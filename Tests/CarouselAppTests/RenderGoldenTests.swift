@@ -90,6 +90,9 @@ import CarouselMedia
         // as a square tile with the failure placeholder.
         ("mosaic-landscape", ["--view", "mosaic"], "640x360"),
         ("mosaic-portrait", ["--view", "mosaic", "--tile-gap", "16"], "360x640"),
+        // The grid: square tiles, each picture cropped to its square; the broken file too.
+        ("grid-landscape", ["--view", "grid", "--columns", "2,3"], "640x360"),
+        ("grid-portrait", ["--view", "grid", "--tile-gap", "16", "--corner-radius", "10"], "360x640"),
         // Seeds 001 and 003's looks: rounded corners, a coloured border, the drop shadow.
         ("mosaic-rounded-shadow", ["--view", "mosaic", "--corner-radius", "14", "--border-color", "#ffcc00", "--shadow"], "640x360"),
         ("rounded-border-color", ["--corner-radius", "24", "--border-color", "#3080ffc0", "--shadow", "--start-index", "1",

@@ -46,6 +46,23 @@ import Testing
         #expect(moved != nil && moved == FileManager.default.contents(atPath: still.out + "/down.png"))
     }
 
+    /// `--view grid` is a wall like the mosaic: three columns of 200 px squares at 640×360,
+    /// so (320, 110) is on the first row's second tile, item 1; back returns to the grid as
+    /// it was (the tile was wholly on screen, nothing to scroll).
+    @Test func theGridOpensTheCarouselOnATapAndBackReturnsToIt() throws {
+        let images = try Fixtures.imageFolder()
+        let script = "tap 320 110 mouse\nwait 500\nkey back\nwait 100\nsnapshot back\n"
+        let (out, r) = try CarouselBinary.render([images], script: script, options: ["--view", "grid", "--columns", "2,3"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let events = try EventLines(path: out + "/events.jsonl")
+        #expect(events.ofType("tap").map { $0["index"] as? Int } == [1])
+        let views = events.ofType("view").map { "\($0["mode"] ?? "")@\($0["index"] ?? "")" }
+        #expect(views == ["carousel@1", "grid@1"], "\(views)")
+        let start = try CarouselBinary.render([images], script: "snapshot back\n", options: ["--view", "grid", "--columns", "2,3"])
+        #expect(FileManager.default.contents(atPath: out + "/back.png") == FileManager.default.contents(atPath: start.out + "/back.png"),
+                "back on the grid as it was")
+    }
+
     @Test func aTapOpensTheCarouselOnTheTileAndBackReturnsToTheWall() throws {
         let images = try Fixtures.imageFolder()
         let (out, r) = try CarouselBinary.render([images], script: Self.tour, options: ["--view", "mosaic"])

@@ -46,7 +46,7 @@ import Testing
     @Test func noItemsOneItemAndOneColumn() {
         let empty = wall(1920, 1080, [])
         #expect(empty.count == 0 && empty.visibleItems(at: 0).isEmpty && empty.visibleRange(at: 0) == nil)
-        #expect(empty.scrollRange == 0...0 && empty.item(atWallX: 100, y: 100) == nil)
+        #expect(empty.scrollRange == 0...0 && empty.item(at: Point(x: 100, y: 100)) == nil)
         let one = wall(1920, 1080, [1.5])
         #expect(one.visibleItems(at: 0) == [0] && one.frames[0].minY == 10)
         let single = wall(500, 1000, columns: (1, 1), [1, 1, 1])
@@ -84,14 +84,14 @@ import Testing
 
     @Test func tapsFindTheirTileAndGuttersFindNone() {
         let m = wall(340, 1000, columns: (3, 3), [1, 1, 1, 0.5])
-        #expect(m.item(atWallX: 10, y: 10) == 0)
-        #expect(m.item(atWallX: 109.9, y: 109.9) == 0)
-        #expect(m.item(atWallX: 110, y: 50) == nil, "the gutter between columns 0 and 1")
-        #expect(m.item(atWallX: 5, y: 50) == nil, "the margin")
-        #expect(m.item(atWallX: 335, y: 50) == nil, "past the last column")
-        #expect(m.item(atWallX: 50, y: 115) == nil, "between two tiles of a column")
-        #expect(m.item(atWallX: 50, y: 130) == 3)
-        #expect(m.item(atWallX: 150, y: 500) == nil, "below the column's last tile")
+        #expect(m.item(at: Point(x: 10, y: 10)) == 0)
+        #expect(m.item(at: Point(x: 109.9, y: 109.9)) == 0)
+        #expect(m.item(at: Point(x: 110, y: 50)) == nil, "the gutter between columns 0 and 1")
+        #expect(m.item(at: Point(x: 5, y: 50)) == nil, "the margin")
+        #expect(m.item(at: Point(x: 335, y: 50)) == nil, "past the last column")
+        #expect(m.item(at: Point(x: 50, y: 115)) == nil, "between two tiles of a column")
+        #expect(m.item(at: Point(x: 50, y: 130)) == 3)
+        #expect(m.item(at: Point(x: 150, y: 500)) == nil, "below the column's last tile")
         // On screen, scrolled by 100: the point (50, 30) is wall y 130.
         #expect(m.virtualIndex(at: Point(x: 50, y: 30), position: 100) == 3)
         #expect(m.frame(ofVirtualIndex: 3, at: 100).minY == 20)

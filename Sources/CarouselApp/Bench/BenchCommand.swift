@@ -127,7 +127,7 @@ public struct BenchCommand: ParsableCommand {
         let played = try runner.run(mix, on: ours, startedAt: began)
         var oursRun = Self.run(images: found.count, firstFrame: firstFrame, played: played, uploads: uploads, offset: processAge)
         (oursRun.thumbnailHits, oursRun.thumbnailMisses) = (thumbnails?.hits, thumbnails?.misses)
-        if view.home == .mosaic {
+        if view.home.isTiled {
             oursRun.blankTilesAtSlowScroll = played.blankItems[.slowDrags] ?? 0
             // The open-and-close phase shows the carousel: its placeholders are not tiles.
             oursRun.blankTilesInMotion = played.blankItems.filter { $0.key != .opening }.values.reduce(0, +)
