@@ -5,7 +5,7 @@ import CarouselSDL
 /// The carousel view: its engine (the strip's layout and paging physics), the shared image
 /// pipeline behind its slots, and the painter. What both `carousel render` and the
 /// interactive app draw. Lives on the main thread.
-public final class CarouselScene: Scene {
+public final class CarouselScene: OpenedScene {
     public private(set) var carousel: Carousel
     public let pipeline: ImagePipeline
     public var painter: FramePainter
@@ -34,6 +34,7 @@ public final class CarouselScene: Scene {
     public var isInteracting: Bool { carousel.isInteracting }
     public var nextScheduledTime: Double? { carousel.nextScheduledTime }
     public var currentIndex: Int? { carousel.currentIndex }
+    public var time: Double { carousel.time }
 
     public func handle(_ input: ViewInput) throws(SDLError) {
         if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }

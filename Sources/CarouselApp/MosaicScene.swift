@@ -6,7 +6,7 @@ import CarouselSDL
 /// shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
 /// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
 /// wall grows as they do. Lives on the main thread.
-public final class MosaicScene: Scene {
+public final class MosaicScene: OpeningScene {
     public var scrollsVertically: Bool { true }
     public private(set) var mosaic: Mosaic
     public let pipeline: ImagePipeline
@@ -71,6 +71,7 @@ public final class MosaicScene: Scene {
     public var isInteracting: Bool { mosaic.isInteracting }
     public var nextScheduledTime: Double? { mosaic.nextScheduledTime }
     public var currentIndex: Int? { mosaic.topItem }
+    public var time: Double { mosaic.time }
 
     public func handle(_ input: ViewInput) throws(SDLError) {
         if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
@@ -166,7 +167,7 @@ public final class MosaicScene: Scene {
     }
 
     /// As `replaceCatalog`; `recording` false where the change was logged already.
-    func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError) {
+    public func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError) {
         let previous = sources
         if recording { recordCatalogChange(from: previous, to: new, at: time) }
         let top = mosaic.topItem

@@ -2,16 +2,30 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 
-/// A view the run loop, `carousel render` and `carousel bench` drive: an engine (its layout
-/// and physics), the shared image pipeline and a painter. The carousel is one; the loop
-/// knows nothing of strips or walls. Lives on the main thread.
-public protocol Scene: AnyObject {
-    /// The size laid out, in logical pixels.
-    var viewport: Size { get }
+/// Anything driven frame by frame, by the run loop, `carousel render` or `carousel bench`:
+/// inputs and time in, images up, a frame out. Every `Scene` is one; so is the bench's naive
+/// gallery. Lives on the main thread.
+public protocol DrivenView: AnyObject {
     /// Moving by itself: the loop draws every frame.
     var isAnimating: Bool { get }
     /// A pointer is down.
     var isInteracting: Bool { get }
+    func handle(_ input: ViewInput) throws(SDLError)
+    func advance(to time: Double) throws(SDLError)
+    /// Uploads the images the workers finished, without waiting; whether any arrived.
+    func pump() throws(SDLError) -> Bool
+    /// Draws the current frame into the renderer's current target.
+    func draw(on renderer: SDLRenderer)
+    /// Back from a view opened from another (the carousel opened from the wall).
+    func goBack(time: Double) throws(SDLError)
+}
+
+/// A view the run loop, `carousel render` and `carousel bench` drive: an engine (its layout
+/// and physics), the shared image pipeline and a painter. The carousel is one; the loop
+/// knows nothing of strips or walls. Lives on the main thread.
+public protocol Scene: DrivenView {
+    /// The size laid out, in logical pixels.
+    var viewport: Size { get }
     /// When the view will next move by itself at rest (autoplay): the loop sleeps until then.
     var nextScheduledTime: Double? { get }
     /// The pictures shown, in order.
@@ -22,12 +36,6 @@ public protocol Scene: AnyObject {
     /// What to say instead of an empty view.
     var emptyMessage: String { get set }
 
-    func handle(_ input: ViewInput) throws(SDLError)
-    func advance(to time: Double) throws(SDLError)
-    /// Uploads the images the workers finished, without waiting; whether any arrived.
-    func pump() throws(SDLError) -> Bool
-    /// Draws the current frame into the renderer's current target.
-    func draw(on renderer: SDLRenderer)
     /// Waits until every image asked for has arrived (render only).
     func finishLoading() throws(SDLError)
     /// Shows `new` instead of the current pictures, keeping the one in focus; at rest.
@@ -40,9 +48,8 @@ public protocol Scene: AnyObject {
     func rebuildTextures(time: Double) throws(SDLError)
     func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError)
     /// Shows a view opened from another (the carousel opened from the wall): Escape,
-    /// Backspace and the back button return.
+    /// Backspace and the back button return (`goBack`).
     var canGoBack: Bool { get }
-    func goBack(time: Double) throws(SDLError)
     /// The view scrolls up and down (the wall): the Up and Down keys step it too.
     var scrollsVertically: Bool { get }
 }
@@ -53,5 +60,8 @@ extension Scene {
     }
     public var canGoBack: Bool { false }
     public var scrollsVertically: Bool { false }
+}
+
+extension DrivenView {
     public func goBack(time: Double) throws(SDLError) {}
 }

@@ -27,7 +27,7 @@ extension ViewOptions {
             // --idle-home takes the opened carousel back to the wall, not to its first picture.
             let idleHome = carousel.attract.idleHome
             carousel.attract.idleHome = nil
-            return WallScene(wall: wall, idleHome: idleHome) { [unowned wall] index, sources, t throws(SDLError) in
+            return SceneStack(wall: wall, idleHome: idleHome) { [unowned wall] index, sources, t throws(SDLError) in
                 // Its own workers and helpers, stopped when it closes; frames and events
                 // from the same clock as the wall's.
                 try CarouselScene(sources: sources, viewport: wall.viewport, settings: carousel, startIndex: index,

@@ -1,26 +1,17 @@
 import CarouselCore
 import CarouselSDL
 
-/// What the benchmark drives: a view moving by input and time, and a way of drawing it.
-/// Every `Scene` is one; the naive gallery (the same engine, its images held at full size)
-/// is another, so that only how images get on screen differs.
-protocol BenchSubject: AnyObject {
-    var isAnimating: Bool { get }
-    var isInteracting: Bool { get }
-    func handle(_ input: ViewInput) throws
-    func advance(to time: Double) throws
-    /// Uploads images that became ready; whether any did.
-    func pump() throws -> Bool
-    /// Draws the frame into the renderer's current target.
-    func draw(on renderer: SDLRenderer)
+/// What the benchmark drives: a view moving by input and time, and a way of drawing it
+/// (`DrivenView`), and what it counts on screen. Every scene is one; the naive gallery (the
+/// same engine, its images held at full size) is another, so that only how images get on
+/// screen differs.
+public protocol BenchSubject: DrivenView {
     /// Visible items still without their image (a placeholder or a blank tile shows).
     var itemsWithoutImage: Int { get }
     /// Visible items showing a preview (a cached thumbnail) until their image comes.
     var itemsShowingPreview: Int { get }
     /// Whether images are still being decoded: not yet at rest, whatever the view does.
     var isLoading: Bool { get }
-    /// Back from a picture opened on the wall.
-    func goBack(time: Double) throws
 }
 
 extension BenchSubject {
@@ -28,19 +19,24 @@ extension BenchSubject {
 }
 
 extension CarouselScene: BenchSubject {
-    var itemsWithoutImage: Int { pipeline.placeholders(carousel.visibleItems.map(\.slot)) }
-    var itemsShowingPreview: Int { pipeline.previewsShown(carousel.visibleItems.map(\.slot)) }
+    public var itemsWithoutImage: Int { pipeline.placeholders(carousel.visibleItems.map(\.slot)) }
+    public var itemsShowingPreview: Int { pipeline.previewsShown(carousel.visibleItems.map(\.slot)) }
 }
 
-extension WallScene: BenchSubject {
-    /// Blank tiles (or, opened, placeholders) on screen; a screen not yet covered by tiles
-    /// because their sizes are still being read counts one more.
-    var itemsWithoutImage: Int {
-        if let opened { return opened.itemsWithoutImage }
-        let m = wall.mosaic
+extension MosaicScene: BenchSubject {
+    /// Blank tiles on screen; a screen not yet covered by tiles because their sizes are
+    /// still being read counts one more.
+    public var itemsWithoutImage: Int {
+        let m = mosaic
         let uncovered = m.placedCount < m.itemCount && m.layout.contentHeight < m.position + m.layout.viewport.height
-        return (uncovered ? 1 : 0) + wall.pipeline.placeholders(m.visibleItems.map(\.slot))
+        return (uncovered ? 1 : 0) + pipeline.placeholders(m.visibleItems.map(\.slot))
     }
-    var itemsShowingPreview: Int { opened?.itemsShowingPreview ?? 0 }
-    var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
+    public var itemsShowingPreview: Int { 0 }
+}
+
+extension SceneStack: BenchSubject {
+    /// The view showing: blank tiles on the wall, or placeholders in the opened view.
+    public var itemsWithoutImage: Int { opened?.itemsWithoutImage ?? wall.itemsWithoutImage }
+    public var itemsShowingPreview: Int { opened?.itemsShowingPreview ?? wall.itemsShowingPreview }
+    public var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
 }

@@ -35,12 +35,11 @@ final class NaiveGallery: BenchSubject {
         }
     }
 
-    func handle(_ input: ViewInput) throws { carousel.handle(input) }
-    func advance(to time: Double) throws { carousel.advance(to: time) }
-    func pump() throws -> Bool { false }
+    func handle(_ input: ViewInput) { carousel.handle(input) }
+    func advance(to time: Double) { carousel.advance(to: time) }
+    func pump() -> Bool { false }
     var isAnimating: Bool { carousel.isAnimating }
     var isInteracting: Bool { carousel.isInteracting }
-    func goBack(time: Double) throws {}
     var itemsWithoutImage: Int { 0 }
     var itemsShowingPreview: Int { 0 }
     var isLoading: Bool { false }

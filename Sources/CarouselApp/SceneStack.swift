@@ -2,20 +2,22 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 
-/// `--view mosaic` or `grid`: the wall, and the carousel it opens on a tap. A tap on a tile opens the
-/// carousel centred on that picture; Escape, Backspace, a script's `key back` or the button
-/// in the top-left corner go back to the wall, scrolled so that the picture shown last is
-/// on it. Events: `view` {mode, index}. The run loop, render and bench drive it as any view.
-public final class WallScene: Scene {
-    public let wall: MosaicScene
-    /// The carousel opened from the wall, nil while the wall shows.
-    public private(set) var opened: CarouselScene?
+/// A view and the view it opens, one over the other: `--view mosaic` or `grid` and the
+/// carousel a tap opens, centred on that picture. Escape, Backspace, a script's `key back`
+/// or the button in the top-left corner go back to the view below, scrolled so that the
+/// picture shown last is on it. Events: `view` {mode, index}. The run loop, render and bench
+/// drive it as any view; it knows the two only by their roles (`OpeningScene`, `OpenedScene`).
+public final class SceneStack: Scene {
+    /// The view at the bottom (the wall).
+    public let wall: any OpeningScene
+    /// The view opened over it, nil while the wall shows.
+    public private(set) var opened: (any OpenedScene)?
     /// The carousel last closed, kept with its slot textures (its images let go) so that
     /// the next tap opens it in one frame; made ahead at the first rest of the wall.
     /// Dropped when the pictures change, the textures are lost or memory is tight.
-    private var parked: CarouselScene?
-    /// Makes the carousel centred on an item, over the same pictures.
-    private let openCarousel: (_ index: Int, _ sources: [ImageSource], _ time: Double) throws(SDLError) -> CarouselScene
+    private var parked: (any OpenedScene)?
+    /// Makes the view opened on an item, over the same pictures.
+    private let open: (_ index: Int, _ sources: [ImageSource], _ time: Double) throws(SDLError) -> any OpenedScene
     /// The back button's pointer went down inside it: its release goes back.
     private var pressedBack = false
     /// `--idle-home`: seconds without input after which an opened carousel goes back to the wall.
@@ -28,11 +30,11 @@ public final class WallScene: Scene {
     private var wallCatalog: [ImageSource]?
 
     /// Its events (`view`) go to the wall's log, on the wall's clock.
-    public init(wall: MosaicScene, idleHome: Double? = nil,
-                openCarousel: @escaping (Int, [ImageSource], Double) throws(SDLError) -> CarouselScene) {
+    public init(wall: any OpeningScene, idleHome: Double? = nil,
+                open: @escaping (Int, [ImageSource], Double) throws(SDLError) -> any OpenedScene) {
         self.wall = wall
         self.idleHome = idleHome
-        self.openCarousel = openCarousel
+        self.open = open
     }
 
     private var active: any Scene { opened ?? wall }
@@ -85,7 +87,7 @@ public final class WallScene: Scene {
     public func advance(to time: Double) throws(SDLError) {
         try active.advance(to: time)
         if let opened, let idleHome, !opened.isInteracting, !opened.isAnimating, !pressedBack, time >= lastInput + idleHome {
-            try goBack(time: max(lastInput + idleHome, opened.carousel.time))
+            try goBack(time: max(lastInput + idleHome, opened.time))
         }
         try openTapped(time: time)
     }
@@ -159,16 +161,16 @@ public final class WallScene: Scene {
     /// A tile tapped on the wall opens the carousel on it.
     private func openTapped(time: Double?) throws(SDLError) {
         guard opened == nil, let index = wall.takeTaps().last, wall.sources.indices.contains(index) else { return }
-        let t = time ?? wall.mosaic.time
+        let t = time ?? wall.time
         lastInput = t
         wall.covered()
-        let carousel: CarouselScene
+        let carousel: any OpenedScene
         if let parked {
             self.parked = nil
             carousel = parked
             try carousel.reopen(at: index, viewport: wall.viewport, time: t)
         } else {
-            carousel = try openCarousel(index, wall.sources, t)
+            carousel = try open(index, wall.sources, t)
         }
         // While a picture decodes at full size, its tile from the wall stands in, scaled up.
         carousel.pipeline.standIn = { [feed = wall.pipeline.feed] item in
