@@ -69,7 +69,7 @@ extension BrokenPictures {
         guard takeNews() else { return false }
         let kept = admit(scene.sources)
         guard kept != scene.sources else { return false }
-        try scene.replaceCatalog(kept, time: time)
+        try scene.apply(.catalog(kept, time: time))
         if kept.isEmpty { scene.emptyMessage = emptyMessage(otherwise: scene.emptyMessage) }
         return true
     }

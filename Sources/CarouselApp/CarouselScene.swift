@@ -56,10 +56,21 @@ public final class CarouselScene: OpenedScene {
         }
     }
 
+    public func apply(_ change: SceneChange) throws(SDLError) {
+        switch change {
+        case .catalog(let new, let t): try replaceCatalog(new, time: t)
+        case .screenOff(let t): pipeline.screenTurnedOff(at: t)
+        case .screenOn(let t, let reason): try screenTurnedOn(at: t, reason: reason)
+        case .texturesLost(let t): try rebuildTextures(time: t)
+        case .memoryPressure(let level, let t): try setMemoryPressure(level, time: t)
+        case .back: break
+        }
+    }
+
     /// Shows `new` instead of the current images: the centred picture stays centred if it
     /// is still there (matched by path), else its place does. Decoded images follow their
     /// files, so nothing already on screen flashes back to a placeholder. Call it at rest.
-    public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
+    private func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
         let current = carousel.currentIndex
         let centred = current.map { sources[$0].path }
         let index = centred.flatMap { p in new.firstIndex { $0.path == p } } ?? min(current ?? 0, max(new.count - 1, 0))
@@ -81,10 +92,8 @@ public final class CarouselScene: OpenedScene {
                        dots: style.dots ? PageDots.layout(count: carousel.itemCount, current: current) : [])
     }
 
-    public func screenTurnedOff(at time: Double) { pipeline.screenTurnedOff(at: time) }
-
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.
-    public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
+    private func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
         pipeline.screenTurnedOn(at: time, reason: reason)
         carousel.restartAttract(at: time)
         try update()
@@ -93,7 +102,7 @@ public final class CarouselScene: OpenedScene {
     /// Makes every slot texture again and refills it, after the renderer lost them
     /// (SDL_RENDER_DEVICE_RESET, SDL_RENDER_TARGETS_RESET). The pool is rebuilt at the same
     /// size, so a `pool` event records it.
-    public func rebuildTextures(time: Double) throws(SDLError) {
+    private func rebuildTextures(time: Double) throws(SDLError) {
         slots.reset()
         painter.forgetTextures()
         carousel.handle(.resize(carousel.layout.viewport, time: time))
@@ -179,7 +188,7 @@ public final class CarouselScene: OpenedScene {
     /// dropped (and handed back to the system) and nothing is prefetched until it eases.
     /// Logs one line and a `memory_pressure` event {level, and under `high` cached: the
     /// images still held, dropped: those let go}.
-    public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
+    private func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
         guard level != memoryPressure else { return }
         memoryPressure = level
         let before = feed.cachedCount

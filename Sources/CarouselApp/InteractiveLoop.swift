@@ -86,7 +86,7 @@ struct InteractiveLoop {
                 // New, gone or replaced files, applied at rest only: the change jumps.
                 if resting, let fresh = catalog.finish(current: scene.sources),
                    case let admitted = broken?.admit(fresh) ?? fresh, admitted != scene.sources {
-                    try scene.replaceCatalog(admitted, time: now)
+                    try scene.apply(.catalog(admitted, time: now))
                     needsDraw = true
                 }
                 if scene.sources.isEmpty, case let message = broken?.emptyMessage(otherwise: catalog.emptyMessage) ?? catalog.emptyMessage,
@@ -123,10 +123,10 @@ struct InteractiveLoop {
         guard state.on != screenOn else { return }
         screenOn = state.on
         if screenOn {
-            try scene.screenTurnedOn(at: now, reason: state.byTouch ? "touch" : "hours")
+            try scene.apply(.screenOn(time: now, reason: state.byTouch ? "touch" : "hours"))
             needsDraw = true
         } else {
-            scene.screenTurnedOff(at: now)
+            try scene.apply(.screenOff(time: now))
             renderer.setTarget(nil)
             renderer.clear(.black)
             renderer.present()
@@ -174,7 +174,7 @@ struct InteractiveLoop {
             case .quit:
                 running = false
             case .back:
-                try scene.goBack(time: now)
+                try scene.apply(.back(time: now))
                 needsDraw = true
             case .windowClosed:
                 // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
@@ -185,7 +185,7 @@ struct InteractiveLoop {
             case .foldersChanged:
                 catalog?.noteChange()
             case .memoryPressureChanged:
-                if let level = memoryPressure?.level { try scene.setMemoryPressure(level, time: now) }
+                if let level = memoryPressure?.level { try scene.apply(.memoryPressure(level, time: now)) }
             case .toggleFullscreen:
                 window.setFullscreen(!window.isFullscreen)
             case .resized:
@@ -196,7 +196,7 @@ struct InteractiveLoop {
                 needsDraw = true
             case .renderReset:
                 compositor.forgetTextures()
-                try scene.rebuildTextures(time: now)
+                try scene.apply(.texturesLost(time: now))
                 needsDraw = true
             case .redraw:
                 needsDraw = true

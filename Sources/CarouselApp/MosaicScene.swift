@@ -158,15 +158,32 @@ public final class MosaicScene: OpeningScene {
         mosaic.sizesKnown(arrived)
     }
 
+    public func apply(_ change: SceneChange) throws(SDLError) {
+        switch change {
+        case .catalog(let new, let t): try replaceCatalog(new, time: t, recording: true)
+        case .screenOff(let t): pipeline.screenTurnedOff(at: t)
+        case .screenOn(let t, let reason):
+            pipeline.screenTurnedOn(at: t, reason: reason)
+            try update()
+        case .texturesLost:
+            pipeline.slots.reset()
+            painter.forgetTextures()
+            configuredBox = nil
+            try update()
+        case .memoryPressure(let level, let t):
+            guard level != memoryPressure else { return }
+            memoryPressure = level
+            try update()
+            pipeline.record("memory_pressure", at: t, ["level": .string(level.rawValue)])
+        case .back: break
+        }
+    }
+
     /// New pictures (at rest): the wall is rebuilt from the shapes already known, in order,
     /// up to the first new file; from there on a new reader reads the rest in the
     /// background, so a reload never reads thousands of files on the main thread. The
     /// tile at the top of the screen stays there if it is still in the list.
-    public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
-        try replaceCatalog(new, time: time, recording: true)
-    }
-
-    /// As `replaceCatalog`; `recording` false where the change was logged already.
+    /// `recording` false where the change was logged already.
     public func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError) {
         let previous = sources
         if recording { recordCatalogChange(from: previous, to: new, at: time) }
@@ -185,26 +202,5 @@ public final class MosaicScene: OpeningScene {
         mosaic.replaceItems(count: new.count, known: known, keeping: kept)
         place(sizes.take())
         try update()
-    }
-
-    public func screenTurnedOff(at time: Double) { pipeline.screenTurnedOff(at: time) }
-
-    public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
-        pipeline.screenTurnedOn(at: time, reason: reason)
-        try update()
-    }
-
-    public func rebuildTextures(time: Double) throws(SDLError) {
-        pipeline.slots.reset()
-        painter.forgetTextures()
-        configuredBox = nil
-        try update()
-    }
-
-    public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
-        guard level != memoryPressure else { return }
-        memoryPressure = level
-        try update()
-        pipeline.record("memory_pressure", at: time, ["level": .string(level.rawValue)])
     }
 }

@@ -94,14 +94,14 @@ public struct RenderCommand: ParsableCommand {
                 // What the window does on SDL_RENDER_DEVICE_RESET: every texture made again.
                 target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
                 compositor.forgetTextures()
-                try scene.rebuildTextures(time: t)
+                try scene.apply(.texturesLost(time: t))
             },
             memoryPressure: { level, t in
                 // The prefetched images all in, so that what is dropped is the same every run.
                 try scene.finishLoading()
-                try scene.setMemoryPressure(level, time: t)
+                try scene.apply(.memoryPressure(level, time: t))
             },
-            back: { t in try scene.goBack(time: t) },
+            back: { t in try scene.apply(.back(time: t)) },
             scrollsVertically: { scene.scrollsVertically }))
         withExtendedLifetime(display) {}
     }

@@ -166,7 +166,7 @@ public struct RunCommand: ParsableCommand {
                 },
                 log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
             scene.emptyMessage = current.source.emptyMessage
-            if let level = pressure?.level, level != .normal { try scene.setMemoryPressure(level, time: EventQueue.now) }
+            if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: EventQueue.now)) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
             var shown = scanned
             shown.sources = found  // a failed reload keeps what rescans made of it

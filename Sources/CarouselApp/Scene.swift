@@ -16,8 +16,9 @@ public protocol DrivenView: AnyObject {
     func pump() throws(SDLError) -> Bool
     /// Draws the current frame into the renderer's current target.
     func draw(on renderer: SDLRenderer)
-    /// Back from a view opened from another (the carousel opened from the wall).
-    func goBack(time: Double) throws(SDLError)
+    /// Something that happened outside the engine's input: new pictures, the screen, the
+    /// textures, memory, back.
+    func apply(_ change: SceneChange) throws(SDLError)
 }
 
 /// A view the run loop, `carousel render` and `carousel bench` drive: an engine (its layout
@@ -38,23 +39,15 @@ public protocol Scene: DrivenView {
 
     /// Waits until every image asked for has arrived (render only).
     func finishLoading() throws(SDLError)
-    /// Shows `new` instead of the current pictures, keeping the one in focus; at rest.
-    func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError)
-    /// Logs `catalog_changed` for a change from `old` to `new`.
-    func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double)
-    func screenTurnedOff(at time: Double)
-    func screenTurnedOn(at time: Double, reason: String) throws(SDLError)
-    /// Makes every texture again after the renderer lost them.
-    func rebuildTextures(time: Double) throws(SDLError)
-    func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError)
     /// Shows a view opened from another (the carousel opened from the wall): Escape,
-    /// Backspace and the back button return (`goBack`).
+    /// Backspace and the back button return (`.back`).
     var canGoBack: Bool { get }
     /// The view scrolls up and down (the wall): the Up and Down keys step it too.
     var scrollsVertically: Bool { get }
 }
 
 extension Scene {
+    /// Logs `catalog_changed` for a change from `old` to `new`.
     public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
         pipeline.recordCatalogChange(from: old, to: new, at: time)
     }
@@ -62,6 +55,3 @@ extension Scene {
     public var scrollsVertically: Bool { false }
 }
 
-extension DrivenView {
-    public func goBack(time: Double) throws(SDLError) {}
-}

@@ -107,40 +107,34 @@ public final class SceneStack: Scene {
 
     public func finishLoading() throws(SDLError) { try active.finishLoading() }
 
-    /// New pictures: an opened carousel stays open on its picture (a visitor's view does
-    /// not close because a file came or a broken one was left out) and the wall takes the
-    /// same list when it shows again.
-    public func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
-        parked = nil
-        if let opened {
-            // The wall's tiles stand in by item number, which the change moves.
-            opened.pipeline.standIn = nil
-            try opened.replaceCatalog(new, time: time)
-            wallCatalog = new
-            return
+    public func apply(_ change: SceneChange) throws(SDLError) {
+        switch change {
+        case .catalog(let new, let t):
+            // New pictures: an opened view stays open on its picture (a visitor's view does
+            // not close because a file came or a broken one was left out) and the wall takes
+            // the same list when it shows again.
+            parked = nil
+            if let opened {
+                // The wall's tiles stand in by item number, which the change moves.
+                opened.pipeline.standIn = nil
+                try opened.apply(change)
+                wallCatalog = new
+                return
+            }
+            try wall.apply(change)
+        case .screenOff, .screenOn:
+            try active.apply(change)
+        case .texturesLost, .memoryPressure:
+            if case .memoryPressure(.normal, _) = change {} else { parked = nil }
+            try wall.apply(change)
+            try opened?.apply(change)
+        case .back(let t):
+            try goBack(time: t)
         }
-        try wall.replaceCatalog(new, time: time)
-    }
-
-    public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
-        wall.recordCatalogChange(from: old, to: new, at: time)
-    }
-
-    public func screenTurnedOff(at time: Double) { active.screenTurnedOff(at: time) }
-    public func screenTurnedOn(at time: Double, reason: String) throws(SDLError) { try active.screenTurnedOn(at: time, reason: reason) }
-    public func rebuildTextures(time: Double) throws(SDLError) {
-        parked = nil
-        try wall.rebuildTextures(time: time)
-        try opened?.rebuildTextures(time: time)
-    }
-    public func setMemoryPressure(_ level: MemoryPressureLevel, time: Double) throws(SDLError) {
-        if level != .normal { parked = nil }
-        try wall.setMemoryPressure(level, time: time)
-        try opened?.setMemoryPressure(level, time: time)
     }
 
     /// Back to the wall, scrolled to the picture the carousel showed last.
-    public func goBack(time: Double) throws(SDLError) {
+    private func goBack(time: Double) throws(SDLError) {
         guard let carousel = opened else { return }
         let shown = carousel.currentIndex
         carousel.park()

@@ -56,7 +56,7 @@ struct BenchRunner {
             }
             while next < mix.events.count && mix.events[next].offset <= offset {
                 if let input = mix.events[next].input(start: start) { try subject.handle(input) }
-                else { try subject.goBack(time: start + mix.events[next].offset) }
+                else { try subject.apply(.back(time: start + mix.events[next].offset)) }
                 next += 1
                 needsDraw = true
             }

@@ -38,6 +38,8 @@ final class NaiveGallery: BenchSubject {
     func handle(_ input: ViewInput) { carousel.handle(input) }
     func advance(to time: Double) { carousel.advance(to: time) }
     func pump() -> Bool { false }
+    /// Nothing changes for it: the bench plays no reloads, screens or memory pressure.
+    func apply(_ change: SceneChange) {}
     var isAnimating: Bool { carousel.isAnimating }
     var isInteracting: Bool { carousel.isInteracting }
     var itemsWithoutImage: Int { 0 }

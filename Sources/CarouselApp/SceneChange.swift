@@ -1,0 +1,19 @@
+import CarouselCore
+import CarouselMedia
+
+/// What happens to a view from outside its engine's input, told by the run loop, `render`
+/// and `bench` through `DrivenView.apply`: one input for all of it, so a new kind (a remote
+/// command's) is a case here, not a member of every scene.
+public enum SceneChange: Sendable {
+    /// New pictures (at rest): the one in focus stays if it is still there.
+    case catalog([ImageSource], time: Double)
+    /// Opening hours turned the screen off, or a touch or the hours turned it on.
+    case screenOff(time: Double)
+    case screenOn(time: Double, reason: String)
+    /// The renderer lost every texture (SDL_RENDER_DEVICE_RESET, SDL_RENDER_TARGETS_RESET).
+    case texturesLost(time: Double)
+    /// Memory got tight or eased.
+    case memoryPressure(MemoryPressureLevel, time: Double)
+    /// Escape, Backspace or the back button: back from a view opened from another.
+    case back(time: Double)
+}
