@@ -4,7 +4,7 @@ import CarouselSDL
 /// What an input means to the program: input for the view's engine, or a request to the app
 /// (`InputMapper` makes them from the window's input and the wake-ups of other threads).
 public enum AppInput: Equatable, Sendable {
-    case carousel(ViewInput)
+    case view(ViewInput)
     case toggleFullscreen
     /// A quit key, SIGTERM or SIGINT: leave with status 0.
     case quit

@@ -5,8 +5,10 @@ import CarouselSDL
 /// The carousel view: its engine (the strip's layout and paging physics), the shared image
 /// pipeline behind its slots, and the painter. What both `carousel render` and the
 /// interactive app draw. Lives on the main thread.
-public final class CarouselScene: OpenedScene {
-    public private(set) var carousel: Carousel
+public final class CarouselScene: EngineScene, OpenedScene {
+    public var engine: Carousel
+    /// The engine, by its own name.
+    public var carousel: Carousel { engine }
     public let pipeline: ImagePipeline
     public var painter: FramePainter
     private var passes = PassShuffle.Tracker()
@@ -18,40 +20,23 @@ public final class CarouselScene: OpenedScene {
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
                 timeOrigin: Double? = nil, warn: @escaping (String) -> Void) throws(SDLError) {
-        self.carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
+        self.engine = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
-        try update()
+        try engineMoved()
     }
 
-    public var sources: [ImageSource] { pipeline.sources }
     public var slots: SlotTextures { pipeline.slots }
     public var feed: ImageFeed { pipeline.feed }
-    public var viewport: Size { carousel.layout.viewport }
-    public var isAnimating: Bool { carousel.isAnimating }
-    public var isInteracting: Bool { carousel.isInteracting }
-    public var nextScheduledTime: Double? { carousel.nextScheduledTime }
-    public var currentIndex: Int? { carousel.currentIndex }
-    public var time: Double { carousel.time }
-
-    public func handle(_ input: ViewInput) throws(SDLError) {
-        if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
-        carousel.handle(input)
-        try update()
-    }
-
-    public func advance(to time: Double) throws(SDLError) {
-        carousel.advance(to: time)
-        try update()
-    }
+    public var currentIndex: Int? { engine.currentIndex }
 
     public func draw(on renderer: SDLRenderer) {
-        if carousel.itemCount == 0 {
-            painter.drawMessage(emptyMessage, viewport: carousel.layout.viewport, on: renderer)
+        if engine.itemCount == 0 {
+            painter.drawMessage(emptyMessage, viewport: engine.layout.viewport, on: renderer)
         } else {
-            painter.draw(carousel.visibleItems, slots: slots, viewport: carousel.layout.viewport,
+            painter.draw(engine.visibleItems, slots: slots, viewport: engine.layout.viewport,
                          overlay: overlay, on: renderer)
         }
     }
@@ -71,32 +56,32 @@ public final class CarouselScene: OpenedScene {
     /// is still there (matched by path), else its place does. Decoded images follow their
     /// files, so nothing already on screen flashes back to a placeholder. Call it at rest.
     private func replaceCatalog(_ new: [ImageSource], time: Double) throws(SDLError) {
-        let current = carousel.currentIndex
+        let current = engine.currentIndex
         let centred = current.map { sources[$0].path }
         let index = centred.flatMap { p in new.firstIndex { $0.path == p } } ?? min(current ?? 0, max(new.count - 1, 0))
-        carousel.advance(to: time)
+        engine.advance(to: time)
         recordCatalogChange(from: sources, to: new, at: time)
         pipeline.replaceSources(new)
-        carousel.replaceItems(count: new.count, centredOn: index, time: time)
-        try update()
+        engine.replaceItems(count: new.count, centredOn: index, time: time)
+        try engineMoved()
     }
 
     /// The centred item's caption and the page dots, as the style asks.
     private var overlay: Overlay? {
         let style = painter.style
-        guard style.captions != .none || style.dots, let current = carousel.currentIndex else { return nil }
+        guard style.captions != .none || style.dots, let current = engine.currentIndex else { return nil }
         var lines: [String] = []
         if style.captions != .none { lines.append(sources[current].title) }
         if style.captions == .full, let caption = sources[current].caption, !caption.isEmpty { lines.append(caption) }
-        return Overlay(lines: lines, opacity: CaptionFade.opacity(at: carousel.position),
-                       dots: style.dots ? PageDots.layout(count: carousel.itemCount, current: current) : [])
+        return Overlay(lines: lines, opacity: CaptionFade.opacity(at: engine.position),
+                       dots: style.dots ? PageDots.layout(count: engine.itemCount, current: current) : [])
     }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.
     private func screenTurnedOn(at time: Double, reason: String) throws(SDLError) {
         pipeline.screenTurnedOn(at: time, reason: reason)
-        carousel.restartAttract(at: time)
-        try update()
+        engine.restartAttract(at: time)
+        try engineMoved()
     }
 
     /// Makes every slot texture again and refills it, after the renderer lost them
@@ -105,21 +90,21 @@ public final class CarouselScene: OpenedScene {
     private func rebuildTextures(time: Double) throws(SDLError) {
         slots.reset()
         painter.forgetTextures()
-        carousel.handle(.resize(carousel.layout.viewport, time: time))
-        try update()
+        engine.handle(.resize(engine.layout.viewport, time: time))
+        try engineMoved()
     }
 
     /// The size, in pixels, that images are fitted to: the item box less its border.
     public var imageBoxSize: Size {
-        painter.style.imageBox(for: Rect(x: 0, y: 0, width: carousel.layout.itemSize.width,
-                                         height: carousel.layout.itemSize.height)).size
+        painter.style.imageBox(for: Rect(x: 0, y: 0, width: engine.layout.itemSize.width,
+                                         height: engine.layout.itemSize.height)).size
     }
 
     /// The slots of the pool with the items they show, in strip order.
     private var shown: [(slot: Int, item: Int)] {
-        guard let covered = carousel.coveredRange else { return [] }
+        guard let covered = engine.coveredRange else { return [] }
         return covered.compactMap { v in
-            carousel.slot(forVirtualIndex: v).map { ($0, carousel.item(forVirtualIndex: v)) }
+            engine.slot(forVirtualIndex: v).map { ($0, engine.item(forVirtualIndex: v)) }
         }
     }
 
@@ -127,7 +112,7 @@ public final class CarouselScene: OpenedScene {
     /// waiting. Returns whether any slot changed, so the frame needs drawing.
     @discardableResult
     public func pump() throws(SDLError) -> Bool {
-        try pipeline.pump(shown, time: carousel.time)
+        try pipeline.pump(shown, time: engine.time)
     }
 
     /// Put aside behind the wall: nothing decodes and the decoded images are let go; the
@@ -140,22 +125,22 @@ public final class CarouselScene: OpenedScene {
     /// Shown again after `park`, centred on `index` in `viewport`: a fresh engine over the
     /// same slots, logging its `pool` as a new scene would.
     public func reopen(at index: Int, viewport: Size, time: Double) throws(SDLError) {
-        carousel = Carousel(itemCount: sources.count, viewport: viewport, settings: carousel.settings,
+        engine = Carousel(itemCount: sources.count, viewport: viewport, settings: engine.settings,
                             startIndex: index, time: time)
-        try update()
+        try engineMoved()
     }
 
     /// Puts stand-ins (`pipeline.standIn`) into the slots still waiting for their image.
     public func showStandIns() throws(SDLError) {
         for (slot, item) in shown {
-            if case .loading = slots.contents[slot] { try pipeline.assign(slot, item: item, time: carousel.time) }
+            if case .loading = slots.contents[slot] { try pipeline.assign(slot, item: item, time: engine.time) }
         }
     }
 
     /// Waits until every image asked for, prefetched ones too, has arrived (render only:
     /// a script's memory pressure then finds the same cache on every run).
     public func finishLoading() throws(SDLError) {
-        try pipeline.finishLoading({ shown }, time: carousel.time)
+        try pipeline.finishLoading({ shown }, time: engine.time)
     }
 
     /// Whether images are still being decoded (the loop keeps polling).
@@ -163,9 +148,9 @@ public final class CarouselScene: OpenedScene {
 
     /// Logs the engine's events, fills the slots it reassigned from what is ready, and
     /// tells the workers what to decode next.
-    private func update() throws(SDLError) {
+    public func engineMoved() throws(SDLError) {
         var rebuilt = false
-        for e in carousel.takeEvents() {
+        for e in engine.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
             if case .settled(let index) = e.kind, pipeline.loading.reshufflesEachPass,
                passes.settled(at: index, count: sources.count) {
@@ -173,15 +158,15 @@ public final class CarouselScene: OpenedScene {
             }
             pipeline.record(e)
         }
-        if rebuilt { try pipeline.configure(count: carousel.slotCount, box: imageBoxSize) }
+        if rebuilt { try pipeline.configure(count: engine.slotCount, box: imageBoxSize) }
         // Planned first: after a resize the feed forgets the images fitted to the old box,
         // which would not fit the new slots.
         let prefetch = memoryPressure == .high ? 0 : pipeline.loading.prefetch
-        pipeline.plan(carousel.loadOrder(prefetch: prefetch), box: imageBoxSize)
-        for change in carousel.takeSlotChanges() {
-            try pipeline.assign(change.slot, item: change.item, time: carousel.time)
+        pipeline.plan(engine.loadOrder(prefetch: prefetch), box: imageBoxSize)
+        for change in engine.takeSlotChanges() {
+            try pipeline.assign(change.slot, item: change.item, time: engine.time)
         }
-        if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: carousel.time) }
+        if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
     }
 
     /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are
@@ -192,7 +177,7 @@ public final class CarouselScene: OpenedScene {
         guard level != memoryPressure else { return }
         memoryPressure = level
         let before = feed.cachedCount
-        try update()
+        try engineMoved()
         if level == .high {
             FreedMemory.returnToSystem()
             pipeline.record("memory_pressure", at: time, ["level": .string(level.rawValue), "cached": .int(feed.cachedCount),
@@ -207,7 +192,7 @@ public final class CarouselScene: OpenedScene {
 
     /// A new random order for every item not in the slot pool, so none on screen moves.
     private func reshuffle() {
-        let kept = Set(carousel.coveredRange.map { $0.map { carousel.item(forVirtualIndex: $0) } } ?? [])
+        let kept = Set(engine.coveredRange.map { $0.map { engine.item(forVirtualIndex: $0) } } ?? [])
         var rng = SystemRandomNumberGenerator()
         pipeline.replaceSources(PassShuffle.reshuffle(sources, keeping: kept, using: &rng))
     }

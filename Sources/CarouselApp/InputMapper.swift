@@ -18,8 +18,8 @@ struct InputMapper {
 
     func map(_ input: WindowInput) -> [AppInput] {
         switch input {
-        case .pointer(let p): [.carousel(.pointer(p))]
-        case .scroll(let delta, let time): [.carousel(.scroll(delta, time: time))]
+        case .pointer(let p): [.view(.pointer(p))]
+        case .scroll(let delta, let time): [.view(.scroll(delta, time: time))]
         case .key(let press): key(press)
         case .windowClosed: [.windowClosed]
         case .resized: [.resized]
@@ -55,6 +55,6 @@ struct InputMapper {
         case .down: step = verticalSteps ? .next : nil
         case nil: step = nil
         }
-        return step.map { [.carousel(.step($0, time: press.time))] } ?? []
+        return step.map { [.view(.step($0, time: press.time))] } ?? []
     }
 }

@@ -161,7 +161,7 @@ struct InteractiveLoop {
         mapper.verticalSteps = scene.scrollsVertically
         for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
             switch input {
-            case .carousel(let c):
+            case .view(let c):
                 if debugInput { Log.info("input \(c)") }
                 if hours != nil {
                     // Outside the hours a touch wakes the screen (and does nothing else);

@@ -6,9 +6,11 @@ import CarouselSDL
 /// shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
 /// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
 /// wall grows as they do. Lives on the main thread.
-public final class MosaicScene: OpeningScene {
+public final class MosaicScene: EngineScene, OpeningScene {
     public var scrollsVertically: Bool { true }
-    public private(set) var mosaic: Mosaic
+    public var engine: Mosaic
+    /// The engine, by its own name.
+    public var mosaic: Mosaic { engine }
     public let pipeline: ImagePipeline
     public var painter: FramePainter
     private var sizes: SizeReader
@@ -32,9 +34,9 @@ public final class MosaicScene: OpeningScene {
 
     /// Back from the carousel: the item shown last is on screen, and loading resumes.
     public func returned(showing item: Int?, time: Double) throws(SDLError) {
-        if let item { mosaic.reveal(item) }
-        mosaic.advance(to: time)
-        try update()
+        if let item { engine.reveal(item) }
+        engine.advance(to: time)
+        try engineMoved()
     }
 
     /// The carousel opened over the wall: the wall loads nothing meanwhile.
@@ -46,7 +48,7 @@ public final class MosaicScene: OpeningScene {
                 painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
                 timeOrigin: Double? = nil, wake: @escaping @Sendable () -> Void = {},
                 warn: @escaping (String) -> Void) throws(SDLError) {
-        self.mosaic = Mosaic(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
+        self.engine = Mosaic(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         var tiles = painter
@@ -58,56 +60,39 @@ public final class MosaicScene: OpeningScene {
         self.sizes = SizeReader(paths: sources.map(\.path), locate: loading.locate, wake: wake)
         if waitsForSizes { sizes.waitUntilDone() }
         place(sizes.take())
-        try update()
+        try engineMoved()
     }
 
     deinit { sizes.stop() }
 
-    public var sources: [ImageSource] { pipeline.sources }
     /// The view's name in events and options: `mosaic` or `grid`.
-    public var viewName: String { mosaic.settings.arrangement == .grid ? "grid" : "mosaic" }
-    public var viewport: Size { mosaic.layout.viewport }
-    public var isAnimating: Bool { mosaic.isAnimating }
-    public var isInteracting: Bool { mosaic.isInteracting }
-    public var nextScheduledTime: Double? { mosaic.nextScheduledTime }
-    public var currentIndex: Int? { mosaic.topItem }
-    public var time: Double { mosaic.time }
-
-    public func handle(_ input: ViewInput) throws(SDLError) {
-        if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
-        mosaic.handle(input)
-        try update()
-    }
-
-    public func advance(to time: Double) throws(SDLError) {
-        mosaic.advance(to: time)
-        try update()
-    }
+    public var viewName: String { engine.settings.arrangement == .grid ? "grid" : "mosaic" }
+    public var currentIndex: Int? { engine.topItem }
 
     public func draw(on renderer: SDLRenderer) {
         if sources.isEmpty {
             painter.drawMessage(emptyMessage, viewport: viewport, on: renderer)
         } else {
-            painter.draw(mosaic.visibleItems, slots: pipeline.slots, viewport: viewport, on: renderer)
+            painter.draw(engine.visibleItems, slots: pipeline.slots, viewport: viewport, on: renderer)
         }
     }
 
     /// The box the layout fits its pictures into (then cropped to their tiles).
     public var tileBox: Size {
-        let box = mosaic.layout.pictureBox
+        let box = engine.layout.pictureBox
         return painter.style.imageBox(for: Rect(x: 0, y: 0, width: box.width, height: box.height)).size
     }
 
-    private var shown: [(slot: Int, item: Int)] { mosaic.visibleItems.map { ($0.slot, $0.item) } }
+    private var shown: [(slot: Int, item: Int)] { engine.visibleItems.map { ($0.slot, $0.item) } }
 
     @discardableResult
     public func pump() throws(SDLError) -> Bool {
         let arrived = sizes.take()
         if !arrived.isEmpty {
             place(arrived)
-            try update()
+            try engineMoved()
         }
-        let pumped = try pipeline.pump(shown, time: mosaic.time)
+        let pumped = try pipeline.pump(shown, time: engine.time)
         holdSizesWhileTilesLoad()
         return pumped || !arrived.isEmpty
     }
@@ -116,46 +101,46 @@ public final class MosaicScene: OpeningScene {
     /// wall lacks what lies within `loadOrder`'s reach below the screen.
     private func holdSizesWhileTilesLoad() {
         guard !waitsForSizes else { return }
-        sizes.setHeld(pipeline.isLoading && mosaic.isPlaced(screensBelow: 2))
+        sizes.setHeld(pipeline.isLoading && engine.isPlaced(screensBelow: 2))
     }
 
     public func finishLoading() throws(SDLError) {
-        try pipeline.finishLoading({ shown }, time: mosaic.time)
+        try pipeline.finishLoading({ shown }, time: engine.time)
     }
 
     public var isLoading: Bool { pipeline.isLoading || !sizes.isDone }
 
-    private func update() throws(SDLError) {
-        for e in mosaic.takeEvents() {
+    public func engineMoved() throws(SDLError) {
+        for e in engine.takeEvents() {
             if case .tap(let index) = e.kind { taps.append(index) }
             pipeline.record(e)
         }
         let box = tileBox
         // A second decode only while the wall rests: in motion the render thread needs its core.
-        pipeline.loading.workers.setMoving(mosaic.isAnimating || mosaic.isInteracting)
+        pipeline.loading.workers.setMoving(engine.isAnimating || engine.isInteracting)
         // Planned first: after a resize the feed forgets the images fitted to the old box.
-        pipeline.plan(memoryPressure == .high ? mosaic.loadOrder(ahead: 0, behind: 0) : mosaic.loadOrder(), box: box)
-        if configuredBox != box || pipeline.slots.contents.count < mosaic.slotCount {
+        pipeline.plan(memoryPressure == .high ? engine.loadOrder(ahead: 0, behind: 0) : engine.loadOrder(), box: box)
+        if configuredBox != box || pipeline.slots.contents.count < engine.slotCount {
             // New or more textures (the pool grew): every tile on screen is filled again.
-            try pipeline.configure(count: max(mosaic.slotCount, pipeline.slots.contents.count), box: box)
+            try pipeline.configure(count: max(engine.slotCount, pipeline.slots.contents.count), box: box)
             configuredBox = box
-            _ = mosaic.takeSlotChanges()
-            for item in mosaic.visibleItems { try pipeline.assign(item.slot, item: item.item, time: mosaic.time) }
+            _ = engine.takeSlotChanges()
+            for item in engine.visibleItems { try pipeline.assign(item.slot, item: item.item, time: engine.time) }
         } else {
-            for change in mosaic.takeSlotChanges() {
-                try pipeline.assign(change.slot, item: change.item, time: mosaic.time)
+            for change in engine.takeSlotChanges() {
+                try pipeline.assign(change.slot, item: change.item, time: engine.time)
             }
         }
-        if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: mosaic.time) }
+        if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
         holdSizesWhileTilesLoad()
     }
 
 
     /// Shapes read for the next items of the list: placed, and remembered by file.
     private func place(_ arrived: [Double?]) {
-        let first = mosaic.placedCount
+        let first = engine.placedCount
         for (i, a) in arrived.enumerated() where sources.indices.contains(first + i) { shapes[sources[first + i]] = a }
-        mosaic.sizesKnown(arrived)
+        engine.sizesKnown(arrived)
     }
 
     public func apply(_ change: SceneChange) throws(SDLError) {
@@ -164,16 +149,16 @@ public final class MosaicScene: OpeningScene {
         case .screenOff(let t): pipeline.screenTurnedOff(at: t)
         case .screenOn(let t, let reason):
             pipeline.screenTurnedOn(at: t, reason: reason)
-            try update()
+            try engineMoved()
         case .texturesLost:
             pipeline.slots.reset()
             painter.forgetTextures()
             configuredBox = nil
-            try update()
+            try engineMoved()
         case .memoryPressure(let level, let t):
             guard level != memoryPressure else { return }
             memoryPressure = level
-            try update()
+            try engineMoved()
             pipeline.record("memory_pressure", at: t, ["level": .string(level.rawValue)])
         case .back: break
         }
@@ -187,7 +172,7 @@ public final class MosaicScene: OpeningScene {
     public func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError) {
         let previous = sources
         if recording { recordCatalogChange(from: previous, to: new, at: time) }
-        let top = mosaic.topItem
+        let top = engine.topItem
         sizes.stop()
         pipeline.replaceSources(new)
         var known: [Double?] = []
@@ -199,8 +184,8 @@ public final class MosaicScene: OpeningScene {
         sizes = SizeReader(paths: new.dropFirst(known.count).map(\.path), locate: locate, wake: wake)
         if waitsForSizes { sizes.waitUntilDone() }
         let kept = top.flatMap { old in new.firstIndex(of: previous[old]).map { (old: old, new: $0) } }
-        mosaic.replaceItems(count: new.count, known: known, keeping: kept)
+        engine.replaceItems(count: new.count, known: known, keeping: kept)
         place(sizes.take())
-        try update()
+        try engineMoved()
     }
 }

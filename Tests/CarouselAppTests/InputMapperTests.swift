@@ -15,17 +15,17 @@ import Testing
 
     @Test func keysStepTheViewOrAskTheApp() {
         let m = InputMapper()
-        #expect(m.map(Self.press(.right)) == [.carousel(.step(.next, time: 1))])
-        #expect(m.map(Self.press(.space)) == [.carousel(.step(.next, time: 1))])
-        #expect(m.map(Self.press(.left)) == [.carousel(.step(.previous, time: 1))])
-        #expect(m.map(Self.press(.home)) == [.carousel(.step(.first, time: 1))])
-        #expect(m.map(Self.press(.end)) == [.carousel(.step(.last, time: 1))])
-        #expect(m.map(Self.press(.pageDown)) == [.carousel(.step(.nextPage, time: 1))])
+        #expect(m.map(Self.press(.right)) == [.view(.step(.next, time: 1))])
+        #expect(m.map(Self.press(.space)) == [.view(.step(.next, time: 1))])
+        #expect(m.map(Self.press(.left)) == [.view(.step(.previous, time: 1))])
+        #expect(m.map(Self.press(.home)) == [.view(.step(.first, time: 1))])
+        #expect(m.map(Self.press(.end)) == [.view(.step(.last, time: 1))])
+        #expect(m.map(Self.press(.pageDown)) == [.view(.step(.nextPage, time: 1))])
         #expect(m.map(Self.press(.f11)) == [.toggleFullscreen])
         #expect(m.map(Self.press(.q)) == [.quit])
         #expect(m.map(Self.press(.escape)) == [.quit])
         #expect(m.map(Self.press(nil, keycode: Self.a)).isEmpty)
-        #expect(m.map(.scroll(1, time: 2)) == [.carousel(.scroll(1, time: 2))])
+        #expect(m.map(.scroll(1, time: 2)) == [.view(.scroll(1, time: 2))])
         #expect(m.map(.resized) == [.resized] && m.map(.renderReset) == [.renderReset] && m.map(.windowClosed) == [.windowClosed])
     }
 
@@ -33,8 +33,8 @@ import Testing
         var m = InputMapper()
         #expect(m.map(Self.press(.up)).isEmpty && m.map(Self.press(.down)).isEmpty, "the carousel moves sideways")
         m.verticalSteps = true
-        #expect(m.map(Self.press(.up)) == [.carousel(.step(.previous, time: 1))])
-        #expect(m.map(Self.press(.down)) == [.carousel(.step(.next, time: 1))])
+        #expect(m.map(Self.press(.up)) == [.view(.step(.previous, time: 1))])
+        #expect(m.map(Self.press(.down)) == [.view(.step(.next, time: 1))])
     }
 
     @Test func kioskIgnoresQuitAndFullScreenKeysButNotItsCombination() {
@@ -44,7 +44,7 @@ import Testing
         #expect(m.map(Self.press(.f11)).isEmpty)
         #expect(m.map(Self.press(.q, [.ctrl])).isEmpty, "alt is missing")
         #expect(m.map(Self.press(.q, [.ctrl, .alt])) == [.quit])
-        #expect(m.map(Self.press(.right)) == [.carousel(.step(.next, time: 1))], "navigation keys still work")
+        #expect(m.map(Self.press(.right)) == [.view(.step(.next, time: 1))], "navigation keys still work")
     }
 
     @Test func inAViewOpenedFromAnotherEscapeAndBackspaceGoBack() {
