@@ -1,26 +1,20 @@
 /// A phone gallery's grid: square tiles in rows of equal columns, item after item, left to
 /// right and top to bottom, whatever the pictures' shapes (each is cropped to its square).
 ///
-/// With viewport width W, C columns and gap g: tile side s = ⌊(W − (C + 1)·g) / C⌋, the
-/// pixels left over split evenly left and right (as `MosaicLayout`'s columns), item i in row
-/// ⌊i / C⌋ and column i mod C, at x = ⌊leftover / 2⌋ + g + c·(s + g), y = g + r·(s + g).
+/// Columns as `TileColumns` gives them (width s, gap g): item i in row ⌊i / C⌋ and column
+/// i mod C, an s × s square at that column's left edge and y = g + r·(s + g).
 public struct GridLayout: TileLayout {
     public let viewport: Size
-    public let columns: Int
-    public let gap: Double
-    public let columnWidth: Double
-    /// The left edge of column 0.
-    public let left: Double
+    public let grid: TileColumns
+    public var columns: Int { grid.count }
+    public var gap: Double { grid.gap }
+    public var columnWidth: Double { grid.width }
+    public var left: Double { grid.left }
     public private(set) var frames: [Rect] = []
 
     public init(viewport: Size, columns: (portrait: Int, landscape: Int), gap: Double) {
         self.viewport = viewport
-        let c = max(1, viewport.height > viewport.width ? columns.portrait : columns.landscape)
-        self.columns = c
-        self.gap = max(0, gap)
-        let side = max(1, ((viewport.width - Double(c + 1) * self.gap) / Double(c)).rounded(.down))
-        self.columnWidth = side
-        self.left = max(0, ((viewport.width - Double(c) * side - Double(c + 1) * self.gap) / 2).rounded(.down))
+        grid = TileColumns(viewport: viewport, columns: columns, gap: gap)
     }
 
     private var pitch: Double { columnWidth + gap }
@@ -40,7 +34,7 @@ public struct GridLayout: TileLayout {
     /// The shape does not matter: every tile is the same square.
     public mutating func append(aspect: Double?) {
         let i = frames.count, row = i / columns, column = i % columns
-        frames.append(Rect(x: left + gap + Double(column) * pitch, y: gap + Double(row) * pitch,
+        frames.append(Rect(x: grid.minX(of: column), y: gap + Double(row) * pitch,
                            width: columnWidth, height: columnWidth))
     }
 
@@ -55,10 +49,10 @@ public struct GridLayout: TileLayout {
     }
 
     public func item(at point: Point) -> Int? {
-        let x = point.x - left - gap, y = point.y - gap
-        guard x >= 0, y >= 0 else { return nil }
-        let column = Int((x / pitch).rounded(.down)), row = Int((y / pitch).rounded(.down))
-        guard column < columns, x - Double(column) * pitch < columnWidth, y - Double(row) * pitch < columnWidth else { return nil }
+        let y = point.y - gap
+        guard let column = grid.column(at: point.x), y >= 0 else { return nil }
+        let row = Int((y / pitch).rounded(.down))
+        guard y - Double(row) * pitch < columnWidth else { return nil }
         let i = row * columns + column
         return i < frames.count ? i : nil
     }

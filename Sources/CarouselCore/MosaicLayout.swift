@@ -3,18 +3,16 @@
 /// never moves once placed, whatever arrives later. Positions are pixels scrolled from the
 /// top of the wall; the layout grows as items' aspect ratios become known, in item order.
 ///
-/// With viewport width W, C columns and gap g: column width cw = ⌊(W − (C + 1)·g) / C⌋, the
-/// pixels left over split evenly left and right, column c's left edge at
-/// ⌊leftover / 2⌋ + g + c·(cw + g); a tile is round(cw · h / w) high, h / w clamped to
+/// Columns as `TileColumns` gives them (width cw, gap g); a tile is round(cw · h / w) high, h / w clamped to
 /// [1/3, 3] (a panorama is cropped to its tile); each column's first tile starts at y = g,
 /// the next g below the one above.
 public struct MosaicLayout: TileLayout {
     public let viewport: Size
-    public let columns: Int
-    public let gap: Double
-    public let columnWidth: Double
-    /// The left edge of column 0.
-    public let left: Double
+    public let grid: TileColumns
+    public var columns: Int { grid.count }
+    public var gap: Double { grid.gap }
+    public var columnWidth: Double { grid.width }
+    public var left: Double { grid.left }
     /// Each placed item's box on the wall (y from the wall's top) and its column.
     public private(set) var frames: [Rect] = []
     public private(set) var columnOf: [Int] = []
@@ -32,15 +30,9 @@ public struct MosaicLayout: TileLayout {
     ///     the viewport's orientation; a square one counts as landscape.
     public init(viewport: Size, columns: (portrait: Int, landscape: Int) = (3, 5), gap: Double = 10) {
         self.viewport = viewport
-        let c = max(1, viewport.height > viewport.width ? columns.portrait : columns.landscape)
-        self.columns = c
-        self.gap = max(0, gap)
-        let width = max(1, ((viewport.width - Double(c + 1) * self.gap) / Double(c)).rounded(.down))
-        self.columnWidth = width
-        let leftover = viewport.width - Double(c) * width - Double(c + 1) * self.gap
-        self.left = max(0, (leftover / 2).rounded(.down))
-        self.itemsInColumn = Array(repeating: [], count: c)
-        self.nextTop = Array(repeating: self.gap, count: c)
+        grid = TileColumns(viewport: viewport, columns: columns, gap: gap)
+        itemsInColumn = Array(repeating: [], count: grid.count)
+        nextTop = Array(repeating: grid.gap, count: grid.count)
     }
 
     public var contentBounds: Rect {
@@ -66,7 +58,7 @@ public struct MosaicLayout: TileLayout {
         var column = 0
         for c in 1..<columns where nextTop[c] < nextTop[column] { column = c }
         let height = tileHeight(aspect: aspect)
-        let frame = Rect(x: left + gap + Double(column) * (columnWidth + gap), y: nextTop[column],
+        let frame = Rect(x: grid.minX(of: column), y: nextTop[column],
                          width: columnWidth, height: height)
         itemsInColumn[column].append(frames.count)
         frames.append(frame)
@@ -97,11 +89,8 @@ public struct MosaicLayout: TileLayout {
 
     /// The item whose tile contains the wall point; nil in a gutter or below the wall.
     public func item(at point: Point) -> Int? {
-        let x = point.x, y = point.y
-        let offset = x - left - gap
-        guard offset >= 0 else { return nil }
-        let c = Int((offset / (columnWidth + gap)).rounded(.down))
-        guard c < columns, offset - Double(c) * (columnWidth + gap) < columnWidth else { return nil }
+        let y = point.y
+        guard let c = grid.column(at: point.x) else { return nil }
         let list = itemsInColumn[c]
         var lo = 0, hi = list.count
         while lo < hi {
