@@ -6,10 +6,6 @@
 public struct GridLayout: TileLayout {
     public let viewport: Size
     public let grid: TileColumns
-    public var columns: Int { grid.count }
-    public var gap: Double { grid.gap }
-    public var columnWidth: Double { grid.width }
-    public var left: Double { grid.left }
     public private(set) var frames: [Rect] = []
 
     public init(viewport: Size, columns: (portrait: Int, landscape: Int), gap: Double) {

@@ -9,10 +9,6 @@
 public struct MosaicLayout: TileLayout {
     public let viewport: Size
     public let grid: TileColumns
-    public var columns: Int { grid.count }
-    public var gap: Double { grid.gap }
-    public var columnWidth: Double { grid.width }
-    public var left: Double { grid.left }
     /// Each placed item's box on the wall (y from the wall's top) and its column.
     public private(set) var frames: [Rect] = []
     public private(set) var columnOf: [Int] = []

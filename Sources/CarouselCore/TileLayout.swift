@@ -9,9 +9,8 @@ public protocol TileLayout: ItemLayout {
     /// orientation (a square one counts as landscape); `gap`: pixels between tiles and
     /// around them.
     init(viewport: Size, columns: (portrait: Int, landscape: Int), gap: Double)
-    var columns: Int { get }
-    var gap: Double { get }
-    var columnWidth: Double { get }
+    /// Its columns: their count, width, gap and margins.
+    var grid: TileColumns { get }
     /// Each placed item's frame, in item order.
     var frames: [Rect] { get }
     /// Down to the lowest tile and a gap below it, across the viewport's width.
@@ -32,6 +31,11 @@ public protocol TileLayout: ItemLayout {
 
 extension TileLayout {
     public var count: Int { frames.count }
+    public var columns: Int { grid.count }
+    public var gap: Double { grid.gap }
+    public var columnWidth: Double { grid.width }
+    /// The left edge of the first column's gap.
+    public var left: Double { grid.left }
 
     /// The content's height: down to the lowest tile, and a gap below it.
     public var contentHeight: Double { contentBounds.size.height }
