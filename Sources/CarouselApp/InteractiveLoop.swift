@@ -42,8 +42,8 @@ struct InteractiveLoop {
     /// headless driver): an animation then draws at 60 a second instead of spinning.
     var framePacing: Double?
     private var lastFrame: Double?
-    /// Plays `carousel bench --soak`'s input and reports frames to it; nil normally.
-    var soak: SoakDriver?
+    /// Rides along (`carousel bench --soak`'s driver); nil normally.
+    var observer: (any LoopObserver)?
 
     init(scene: any Scene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
          keys: KeyBindings, catalog: CatalogUpdater? = nil) {
@@ -62,7 +62,7 @@ struct InteractiveLoop {
             // The clock is read twice a pass: going to sleep (how long to sleep) and waking
             // (the time of everything this pass does: input, motion, the frame drawn).
             let asleep = EventQueue.now
-            soak?.perform(now: asleep, window: window)
+            observer?.willSleep(now: asleep, window: window)
             // Idle: sleep until something happens. Moving: take what is queued and draw.
             let event = nextEvent(now: asleep)
             let woke = ProcessStats.now
@@ -108,9 +108,9 @@ struct InteractiveLoop {
                 drewMotion = scene.isAnimating
                 needsDraw = false
                 lastFrame = now
-                soak?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.isAnimating)
+                observer?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.isAnimating)
             }
-            soak?.reportIfDue(now: now, scene: scene)
+            observer?.passEnded(now: now, scene: scene)
         }
         return outcome
     }
@@ -146,7 +146,7 @@ struct InteractiveLoop {
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.nextScheduledTime, catalog?.nextCheck,
-                         hours?.state(now: now).nextChange, soak?.nextDue].compactMap { $0 }
+                         hours?.state(now: now).nextChange, observer?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }

@@ -177,7 +177,7 @@ public struct RunCommand: ParsableCommand {
                                        keys: keys, catalog: catalog)
             loop.memoryPressure = pressure
             loop.framePacing = paced ? 1.0 / 60 : nil
-            loop.soak = soak
+            loop.observer = soak
             loop.broken = loadings.broken
             loop.hours = try current.schedule.map {
                 OpeningHours(schedule: try Schedule(parsing: $0),

@@ -7,7 +7,7 @@ import Foundation
 /// second writes a line the supervising bench reads (frames drawn and their times, decodes
 /// done and failed, whether the strip was moving). Those lines are also the heartbeat: a
 /// main loop that stops writing them is hung. Started by the hidden `--soak-drive SEED`.
-final class SoakDriver {
+final class SoakDriver: LoopObserver {
     private var mix: SoakMix
     private let start: Double
     private var nextReport: Double
@@ -34,10 +34,10 @@ final class SoakDriver {
     }
 
     /// When the loop must wake next for this driver.
-    var nextDue: Double { min(start + mix.peek().offset, nextReport) }
+    var nextDue: Double? { min(start + mix.peek().offset, nextReport) }
 
     /// Queues the steps due by `now`; resizes the window itself (main thread).
-    func perform(now: Double, window: SDLWindow) {
+    func willSleep(now: Double, window: SDLWindow) {
         if let fault, now - start >= fault.at {
             if fault.kind == "crash" { kill(getpid(), SIGSEGV) }
             while fault.kind == "hang" { sleep(60) }
@@ -67,7 +67,7 @@ final class SoakDriver {
     }
 
     /// Writes the report line when one is due.
-    func reportIfDue(now: Double, scene: any Scene) {
+    func passEnded(now: Double, scene: any Scene) {
         guard now >= nextReport else { return }
         let feed = scene.pipeline.feed
         if counted.feed != ObjectIdentifier(feed) { counted = (ObjectIdentifier(feed), 0, 0) }
