@@ -12,7 +12,7 @@ public struct Mosaic: ViewEngine {
     public var core: EngineCore
     /// The sizes known so far, in item order: height / width, nil for an unreadable header.
     private var aspects: [Double?] = []
-    private var pool = TilePool()
+    private var pool = SlotPool.growing
 
     public init(itemCount: Int, viewport: Size, settings: MosaicSettings = MosaicSettings(), time: Double = 0) {
         self.settings = settings
@@ -40,7 +40,7 @@ public struct Mosaic: ViewEngine {
     /// The tiles overlapping the viewport, in item order, with their slots and boxes.
     public var visibleItems: [VisibleItem] {
         layout.visibleItems(at: position).compactMap { i in
-            guard let slot = pool.slot(forItem: i) else { return nil }
+            guard let slot = pool.slot(forVirtualIndex: i) else { return nil }
             return VisibleItem(item: i, virtualIndex: i, slot: slot, frame: layout.frame(ofVirtualIndex: i, at: position))
         }
     }
@@ -211,6 +211,6 @@ public struct Mosaic: ViewEngine {
 
     /// Slots for exactly the tiles on screen.
     public mutating func updatePool() {
-        core.merge(pool.cover(layout.visibleItems(at: position)))
+        core.merge(pool.cover(layout.visibleItems(at: position)) { $0 })
     }
 }

@@ -8,32 +8,66 @@ public struct SlotAssignment: Hashable, Sendable {
     public var item: Int
 }
 
-/// A fixed set of slots recycled from one end of the strip to the other (seed 000), so the
-/// renderer holds `slotCount` textures whatever the number of images.
+/// The slots of any view: each wanted virtual index gets a slot, one that stays keeps its
+/// slot, the slots of those no longer wanted are reused. The renderer holds one texture per
+/// slot, so the count of textures is the pool's size whatever the number of images.
 ///
-/// The pool covers a window of consecutive virtual indices. A slot keeps its item for as
-/// long as that item stays in the window; the window moves only as far as it must to hold
-/// what is required (the visible items and the centred item's two neighbours).
+/// The strip's pool is fixed (seed 000: `ceil(W / stride) + 2` slots, recycled from one
+/// end of the strip to the other) and covers a window of consecutive virtual indices that
+/// moves only as far as it must to hold what is required (the visible items and the centred
+/// item's two neighbours). A wall's pool grows (`growing`) to the most tiles ever wanted at
+/// once, whatever their indices.
 public struct SlotPool: Hashable, Sendable {
-    public let slotCount: Int
     /// Virtual index shown by each slot; nil while a slot is unused.
     public private(set) var slots: [Int?]
-    /// The virtual indices covered, nil before the first `cover`.
+    /// Whether it makes a slot when every one is taken (else what does not fit waits).
+    public let grows: Bool
+    /// The virtual indices covered by the strip's window, nil before the first `cover(_:within:itemCount:)`.
     public private(set) var window: ClosedRange<Int>?
 
+    /// A pool of `slotCount` slots, never more.
     public init(slotCount: Int) {
-        self.slotCount = max(1, slotCount)
         self.slots = Array(repeating: nil, count: max(1, slotCount))
+        self.grows = false
     }
 
-    /// The slot showing `virtualIndex`, nil when it is outside the window.
+    /// An empty pool that grows as more items are wanted at once than ever before.
+    public static var growing: SlotPool { SlotPool() }
+
+    private init() {
+        self.slots = []
+        self.grows = true
+    }
+
+    public var slotCount: Int { slots.count }
+
+    /// The slot showing `virtualIndex`, nil when none does.
     public func slot(forVirtualIndex virtualIndex: Int) -> Int? {
         slots.firstIndex(of: virtualIndex)
     }
 
-    /// Moves the window the least needed to contain `required`, staying inside `bounds`
-    /// (the valid virtual indices when the strip does not wrap; nil for an endless strip),
-    /// and returns the slots that changed item, in slot order.
+    /// Gives every virtual index of `wanted` (in the order given) a slot, keeping those that
+    /// have one and freeing the slots of the rest; `item` names the item a virtual index
+    /// shows. Returns the slots that changed item, in slot order.
+    public mutating func cover(_ wanted: [Int], item: (Int) -> Int) -> [SlotAssignment] {
+        let want = Set(wanted)
+        for s in slots.indices where slots[s].map({ !want.contains($0) }) ?? false { slots[s] = nil }
+        var have = Set(slots.compactMap { $0 })
+        var free = slots.indices.filter { slots[$0] == nil }[...]
+        var changes: [SlotAssignment] = []
+        for v in wanted where !have.contains(v) {
+            let s: Int
+            if let f = free.popFirst() { s = f } else if grows { slots.append(nil); s = slots.count - 1 } else { break }
+            slots[s] = v
+            have.insert(v)
+            changes.append(SlotAssignment(slot: s, virtualIndex: v, item: item(v)))
+        }
+        return changes.sorted { $0.slot < $1.slot }
+    }
+
+    /// The strip's rule: moves the window the least needed to contain `required`, staying
+    /// inside `bounds` (the valid virtual indices when the strip does not wrap; nil for an
+    /// endless strip), and returns the slots that changed item, in slot order.
     public mutating func cover(_ required: ClosedRange<Int>, within bounds: ClosedRange<Int>?,
                                itemCount: Int) -> [SlotAssignment] {
         let size = bounds.map { min(slotCount, $0.count) } ?? slotCount
@@ -45,21 +79,10 @@ public struct SlotPool: Hashable, Sendable {
         if let b = bounds { lo = min(max(lo, b.lowerBound), b.upperBound - size + 1) }
         let newWindow = lo...(lo + size - 1)
         window = newWindow
-
-        for s in slots.indices where slots[s].map({ !newWindow.contains($0) }) ?? false {
-            slots[s] = nil
-        }
-        var changes: [SlotAssignment] = []
-        var free = slots.indices.filter { slots[$0] == nil }[...]
-        for v in newWindow where !slots.contains(v) {
-            guard let s = free.popFirst() else { break }
-            slots[s] = v
-            changes.append(SlotAssignment(slot: s, virtualIndex: v, item: Self.wrap(v, itemCount)))
-        }
-        return changes.sorted { $0.slot < $1.slot }
+        return cover(Array(newWindow)) { Self.wrap($0, itemCount) }
     }
 
-    /// Empties every slot (no items to show).
+    /// Empties every slot (no items to show), keeping the count (the textures stay).
     @discardableResult
     public mutating func clear() -> [SlotAssignment] {
         slots = Array(repeating: nil, count: slotCount)

@@ -73,3 +73,23 @@ import Testing
         #expect(Set(c.visibleItems.map(\.slot)).isSubset(of: [0, 1, 2]))
     }
 }
+
+/// The one pool any layout's slots come from, by the indices it wants.
+@Suite struct GeneralSlotPoolTests {
+    @Test func aGrowingPoolKeepsWhatStaysReusesWhatLeftAndGrowsOnlyForMoreAtOnce() {
+        var pool = SlotPool.growing
+        #expect(pool.cover([3, 7, 9]) { $0 }.map(\.slot) == [0, 1, 2])
+        // 7 stays in slot 1; 3 and 9 leave, 10 and 11 take their slots.
+        let next = pool.cover([7, 10, 11]) { $0 }
+        #expect(next.map { [$0.slot, $0.virtualIndex] } == [[0, 10], [2, 11]])
+        #expect(pool.slot(forVirtualIndex: 7) == 1 && pool.slotCount == 3)
+        #expect(pool.cover([1, 2, 7, 10]) { $0 }.count == 2 && pool.slotCount == 4, "four at once: one more slot")
+        #expect(pool.cover([5]) { $0 }.count == 1 && pool.slotCount == 4, "never shrinks: the textures stay")
+    }
+
+    @Test func aFixedPoolNeverGrows() {
+        var pool = SlotPool(slotCount: 2)
+        let changes = pool.cover([4, 5, 6]) { $0 % 3 }
+        #expect(pool.slotCount == 2 && changes.map(\.item) == [1, 2], "what does not fit waits")
+    }
+}
