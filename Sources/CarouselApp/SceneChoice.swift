@@ -16,11 +16,11 @@ extension ViewOptions {
                                      startIndex: startIndex, renderer: renderer, painter: painter, loading: loading(nil),
                                      log: log, time: time, timeOrigin: timeOrigin, warn: warn)
         case .mosaic, .grid:
-            var settings = mosaicSettings
+            var settings = wallSettings
             settings.attract = carouselSettings(behaviour).attract
             let columnWidth = settings.arrangement.layout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
                                                           gap: settings.gap).columnWidth
-            let wall = try MosaicScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
+            let wall = try WallScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
                                        painter: painter, loading: loading(.atLeast(columnWidth)), log: log, time: time,
                                        timeOrigin: timeOrigin, wake: wake, warn: warn)
             var carousel = carouselSettings(behaviour)

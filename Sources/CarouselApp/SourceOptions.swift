@@ -31,7 +31,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Memory limit of each decoder process (address space), in MB; a picture needing more is shown as failed. Default: a quarter of this machine's memory, from \(DecodeMemory.floorMB) to \(DecodeMemory.ceilingMB).", valueName: "MB"))
     public var decodeMemory: Int = DecodeMemory.defaultLimitMB
 
-    @Option(help: ArgumentHelp("Where the mosaic keeps its thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
+    @Option(help: ArgumentHelp("Where the walls (mosaic, grid) keep their thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
     public var thumbnailCache: String?
 
     @Option(help: ArgumentHelp("A picture that cannot be shown: skip leaves it out as if it were not there (tried again when its file changes), show shows a labelled placeholder. Default: skip with --kiosk, else show.", valueName: "show|skip"))

@@ -125,7 +125,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("A picture behind everything, scaled to cover the screen.", valueName: "FILE"))
     public var backgroundImage: String?
 
-    @Flag(inversion: .prefixedNo, help: "Seed 001's drop shadow: dark bands at the top and bottom of the screen, and under each tile of the mosaic.")
+    @Flag(inversion: .prefixedNo, help: "Seed 001's drop shadow: dark bands at the top and bottom of the screen, and under each tile of a wall.")
     public var shadow = false
 
     @Option(help: "Renderer: auto, opengl, opengles2 or software.")
@@ -178,12 +178,12 @@ public struct ViewOptions: ParsableArguments, Sendable {
     }
 
     /// The mosaic's settings from these options.
-    public var mosaicSettings: MosaicSettings {
-        var s = MosaicSettings()
+    public var wallSettings: WallSettings {
+        var s = WallSettings()
         s.portraitColumns = columns.portrait
         s.landscapeColumns = columns.landscape
         s.gap = tileGap
-        s.arrangement = home == .grid ? .grid : .waterfall
+        s.arrangement = home == .grid ? .grid : .mosaic
         return s
     }
 

@@ -2,7 +2,7 @@
 /// items in a rectangle, the frame of an item, the content's bounds and the item at a point,
 /// all in content coordinates (pixels from the content's top-left corner). Items are placed
 /// in item order as their sizes become known and never move once placed. The mosaic's
-/// waterfall (`MosaicLayout`) and the uniform grid (`GridLayout`) implement it; `Mosaic`, the
+/// waterfall (`MosaicLayout`) and the uniform grid (`GridLayout`) implement it; `Wall`, the
 /// engine of every tiled view, its slots, painter and hit testing go through it.
 public protocol TileLayout: ItemLayout {
     /// `columns`: for portrait and for landscape viewports, chosen by the viewport's

@@ -44,9 +44,9 @@ import Testing
     /// The grid is a tile layout like the mosaic's: the same engine scrolls it, a tap names
     /// the tile under it, and only the tiles on screen hold slots.
     @Test func theMosaicEngineDrivesTheGrid() {
-        var settings = MosaicSettings()
+        var settings = WallSettings()
         settings.arrangement = .grid
-        var m = Mosaic(itemCount: 60, viewport: Size(width: 640, height: 360), settings: settings)
+        var m = Wall(itemCount: 60, viewport: Size(width: 640, height: 360), settings: settings)
         m.sizesKnown(Array(repeating: 1.5, count: 60))
         // 5 columns of 116 px: 12 rows, 10 + 12 × 126 = 1522 high.
         #expect(m.layout.contentHeight == 1522 && m.slotCount == 15, "3 rows of 5 on screen: \(m.slotCount)")

@@ -132,7 +132,7 @@ public struct BenchCommand: ParsableCommand {
             // The open-and-close phase shows the carousel: its placeholders are not tiles.
             oursRun.blankTilesInMotion = played.blankItems.filter { $0.key != .opening }.values.reduce(0, +)
         }
-        let box = (ours as? CarouselScene)?.imageBoxSize ?? (ours as? SceneStack).flatMap { ($0.wall as? MosaicScene)?.tileBox } ?? viewport
+        let box = (ours as? CarouselScene)?.imageBoxSize ?? (ours as? SceneStack).flatMap { ($0.wall as? WallScene)?.tileBox } ?? viewport
         scene = nil
 
         let decode = DecodeSampler.measure(found, box: box, helper: options.decoderSettings, perGroup: short ? 2 : 9)

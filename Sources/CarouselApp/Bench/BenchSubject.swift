@@ -23,11 +23,11 @@ extension CarouselScene: BenchSubject {
     public var itemsShowingPreview: Int { pipeline.previewsShown(carousel.visibleItems.map(\.slot)) }
 }
 
-extension MosaicScene: BenchSubject {
+extension WallScene: BenchSubject {
     /// Blank tiles on screen; a screen not yet covered by tiles because their sizes are
     /// still being read counts one more.
     public var itemsWithoutImage: Int {
-        let m = mosaic
+        let m = wall
         let uncovered = m.placedCount < m.itemCount && m.layout.contentHeight < m.position + m.layout.viewport.height
         return (uncovered ? 1 : 0) + pipeline.placeholders(m.visibleItems.map(\.slot))
     }

@@ -2,15 +2,15 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 
-/// A tiled view, the mosaic (seed 003) or the grid: its engine (a tile layout and friction physics), the
-/// shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
+/// A wall, the mosaic (seed 003) or the grid: its engine (`Wall`: a tile layout and friction
+/// physics), the shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
 /// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
 /// wall grows as they do. Lives on the main thread.
-public final class MosaicScene: EngineScene, OpeningScene {
+public final class WallScene: EngineScene, OpeningScene {
     public var scrollsVertically: Bool { true }
-    public var engine: Mosaic
+    public var engine: Wall
     /// The engine, by its own name.
-    public var mosaic: Mosaic { engine }
+    public var wall: Wall { engine }
     public let pipeline: ImagePipeline
     public var painter: FramePainter
     private var sizes: SizeReader
@@ -44,11 +44,11 @@ public final class MosaicScene: EngineScene, OpeningScene {
 
     /// `waitForSizes`: read every header before the first frame (`carousel render`, so
     /// the wall is the same every run); otherwise tiles appear as their sizes arrive.
-    public init(sources: [ImageSource], viewport: Size, settings: MosaicSettings, renderer: SDLRenderer,
+    public init(sources: [ImageSource], viewport: Size, settings: WallSettings, renderer: SDLRenderer,
                 painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
                 timeOrigin: Double? = nil, wake: @escaping @Sendable () -> Void = {},
                 warn: @escaping (String) -> Void) throws(SDLError) {
-        self.engine = Mosaic(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
+        self.engine = Wall(itemCount: sources.count, viewport: viewport, settings: settings, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         var tiles = painter
@@ -66,7 +66,7 @@ public final class MosaicScene: EngineScene, OpeningScene {
     deinit { sizes.stop() }
 
     /// The view's name in events and options: `mosaic` or `grid`.
-    public var viewName: String { engine.settings.arrangement == .grid ? "grid" : "mosaic" }
+    public var viewName: String { engine.settings.arrangement.rawValue }
     public var currentIndex: Int? { engine.topItem }
 
     public func draw(on renderer: SDLRenderer) {

@@ -1,10 +1,10 @@
-/// The mosaic: a wall of tiles, a tile layout (the waterfall or the grid, `TileArrangement`)
-/// with friction over the shared engine (`ViewEngine`), scrolling vertically, fed inputs and times, giving the scroll position
-/// (pixels from the wall's top), the visible tiles with their slots, and events (a tap names
+/// A wall: tiles placed by a tile layout (the mosaic's waterfall or the grid, by
+/// `TileArrangement`), with friction, over the shared engine (`ViewEngine`), scrolling
+/// vertically, fed inputs and times, giving the scroll position (pixels from the wall's top), the visible tiles with their slots, and events (a tap names
 /// the tile). Sizes come in item order as their headers are read; the wall grows and no
 /// tile already placed moves. No clock and no I/O: `time` is always an argument.
-public struct Mosaic: ViewEngine {
-    public private(set) var settings: MosaicSettings
+public struct Wall: ViewEngine {
+    public private(set) var settings: WallSettings
     public private(set) var layout: any TileLayout
     /// Items in the list; those whose size is known so far are placed (`layout.count`).
     public private(set) var itemCount: Int
@@ -14,7 +14,7 @@ public struct Mosaic: ViewEngine {
     private var aspects: [Double?] = []
     private var pool = SlotPool.growing
 
-    public init(itemCount: Int, viewport: Size, settings: MosaicSettings = MosaicSettings(), time: Double = 0) {
+    public init(itemCount: Int, viewport: Size, settings: WallSettings = WallSettings(), time: Double = 0) {
         self.settings = settings
         self.itemCount = max(0, itemCount)
         self.layout = Self.layout(viewport, settings)
@@ -25,7 +25,7 @@ public struct Mosaic: ViewEngine {
                                attract: AttractSchedule(settings: attractSettings, time: time), time: time)
     }
 
-    private static func layout(_ viewport: Size, _ s: MosaicSettings) -> any TileLayout {
+    private static func layout(_ viewport: Size, _ s: WallSettings) -> any TileLayout {
         s.arrangement.layout(viewport: viewport, columns: (s.portraitColumns, s.landscapeColumns), gap: s.gap)
     }
 

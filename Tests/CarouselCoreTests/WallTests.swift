@@ -3,20 +3,20 @@ import Testing
 
 /// The mosaic's engine: vertical scrolling with friction, taps on tiles, sizes arriving,
 /// resizes, keys and wheel, and slots for exactly the tiles on screen.
-@Suite struct MosaicTests {
+@Suite struct WallTests {
     /// 1000 photos of 3:2 on a 1920x1080 screen: 5 columns of 372 px, tiles 248 px high.
-    func wall(_ count: Int = 1000, known: Int? = nil) -> Mosaic {
-        var m = Mosaic(itemCount: count, viewport: Size(width: 1920, height: 1080))
+    func wall(_ count: Int = 1000, known: Int? = nil) -> Wall {
+        var m = Wall(itemCount: count, viewport: Size(width: 1920, height: 1080))
         m.sizesKnown(Array(repeating: 2.0 / 3, count: known ?? count))
         return m
     }
 
-    func touch(_ m: inout Mosaic, _ phase: PointerEvent.Phase, y: Double, x: Double = 500, t: Double) {
+    func touch(_ m: inout Wall, _ phase: PointerEvent.Phase, y: Double, x: Double = 500, t: Double) {
         m.handle(.pointer(PointerEvent(phase, .finger(1), x: x, y: y, time: t)))
     }
 
     /// A finger moving up `distance` px over `seconds`, then lifted.
-    func drag(_ m: inout Mosaic, up distance: Double, seconds: Double, from y: Double = 900, at t0: Double = 0) {
+    func drag(_ m: inout Wall, up distance: Double, seconds: Double, from y: Double = 900, at t0: Double = 0) {
         touch(&m, .down, y: y, t: t0)
         let steps = 10
         for i in 1...steps {
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func sizesArriveInOrderAndNothingPlacedMoves() {
-        var m = Mosaic(itemCount: 100, viewport: Size(width: 1080, height: 1920))
+        var m = Wall(itemCount: 100, viewport: Size(width: 1080, height: 1920))
         #expect(m.placedCount == 0 && m.visibleItems.isEmpty)
         m.sizesKnown([1.5, nil, 0.5])
         let first = m.layout.frames
@@ -177,10 +177,10 @@ import Testing
     }
 
     @Test func autoplayScrollsTheWallSlowlyPausesOnATouchAndStartsOverFromTheEnd() {
-        var settings = MosaicSettings()
+        var settings = WallSettings()
         settings.attract.autoplayInterval = 3
         settings.attract.idleResume = 10
-        var m = Mosaic(itemCount: 40, viewport: Size(width: 1920, height: 1080), settings: settings)
+        var m = Wall(itemCount: 40, viewport: Size(width: 1920, height: 1080), settings: settings)
         m.sizesKnown(Array(repeating: 2.0 / 3, count: 40))
         #expect(m.nextScheduledTime == 3)
         m.advance(to: 3.75)
