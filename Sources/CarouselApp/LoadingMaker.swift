@@ -29,6 +29,18 @@ final class LoadingMaker {
     /// `thumbnails`: decode through this thumbnail cache, at this size (the wall's tiles);
     /// `previewsFrom`: show the thumbnails this cache has while pictures decode (the
     /// carousel: on a worker of its own, through the same helpers).
+    /// The loading `ViewOptions.makeScene` asks for, per view: a wall's tiles through the
+    /// thumbnail cache at the size it gives (`thumbnails`, when there is a cache), the
+    /// carousel straight, with previews from `previews` (none where frames must not depend
+    /// on how fast the workers were).
+    func perView(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, thumbnails: ThumbnailCache?,
+                 previews: ThumbnailCache? = nil) -> (ThumbnailCache.Size?) -> ImageLoading {
+        { size in
+            self.make(wake: wake, waitsForImages: waitsForImages, tiles: size != nil,
+                      thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: previews)
+        }
+    }
+
     func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false,
               thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
               previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {

@@ -60,9 +60,7 @@ public struct RenderCommand: ParsableCommand {
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
             renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
-            loading: { size in
-                loadings.make(waitsForImages: true, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } })
-            },
+            loading: loadings.perView(waitsForImages: true, thumbnails: thumbnails),
             log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
         if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }
 

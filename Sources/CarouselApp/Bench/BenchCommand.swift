@@ -109,7 +109,7 @@ public struct BenchCommand: ParsableCommand {
         var scene: (any Scene)? = try view.makeScene(
             sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse([]), renderer: renderer,
             painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
-            loading: { size in loadings.make(wake: EventQueue.wakeUp, tiles: size != nil, thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: thumbnails) },
+            loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails),
             log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
         guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
         ours.pipeline.slots.uploadObserver = { uploads.append($0) }
