@@ -16,7 +16,7 @@ public struct GridLayout: TileLayout {
     private var pitch: Double { columnWidth + gap }
     private var rows: Int { (frames.count + columns - 1) / columns }
 
-    public var contentBounds: Rect {
+    public var tileBounds: Rect {
         Rect(x: 0, y: 0, width: viewport.width, height: gap + Double(rows) * pitch)
     }
 

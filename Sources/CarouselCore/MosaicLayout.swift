@@ -31,7 +31,7 @@ public struct MosaicLayout: TileLayout {
         nextTop = Array(repeating: grid.gap, count: grid.count)
     }
 
-    public var contentBounds: Rect {
+    public var tileBounds: Rect {
         Rect(x: 0, y: 0, width: viewport.width, height: nextTop.max() ?? gap)
     }
 

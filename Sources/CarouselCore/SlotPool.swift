@@ -103,13 +103,10 @@ extension SlotPool {
     /// `bounds`: the virtual indices that exist (nil when they wrap).
     public func visibleItems(in layout: some ItemLayout, at position: Double, bounds: ClosedRange<Int>?,
                              itemCount: Int) -> [VisibleItem] {
-        guard itemCount > 0, var range = layout.visibleRange(at: position) else { return [] }
-        if let b = bounds {
-            let lo = max(range.lowerBound, b.lowerBound), hi = min(range.upperBound, b.upperBound)
-            guard lo <= hi else { return [] }
-            range = lo...hi
-        }
-        return range.compactMap { v in
+        guard itemCount > 0 else { return [] }
+        let onScreen = layout.visibleItems(at: position)
+        return onScreen.compactMap { v in
+            if let bounds, !bounds.contains(v) { return nil }
             guard let slot = slot(forVirtualIndex: v) else { return nil }
             let frame = layout.frame(ofVirtualIndex: v, at: position)
             return VisibleItem(item: Self.wrap(v, itemCount), virtualIndex: v, slot: slot,

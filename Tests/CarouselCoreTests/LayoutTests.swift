@@ -101,3 +101,25 @@ import Testing
         #expect(layout.virtualIndex(at: Point(x: 640, y: 50), position: 4) == nil, "above the box")
     }
 }
+
+/// The strip as a collection view's layout: its content-coordinate queries agree with the
+/// exact arithmetic the carousel uses on screen.
+@Suite struct StripAsCollectionLayoutTests {
+    @Test(arguments: [(1280.0, 600.0, 40.0), (1920, 1920, 0), (640, 300, 20), (333, 500, 7)])
+    func contentQueriesAgreeWithTheScreenOnes(width: Double, item: Double, gap: Double) {
+        let l = StripLayout(viewport: Size(width: width, height: 720), itemSize: Size(width: item, height: 400), gap: gap)
+        var r = SeededRandom(seed: 5)
+        for _ in 0..<500 {
+            let p = Double(r.next() % 4000) / 100 - 20
+            let o = l.contentOffset(at: p)
+            let screen = Rect(x: o.x, y: o.y, width: width, height: 720)
+            #expect(l.items(in: screen) == l.visibleRange(at: p).map { Array($0) } ?? [], "at \(p)")
+            for v in l.items(in: screen) {
+                let f = l.frame(of: v), s = l.frame(ofVirtualIndex: v, at: p)
+                #expect(abs(f.minX - o.x - s.minX) < 1e-6 && f.minY == s.minY)
+            }
+            let x = Double(r.next() % UInt64(width)), y = Double(r.next() % 720)
+            #expect(l.item(at: Point(x: x + o.x, y: y + o.y)) == l.virtualIndex(at: Point(x: x, y: y), position: p), "\(x),\(y) at \(p)")
+        }
+    }
+}
