@@ -122,8 +122,7 @@ public struct BenchCommand: ParsableCommand {
         renderer.finish()
         let firstFrame = ProcessStats.now - began
         let runner = BenchRunner(renderer: renderer, present: present)
-        let mix = (ours as? CarouselScene).map { BenchMix(viewport: viewport, stride: $0.carousel.layout.stride, short: short) }
-            ?? BenchMix(viewport: viewport, stride: viewport.height, axis: .vertical, short: short)
+        let mix = BenchMix(viewport: viewport, stride: ours.gestureStep.length, axis: ours.gestureStep.axis, short: short)
         let played = try runner.run(mix, on: ours, startedAt: began)
         var oursRun = Self.run(images: found.count, firstFrame: firstFrame, played: played, uploads: uploads, offset: processAge)
         (oursRun.thumbnailHits, oursRun.thumbnailMisses) = (thumbnails?.hits, thumbnails?.misses)
@@ -132,7 +131,7 @@ public struct BenchCommand: ParsableCommand {
             // The open-and-close phase shows the carousel: its placeholders are not tiles.
             oursRun.blankTilesInMotion = played.blankItems.filter { $0.key != .opening }.values.reduce(0, +)
         }
-        let box = (ours as? CarouselScene)?.imageBoxSize ?? (ours as? SceneStack).flatMap { ($0.wall as? WallScene)?.tileBox } ?? viewport
+        let box = ours.pictureBox
         scene = nil
 
         let decode = DecodeSampler.measure(found, box: box, helper: options.decoderSettings, perGroup: short ? 2 : 9)
@@ -152,7 +151,7 @@ public struct BenchCommand: ParsableCommand {
             renderer.present()
             renderer.finish()
             let first = ProcessStats.now - start
-            let naiveMix = BenchMix(viewport: viewport, stride: gallery.carousel.layout.stride, short: short)
+            let naiveMix = BenchMix(viewport: viewport, stride: gallery.gestureStep.length, short: short)
             let p = try runner.run(naiveMix, on: gallery, startedAt: start)
             var r = Self.run(images: cap, firstFrame: first, played: p, uploads: nil, offset: processAge)
             r.imagesInPlaceMs = r.firstFrameMs

@@ -12,6 +12,11 @@ public protocol BenchSubject: DrivenView {
     var itemsShowingPreview: Int { get }
     /// Whether images are still being decoded: not yet at rest, whatever the view does.
     var isLoading: Bool { get }
+    /// How far one step of the mix's gestures goes, and along which axis: the strip's
+    /// stride sideways, a wall's screen height downwards.
+    var gestureStep: (length: Double, axis: Axis) { get }
+    /// The box its pictures are fitted into: what the decode figures are measured for.
+    var pictureBox: Size { get }
 }
 
 extension BenchSubject {
@@ -19,6 +24,8 @@ extension BenchSubject {
 }
 
 extension CarouselScene: BenchSubject {
+    public var gestureStep: (length: Double, axis: Axis) { (carousel.layout.stride, .horizontal) }
+    public var pictureBox: Size { imageBoxSize }
     public var itemsWithoutImage: Int { pipeline.placeholders(carousel.visibleItems.map(\.slot)) }
     public var itemsShowingPreview: Int { pipeline.previewsShown(carousel.visibleItems.map(\.slot)) }
 }
@@ -32,6 +39,8 @@ extension WallScene: BenchSubject {
         return (uncovered ? 1 : 0) + pipeline.placeholders(m.visibleItems.map(\.slot))
     }
     public var itemsShowingPreview: Int { 0 }
+    public var gestureStep: (length: Double, axis: Axis) { (viewport.height, .vertical) }
+    public var pictureBox: Size { tileBox }
 }
 
 extension SceneStack: BenchSubject {
@@ -39,4 +48,7 @@ extension SceneStack: BenchSubject {
     public var itemsWithoutImage: Int { opened?.itemsWithoutImage ?? wall.itemsWithoutImage }
     public var itemsShowingPreview: Int { opened?.itemsShowingPreview ?? wall.itemsShowingPreview }
     public var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
+    /// The wall's: the mix starts on it.
+    public var gestureStep: (length: Double, axis: Axis) { wall.gestureStep }
+    public var pictureBox: Size { wall.pictureBox }
 }

@@ -45,6 +45,9 @@ final class NaiveGallery: BenchSubject {
     var itemsWithoutImage: Int { 0 }
     var itemsShowingPreview: Int { 0 }
     var isLoading: Bool { false }
+    var gestureStep: (length: Double, axis: Axis) { (carousel.layout.stride, .horizontal) }
+    /// Full size: nothing is fitted.
+    var pictureBox: Size { carousel.layout.viewport }
 
     func draw(on renderer: SDLRenderer) {
         renderer.clear(style.background)
