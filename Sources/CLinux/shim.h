@@ -24,6 +24,9 @@
 #include <sys/ioctl.h>
 #include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
 #include <unistd.h>
+#include <stdint.h>
+#include <libdrm/drm.h>       /* the kernel's KMS ioctls (headers only: libdrm itself is not linked) */
+#include <libdrm/drm_mode.h>
 
 /* Sends len bytes as one message and, when fd >= 0, the descriptor fd with it (SCM_RIGHTS).
    MSG_NOSIGNAL: a peer that died is an error (EPIPE), never a SIGPIPE. */
@@ -134,6 +137,62 @@ static inline int kc_udev_announcements(void) {
     a.nl_groups = 2; /* udev's group; 1 is the kernel's, before udev has run its rules */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) { close(fd); return -1; }
     return fd;
+}
+
+/* Sets the DPMS property of every connected connector of the DRM device `fd` (whose master
+   the caller holds: SDL's KMS/DRM session) to on (0) or off (3), with the kernel's own
+   ioctls. Returns how many connectors were set, or -errno of the first failure; 0 when no
+   connected connector has a DPMS property. Connectors are read without probing them again
+   (a mode buffer is passed, so the kernel does not re-detect displays). */
+static inline int kc_drm_set_dpms(int fd, int on) {
+    struct drm_mode_card_res res;
+    memset(&res, 0, sizeof res);
+    if (ioctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) != 0) return -errno;
+    uint32_t connectors[32];
+    uint32_t count = res.count_connectors < 32 ? res.count_connectors : 32;
+    memset(&res, 0, sizeof res);
+    res.connector_id_ptr = (uint64_t)(uintptr_t)connectors;
+    res.count_connectors = count;
+    if (ioctl(fd, DRM_IOCTL_MODE_GETRESOURCES, &res) != 0) return -errno;
+    if (res.count_connectors < count) count = res.count_connectors;
+    int set = 0;
+    for (uint32_t c = 0; c < count; c++) {
+        struct drm_mode_modeinfo mode;
+        uint32_t props[64];
+        uint64_t values[64];
+        struct drm_mode_get_connector conn;
+        memset(&conn, 0, sizeof conn);
+        conn.connector_id = connectors[c];
+        conn.modes_ptr = (uint64_t)(uintptr_t)&mode;
+        conn.count_modes = 1;
+        if (ioctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &conn) != 0) continue;
+        if (conn.connection != 1) continue; /* 1: connected */
+        uint32_t nprops = conn.count_props < 64 ? conn.count_props : 64;
+        memset(&conn, 0, sizeof conn);
+        conn.connector_id = connectors[c];
+        conn.modes_ptr = (uint64_t)(uintptr_t)&mode;
+        conn.count_modes = 1;
+        conn.props_ptr = (uint64_t)(uintptr_t)props;
+        conn.prop_values_ptr = (uint64_t)(uintptr_t)values;
+        conn.count_props = nprops;
+        if (ioctl(fd, DRM_IOCTL_MODE_GETCONNECTOR, &conn) != 0) continue;
+        if (conn.count_props < nprops) nprops = conn.count_props;
+        for (uint32_t p = 0; p < nprops; p++) {
+            struct drm_mode_get_property prop;
+            memset(&prop, 0, sizeof prop);
+            prop.prop_id = props[p];
+            if (ioctl(fd, DRM_IOCTL_MODE_GETPROPERTY, &prop) != 0) continue;
+            if (strncmp(prop.name, "DPMS", DRM_PROP_NAME_LEN) != 0) continue;
+            struct drm_mode_connector_set_property setp;
+            memset(&setp, 0, sizeof setp);
+            setp.connector_id = connectors[c];
+            setp.prop_id = props[p];
+            setp.value = on ? 0 : 3; /* DRM_MODE_DPMS_ON, DRM_MODE_DPMS_OFF */
+            if (ioctl(fd, DRM_IOCTL_MODE_SETPROPERTY, &setp) != 0) return -errno;
+            set++;
+        }
+    }
+    return set;
 }
 
 #endif

@@ -1,1 +1,17 @@
 #include <SDL.h>
+#include <SDL_syswm.h>
+
+/* The KMS/DRM device of `window` when SDL drives the display itself: its DRM descriptor
+   (whose master SDL's session holds), or -1 on any other video driver; `subsystem` gets
+   SDL's name of the window system (SDL_SYSWM_TYPE), or -1 when SDL gives none. */
+static inline int kc_sdl_kmsdrm_fd(SDL_Window *window, int *subsystem) {
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    *subsystem = -1;
+    if (!SDL_GetWindowWMInfo(window, &info)) return -1;
+    *subsystem = (int)info.subsystem;
+#if defined(SDL_VIDEO_DRIVER_KMSDRM)
+    if (info.subsystem == SDL_SYSWM_KMSDRM) return info.info.kmsdrm.drm_fd;
+#endif
+    return -1;
+}

@@ -38,6 +38,10 @@ struct InteractiveLoop {
     /// Tells the level when a `.memoryPressure` wake arrives; nil: not watched.
     var memoryPressure: MemoryPressureWatcher?
     private var screenOn = true
+    /// The panel itself is switched off (DPMS on KMS/DRM): on again before the next frame.
+    private var panelOff = false
+    /// Why the panel cannot be switched off was said (once a run).
+    private var saidPanelStaysLit = false
     /// Least seconds between frames where the display does not pace them (vsync off, or a
     /// headless driver): an animation then draws at 60 a second instead of spinning.
     var framePacing: Double?
@@ -112,6 +116,8 @@ struct InteractiveLoop {
             }
             observer?.passEnded(now: now, scene: scene)
         }
+        // A reload or quit while the hours keep the screen off: the next run starts drawing.
+        switchPanelOn()
         return outcome
     }
 
@@ -123,6 +129,7 @@ struct InteractiveLoop {
         guard state.on != screenOn else { return }
         screenOn = state.on
         if screenOn {
+            switchPanelOn()
             try scene.apply(.screenOn(time: now, reason: state.byTouch ? "touch" : "hours"))
             needsDraw = true
         } else {
@@ -130,7 +137,24 @@ struct InteractiveLoop {
             renderer.setTarget(nil)
             renderer.clear(.black)
             renderer.present()
+            // Then the panel itself, where the display layer allows; else it stays black.
+            switch PanelPower.set(on: false, window: window) {
+            case .done(let n):
+                panelOff = true
+                Log.info("screen: panel off (DPMS, \(n) connector\(n == 1 ? "" : "s"))")
+            case .unavailable(let why):
+                if !saidPanelStaysLit { Log.info("screen: black, the panel stays lit: \(why)") }
+                saidPanelStaysLit = true
+            }
         }
+    }
+
+    /// Switches a panel turned off by `followOpeningHours` on again.
+    private mutating func switchPanelOn() {
+        guard panelOff else { return }
+        panelOff = false
+        if case .unavailable(let why) = PanelPower.set(on: true, window: window) { Log.info("screen: panel on failed: \(why)") }
+        else { Log.info("screen: panel on") }
     }
 
     private func nextEvent(now: Double) -> SDLEvent? {
