@@ -8,6 +8,8 @@ public struct AttractSchedule: Hashable, Sendable {
     private(set) var nextStep: Double?
     /// When the idle-home slide is due; nil without idle home, or once done until the next input.
     private(set) var homeAt: Double?
+    /// A remote `pause` holds autoplay until `play`; input then does not restart it.
+    private(set) var paused = false
 
     /// Start counts as the last input: autoplay's first step is one interval in.
     init(settings: AttractSettings, time: Double) {
@@ -20,8 +22,24 @@ public struct AttractSchedule: Hashable, Sendable {
 
     private mutating func noteInput(at t: Double, pausing: Bool) {
         let resume = pausing ? max(settings.idleResume, 0) : 0
-        nextStep = settings.autoplayInterval.map { t + resume + $0 }
+        nextStep = paused ? nil : settings.autoplayInterval.map { t + resume + $0 }
         homeAt = settings.idleHome.map { t + $0 }
+    }
+
+    /// Autoplay is set and not paused.
+    var isPlaying: Bool { settings.autoplayInterval != nil && !paused }
+
+    /// Holds autoplay (idle home still comes) until `play`.
+    mutating func pause() {
+        paused = true
+        nextStep = nil
+    }
+
+    /// Lets autoplay go again: its next step one interval from `t`.
+    mutating func play(at t: Double) {
+        guard paused else { return }
+        paused = false
+        nextStep = settings.autoplayInterval.map { t + $0 }
     }
 
     /// The earliest pending action and its time.
@@ -42,7 +60,7 @@ public struct AttractSchedule: Hashable, Sendable {
             // A paused autoplay stays paused; a running one restarts its interval.
             if let interval = settings.autoplayInterval, let s = nextStep { nextStep = max(s, t + interval) }
         case .step:
-            nextStep = settings.autoplayInterval.map { t + $0 }
+            nextStep = paused ? nil : settings.autoplayInterval.map { t + $0 }
         }
     }
 }

@@ -156,6 +156,7 @@ public struct Carousel: ViewEngine {
         case .previousPage: target = base - pageSize
         case .first: target = base - here
         case .last: target = base - here + itemCount - 1
+        case .item(let i): target = base - here + min(max(i, 0), itemCount - 1)
         }
         let clamped = clampedVirtual(target)
         guard Double(clamped) != position || isAnimating else { return }

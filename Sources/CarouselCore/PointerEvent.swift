@@ -30,6 +30,8 @@ public enum Step: Hashable, Sendable {
     case nextPage, previousPage
     /// Forward (positive) or back (negative) by this many items.
     case by(Int)
+    /// To this item, counted from 0 (a remote `goto`); one out of range goes to the nearest end.
+    case item(Int)
 }
 
 /// Everything a view's engine (the carousel, the wall) reacts to. Each input carries its
@@ -40,11 +42,14 @@ public enum ViewInput: Hashable, Sendable {
     /// Wheel or trackpad scroll in notches: +1 is one item forward. Fractions accumulate.
     case scroll(Double, time: Double)
     case resize(Size, time: Double)
+    /// Autoplay held (false) until let go (true): a remote `pause` and `play`. Not a
+    /// person's input, so it restarts no idle timer.
+    case autoplay(Bool, time: Double)
 
     public var time: Double {
         switch self {
         case .pointer(let e): return e.time
-        case .step(_, let t), .scroll(_, let t), .resize(_, let t): return t
+        case .step(_, let t), .scroll(_, let t), .resize(_, let t), .autoplay(_, let t): return t
         }
     }
 }

@@ -31,6 +31,8 @@ public protocol ViewEngine: Sendable {
 extension ViewEngine {
     /// Where the content is: the strip's fractional item, the wall's pixels from its top.
     public var position: Double { core.scroller.position }
+    /// Autoplay is set and not paused by a remote `pause`.
+    public var isPlaying: Bool { core.attract.isPlaying }
     /// The latest time seen, seconds.
     public var time: Double { core.time }
     /// Which way the content last moved: +1 towards later items, -1 back, 0 not yet.
@@ -76,6 +78,8 @@ extension ViewEngine {
             scroll(notches: notches, time: t)
         case .resize(let size, _):
             resize(to: size, time: t)
+        case .autoplay(let playing, _):
+            if playing { core.attract.play(at: t) } else { core.attract.pause() }
         }
     }
 

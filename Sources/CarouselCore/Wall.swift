@@ -123,12 +123,19 @@ public struct Wall: ViewEngine {
     /// Scrolls at once, if needed, so that the tile of `item` is wholly on screen (or its
     /// top is, for a tile taller than the screen): the wall on return from the carousel.
     public mutating func reveal(_ item: Int) {
-        guard layout.frames.indices.contains(item) else { return }
+        guard let p = position(revealing: item) else { return }
+        moving { $0.jump(to: p) }
+    }
+
+    /// Where the wall is once the tile of `item` is wholly on screen, moving as little as
+    /// it can; nil for an item that is not there.
+    private func position(revealing item: Int) -> Double? {
+        guard layout.frames.indices.contains(item) else { return nil }
         let f = layout.frames[item], h = layout.viewport.height, g = layout.gap
         var p = position
         if f.minY - g < p { p = f.minY - g } else if f.maxY + g > p + h { p = min(f.minY - g, f.maxY + g - h) }
         let r = layout.scrollRange
-        moving { $0.jump(to: min(max(p, r.lowerBound), r.upperBound)) }
+        return min(max(p, r.lowerBound), r.upperBound)
     }
 
     // MARK: - Gestures and keys
@@ -167,6 +174,9 @@ public struct Wall: ViewEngine {
         case .previousPage: scroll(by: -page, time: t)
         case .first: scroll(to: layout.scrollRange.lowerBound, time: t)
         case .last: scroll(to: layout.scrollRange.upperBound, time: t)
+        case .item(let i):
+            let last = layout.frames.count - 1
+            if last >= 0, let p = position(revealing: min(max(i, 0), last)) { scroll(to: p, time: t) }
         }
     }
 
