@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   carousel (executable) -> CarouselSDL, CarouselMedia -> CarouselCore
+//   carousel (executable) -> CarouselSDL, CarouselMedia, CarouselControl -> CarouselCore
 //   CarouselApp (config file), CarouselMedia (manifests) -> TOMLReader
 // CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock; swift-numerics'
 // RealModule for exp and log).
@@ -19,6 +19,9 @@ let package = Package(
         // exp and log for the engine's friction glide: a maintained math library keeps the
         // engine pure (no I/O, no clock, no SDL) without a libm of its own.
         .package(url: "https://github.com/apple/swift-numerics", from: "1.0.0"),
+        // The control API's HTTP server: SwiftNIO's HTTP/1 (llhttp) with its decoder limits,
+        // without a framework on top (a framework's build time is paid by every CI build).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2",
@@ -58,11 +61,18 @@ let package = Package(
                                "CSPNG", "CWebP", "CGIF",
                                "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the
+        // state the loop publishes. Knows no SDL and no images.
+        .target(name: "CarouselControl",
+                dependencies: ["CarouselCore",
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio")]),
         .target(name: "CarouselSDL",
                 dependencies: ["CarouselCore", "CSDL2", "CSDL2TTF", "CLinux"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselSDL", "CarouselMedia", "TOMLReader", "CLinux",
+                    "CarouselCore", "CarouselSDL", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
@@ -72,6 +82,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
+        .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2"]),
         .testTarget(name: "CarouselAppTests",

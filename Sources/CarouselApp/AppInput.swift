@@ -1,3 +1,4 @@
+import CarouselControl
 import CarouselCore
 import CarouselSDL
 
@@ -25,6 +26,14 @@ public enum AppInput: Equatable, Sendable {
     case renderReset
     /// The window needs drawing again (exposed, restored).
     case redraw
+    /// Requests of the control API or MQTT are waiting in its inbox.
+    case control
+    /// A remote `screen`: on or off until the opening hours next change.
+    case screen(on: Bool)
+    /// A remote `view`: the wall, or the carousel opened over it.
+    case showView(ControlCommand.ViewMode)
+    /// A remote `brightness`, 0 to 1.
+    case brightness(Double)
 }
 
 /// Which keys do what beyond navigation.

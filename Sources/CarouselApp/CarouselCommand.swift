@@ -6,8 +6,12 @@ public struct CarouselCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "carousel",
         abstract: "An image carousel for touchscreen kiosks, preview windows and headless rendering.",
+        version: CarouselCommand.version,
         subcommands: [RunCommand.self, RenderCommand.self, BenchCommand.self, DecodeHelperCommand.self],
         defaultSubcommand: RunCommand.self)
+
+    /// Said by `--version` and the control API's status.
+    public static let version = "0.9.0"
 
     public init() {}
 

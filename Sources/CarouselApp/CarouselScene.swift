@@ -48,7 +48,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         case .screenOn(let t, let reason): try screenTurnedOn(at: t, reason: reason)
         case .texturesLost(let t): try rebuildTextures(time: t)
         case .memoryPressure(let level, let t): try setMemoryPressure(level, time: t)
-        case .back: break
+        case .back, .open: break
         }
     }
 

@@ -7,10 +7,14 @@ import Foundation
 public final class EventLog: @unchecked Sendable {
     private let write: (String) -> Void
     private let lock = NSLock()
+    /// Hears every event too (the control API's counters and `/events`): its type, its
+    /// fields as text, and its line.
+    private let tap: (@Sendable (String, [(String, String)], String) -> Void)?
 
     /// - Parameter write: receives each line, newline included.
-    public init(write: @escaping (String) -> Void) {
+    public init(write: @escaping (String) -> Void, tap: (@Sendable (String, [(String, String)], String) -> Void)? = nil) {
         self.write = write
+        self.tap = tap
     }
 
     /// A JSON value as the log writes it.
@@ -32,7 +36,17 @@ public final class EventLog: @unchecked Sendable {
             case .string(let s): line += Self.quote(s)
             }
         }
-        lock.withLock { write(line + "}\n") }
+        line += "}\n"
+        lock.withLock { write(line) }
+        if let tap {
+            tap(type, fields.map { k, v in
+                switch v {
+                case .int(let i): (k, String(i))
+                case .double(let d): (k, Self.number(d))
+                case .string(let s): (k, s)
+                }
+            }, line)
+        }
     }
 
     /// Logs an engine event; `source` names the file of an item, for `activate`.

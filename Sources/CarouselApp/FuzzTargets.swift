@@ -1,3 +1,4 @@
+import CarouselControl
 import CarouselCore
 import CarouselMedia
 
@@ -12,6 +13,14 @@ public enum FuzzTargets {
         "config": { _ = try? ConfigFile(text: String(decoding: $0, as: UTF8.self), path: "fuzz.toml", for: SourceOptions.self) },
         "gesture-script": { _ = try? GestureScript(parsing: String(decoding: $0, as: UTF8.self)) },
         "opening-hours": { _ = try? Schedule(parsing: String(decoding: $0, as: UTF8.self)) },
+        // A control API request as the server hands it over: "METHOD TARGET" on the first
+        // line, the body after it (the JSON payloads MQTT commands carry too).
+        "control-request": { bytes in
+            let newline = bytes.firstIndex(of: 10) ?? bytes.endIndex
+            let line = String(decoding: bytes[..<newline], as: UTF8.self).split(separator: " ", maxSplits: 1)
+            let body = newline < bytes.endIndex ? Array(bytes[(newline + 1)...]) : []
+            _ = ControlRoute.parse(method: line.first.map(String.init) ?? "", target: line.count > 1 ? String(line[1]) : "", body: body)
+        },
     ]) { a, _ in a }
 
     public static var names: [String] { all.keys.sorted() }

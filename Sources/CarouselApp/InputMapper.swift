@@ -31,6 +31,7 @@ struct InputMapper {
             case .reload: [.reload]
             case .foldersChanged: [.foldersChanged]
             case .memoryPressure: [.memoryPressureChanged]
+            case .control: [.control]
             case .workDone: []
             case .imageReady, nil: [.redraw]
             }

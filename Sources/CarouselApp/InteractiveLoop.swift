@@ -1,4 +1,5 @@
 import Foundation
+import CarouselControl
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
@@ -33,8 +34,22 @@ struct InteractiveLoop {
     /// Turns frames for a panel mounted sideways.
     let compositor: ScreenCompositor
     let touch: TouchTransform
-    /// `--schedule`: outside the hours the screen is black and nothing runs.
-    var hours: OpeningHours?
+    /// Opening hours (`--schedule`), remote `screen` commands and touches: while the screen
+    /// is off it is black and nothing runs.
+    var screenPlan = ScreenPlan(hours: nil, wakeDuration: 30)
+    /// The control API and MQTT: their requests come in as input, the loop publishes its
+    /// state after each pass; nil when neither is on.
+    var control: ControlDesk?
+    /// Autoplay is set (`--autoplay`): remote `pause` and `play` have something to do.
+    var canPlay = false
+    /// A remote `pause` holds autoplay, also in a view opened later.
+    private var paused = false
+    /// Screenshots asked for: answered with the next frame drawn.
+    private var screenshots: [ControlInbox.Pending] = []
+    /// Commands done whose motion is still under way: answered with the state it ends in.
+    private var answerAtRest: [ControlInbox.Pending] = []
+    private var screenReason = "start"
+    private let backlight = Backlight.find()
     /// Tells the level when a `.memoryPressure` wake arrives; nil: not watched.
     var memoryPressure: MemoryPressureWatcher?
     private var screenOn = true
@@ -76,8 +91,12 @@ struct InteractiveLoop {
                 while running, let e = EventQueue.poll() { try handle(e, now: now) }
             }
             guard running else { break }
-            if hours != nil { try followOpeningHours(now: now) }
-            guard screenOn else { continue }
+            try followScreenPlan(now: now)
+            guard screenOn else {
+                publish()
+                if !answerAtRest.isEmpty { answerCommandsDone() }
+                continue
+            }
             // Also when resting: attract mode may be due to start moving, and whatever the
             // images bring (a load_failed event) happens now, not at the last motion.
             try scene.advance(to: now)
@@ -107,14 +126,25 @@ struct InteractiveLoop {
             if drewMotion && !scene.isAnimating { needsDraw = true }
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
+                if !screenshots.isEmpty { answerScreenshots() }
                 renderer.present()
                 framesDrawn += 1
                 drewMotion = scene.isAnimating
                 needsDraw = false
                 lastFrame = now
-                observer?.frameDrawn(seconds: ProcessStats.now - woke, animating: scene.isAnimating)
+                let seconds = ProcessStats.now - woke
+                observer?.frameDrawn(seconds: seconds, animating: scene.isAnimating)
+                control?.frames.add(seconds: seconds, at: now)
             }
             observer?.passEnded(now: now, scene: scene)
+            publish()
+            if !answerAtRest.isEmpty && !scene.isAnimating { answerCommandsDone() }
+        }
+        // A reload asked for is under way: its answer is the status as the reload begins.
+        for pending in answerAtRest where pending.request == .command(.reload) { pending.answer(.done) }
+        let unanswered = answerAtRest.filter { $0.request != .command(.reload) }
+        for pending in screenshots + unanswered + (control?.inbox.take() ?? []) {
+            pending.answer(.refused(ControlRefusal(503, "the screen is starting again; ask again")))
         }
         // A reload or quit while the hours keep the screen off: the next run starts drawing.
         switchPanelOn()
@@ -122,15 +152,15 @@ struct InteractiveLoop {
     }
 
     /// Turns the screen off (one black frame, then sleep: no drawing, no decoding, no
-    /// autoplay) or back on as the hours and touches say.
-    private mutating func followOpeningHours(now: Double) throws {
-        guard let hours else { return }
-        let state = hours.state(now: now)
+    /// autoplay) or back on as the hours, commands and touches say.
+    private mutating func followScreenPlan(now: Double) throws {
+        let state = screenPlan.state(now: now)
         guard state.on != screenOn else { return }
         screenOn = state.on
+        screenReason = state.reason
         if screenOn {
             switchPanelOn()
-            try scene.apply(.screenOn(time: now, reason: state.byTouch ? "touch" : "hours"))
+            try scene.apply(.screenOn(time: now, reason: state.reason))
             needsDraw = true
         } else {
             try scene.apply(.screenOff(time: now))
@@ -159,7 +189,7 @@ struct InteractiveLoop {
 
     private func nextEvent(now: Double) -> SDLEvent? {
         if !screenOn {
-            return hours?.state(now: now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
+            return screenPlan.state(now: now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
         if scene.isAnimating || needsDraw {
             if let pace = framePacing, let lastFrame, now < lastFrame + pace {
@@ -170,7 +200,7 @@ struct InteractiveLoop {
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.nextScheduledTime, catalog?.nextCheck,
-                         hours?.state(now: now).nextChange, observer?.nextDue].compactMap { $0 }
+                         screenPlan.state(now: now).nextChange, observer?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }
@@ -184,47 +214,148 @@ struct InteractiveLoop {
         mapper.canGoBack = scene.canGoBack
         mapper.verticalSteps = scene.scrollsVertically
         for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
-            switch input {
-            case .view(let c):
-                if debugInput { Log.info("input \(c)") }
-                if hours != nil {
-                    // Outside the hours a touch wakes the screen (and does nothing else);
-                    // each input keeps it awake a while longer.
-                    if case .resize = c {} else { hours?.touched(at: now) }
-                    if !screenOn { continue }
+            try perform(input, now: now, byPerson: true)
+        }
+    }
+
+    /// Does what an input asks: a person's (keys, touches, the window) or a remote
+    /// command's, which the control part turned into the same inputs.
+    private mutating func perform(_ input: AppInput, now: Double, byPerson: Bool) throws {
+        switch input {
+        case .view(let c):
+            if debugInput { Log.info("input \(c)") }
+            if byPerson {
+                // A dark screen wakes at a touch (which does nothing else); each input keeps
+                // it awake a while longer.
+                if case .resize = c {} else { screenPlan.touched(at: now) }
+                if !screenOn { return }
+            }
+            try scene.handle(c)
+            needsDraw = true
+        case .quit:
+            running = false
+        case .back:
+            try scene.apply(.back(time: now))
+            if paused { try scene.handle(.autoplay(false, time: now)) }
+            needsDraw = true
+        case .windowClosed:
+            // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
+            if !mapper.keys.kiosk { running = false }
+        case .reload:
+            outcome = .reload
+            running = false
+        case .foldersChanged:
+            catalog?.noteChange()
+        case .memoryPressureChanged:
+            if let level = memoryPressure?.level { try scene.apply(.memoryPressure(level, time: now)) }
+        case .toggleFullscreen:
+            window.setFullscreen(!window.isFullscreen)
+        case .resized:
+            let size = compositor.viewport(physical: renderer.outputSize)
+            if size != scene.viewport {
+                try scene.handle(.resize(size, time: now))
+            }
+            needsDraw = true
+        case .renderReset:
+            compositor.forgetTextures()
+            try scene.apply(.texturesLost(time: now))
+            needsDraw = true
+        case .redraw:
+            needsDraw = true
+        case .control:
+            try serveControl(now: now)
+        case .screen(let on):
+            screenPlan.command(on: on, now: now)
+            try followScreenPlan(now: now)
+        case .showView(let mode):
+            try scene.apply(mode == .carousel ? .open(time: now) : .back(time: now))
+            if paused { try scene.handle(.autoplay(false, time: now)) }
+            needsDraw = true
+        case .brightness(let value):
+            _ = backlight?.set(value)
+        }
+    }
+
+    /// Carries out what the control part asked since the last pass, in order, and answers
+    /// each once its state is published; screenshots wait for the next frame.
+    private mutating func serveControl(now: Double) throws {
+        guard let control else { return }
+        for pending in control.inbox.take() {
+            switch pending.request {
+            case .screenshot:
+                if screenOn {
+                    screenshots.append(pending)
+                    needsDraw = true
+                } else {
+                    // What a dark screen shows.
+                    let size = renderer.outputSize
+                    let (w, h) = (Int(size.width), Int(size.height))
+                    var black = [UInt8](repeating: 0, count: w * h * 4)
+                    for alpha in stride(from: 3, to: black.count, by: 4) { black[alpha] = 255 }
+                    pending.answer(.frame(width: w, height: h, rgba: black))
                 }
-                try scene.handle(c)
-                needsDraw = true
-            case .quit:
-                running = false
-            case .back:
-                try scene.apply(.back(time: now))
-                needsDraw = true
-            case .windowClosed:
-                // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
-                if !mapper.keys.kiosk { running = false }
-            case .reload:
-                outcome = .reload
-                running = false
-            case .foldersChanged:
-                catalog?.noteChange()
-            case .memoryPressureChanged:
-                if let level = memoryPressure?.level { try scene.apply(.memoryPressure(level, time: now)) }
-            case .toggleFullscreen:
-                window.setFullscreen(!window.isFullscreen)
-            case .resized:
-                let size = compositor.viewport(physical: renderer.outputSize)
-                if size != scene.viewport {
-                    try scene.handle(.resize(size, time: now))
+            case .command(let command):
+                if case .brightness = command, backlight == nil {
+                    pending.answer(.refused(.conflict("this panel has no backlight the program can set (/sys/class/backlight has none)")))
+                    continue
                 }
-                needsDraw = true
-            case .renderReset:
-                compositor.forgetTextures()
-                try scene.apply(.texturesLost(time: now))
-                needsDraw = true
-            case .redraw:
-                needsDraw = true
+                switch command.inputs(scene: scene, screenOn: screenOn, canPlay: canPlay, now: now) {
+                case .failure(let refusal):
+                    pending.answer(.refused(refusal))
+                case .success(let inputs):
+                    if case .brightness(let v) = command, let backlight, let problem = backlight.set(v) {
+                        pending.answer(.refused(.conflict(problem)))
+                        continue
+                    }
+                    // The backlight was set above, where its refusal could still be answered.
+                    for input in inputs {
+                        if case .brightness = input { continue }
+                        try perform(input, now: now, byPerson: false)
+                    }
+                    if command == .pause { paused = true } else if command == .play { paused = false }
+                    Log.info("control: \(command.name)")
+                    answerAtRest.append(pending)
+                }
             }
         }
+    }
+
+    /// Answers the commands done, now that the view is at rest and its state published.
+    private mutating func answerCommandsDone() {
+        publish()
+        for pending in answerAtRest { pending.answer(.done) }
+        answerAtRest = []
+    }
+
+    /// Reads the frame just drawn back for the screenshots asked for (the drawing pays only
+    /// for this; the PNG is encoded on the API's side).
+    private mutating func answerScreenshots() {
+        let size = renderer.outputSize
+        renderer.setTarget(nil)
+        let frame = try? renderer.readPixels(width: Int(size.width), height: Int(size.height))
+        for pending in screenshots {
+            if let frame { pending.answer(.frame(width: frame.width, height: frame.height, rgba: frame.pixels)) }
+            else { pending.answer(.refused(ControlRefusal(500, "the frame could not be read back"))) }
+        }
+        screenshots = []
+    }
+
+    /// Tells the control part what the screen shows now (it keeps only changes).
+    private func publish() {
+        guard let control else { return }
+        var s = ShowState()
+        s.view = scene.viewName
+        s.count = scene.sources.count
+        if let i = scene.currentIndex, scene.sources.indices.contains(i) {
+            let item = scene.sources[i]
+            (s.index, s.source, s.title, s.caption) = (i, item.path, item.title, item.caption)
+        }
+        s.canPlay = canPlay
+        s.playing = canPlay && !paused
+        s.screenOn = screenOn
+        s.screenReason = screenReason
+        s.brightness = backlight?.level
+        s.touching = scene.isInteracting
+        control.publish(s)
     }
 }

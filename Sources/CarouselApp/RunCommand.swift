@@ -1,4 +1,5 @@
 import ArgumentParser
+import CarouselControl
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
@@ -58,6 +59,8 @@ public struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Attract mode and flings") var behaviour: BehaviourOptions
 
+    @OptionGroup(title: "Remote control") var remote: ControlOptions
+
     public init() {}
 
     public func validate() throws {
@@ -82,7 +85,7 @@ public struct RunCommand: ParsableCommand {
          .init("touch-transform", .string(touchTransform.description)),
          .init("quit-keys", .string(quitKeys.defaultValueDescription)),
          .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
-            + source.configEntries + view.configEntries + behaviour.configEntries
+            + source.configEntries + view.configEntries + behaviour.configEntries + remote.configEntries
     }
 
     public func run() throws {
@@ -104,7 +107,12 @@ public struct RunCommand: ParsableCommand {
         var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home, broken: source.broken ?? (kiosk ? .skip : .show))
         var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)
         var found = scanned.sources
-        let log = try events.map(EventLog.open)
+        // The control API: listening before the screen opens, so a wrong address or a
+        // missing token stops the start at once.
+        let control = try remote.start()
+        let tap = control.map { desk in { @Sendable (type: String, fields: [(String, String)], line: String) in
+            desk.desk.feed.record(type: type, fields: fields, line: line) } }
+        let log = try events.map { try EventLog.open($0, tap: tap) } ?? tap.map { EventLog(write: { _ in }, tap: $0) }
 
         // On a text console (the kiosk unit), the screen shows this program's terminal.
         if let problem = ConsoleTerminal.bringForward() { Log.warn(problem) }
@@ -177,10 +185,10 @@ public struct RunCommand: ParsableCommand {
             loop.framePacing = paced ? 1.0 / 60 : nil
             loop.observer = soak
             loop.broken = loadings.broken
-            loop.hours = try current.schedule.map {
-                OpeningHours(schedule: try Schedule(parsing: $0),
-                             wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)
-            }
+            loop.screenPlan = ScreenPlan(hours: try current.schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
+                                         wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)
+            loop.control = control?.desk
+            loop.canPlay = current.behaviour.autoplay != nil
             guard try loop.run() == .reload else { break }
             reloads += 1
 
@@ -188,6 +196,9 @@ public struct RunCommand: ParsableCommand {
             // centred if it is still there. A mistake in either keeps what is shown.
             let centred = scene.currentIndex.map { scene.sources[$0].path }
             found = scene.sources
+            if let token = control?.token {
+                do throws(ControlRefusal) { try token.reload() } catch { Log.warn("\(error.reason); the token in use stays") }
+            }
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
                 let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: noteOnce)
@@ -200,6 +211,7 @@ public struct RunCommand: ParsableCommand {
             }
             startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.currentIndex ?? 0
         }
+        control?.server.stop()
         withExtendedLifetime(session) {}
     }
 }

@@ -44,6 +44,8 @@ public protocol Scene: DrivenView {
     var canGoBack: Bool { get }
     /// The view scrolls up and down (the wall): the Up and Down keys step it too.
     var scrollsVertically: Bool { get }
+    /// Which view shows: `carousel`, `mosaic` or `grid` (the control API's status).
+    var viewName: String { get }
 }
 
 extension Scene {
@@ -53,5 +55,6 @@ extension Scene {
     }
     public var canGoBack: Bool { false }
     public var scrollsVertically: Bool { false }
+    public var viewName: String { "carousel" }
 }
 

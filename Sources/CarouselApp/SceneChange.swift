@@ -16,4 +16,6 @@ public enum SceneChange: Sendable {
     case memoryPressure(MemoryPressureLevel, time: Double)
     /// Escape, Backspace or the back button: back from a view opened from another.
     case back(time: Double)
+    /// A remote `view carousel`: the view below opens the carousel on the item in focus.
+    case open(time: Double)
 }

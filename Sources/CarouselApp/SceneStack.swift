@@ -55,6 +55,7 @@ public final class SceneStack: Scene {
         set { wall.emptyMessage = newValue }
     }
     public var canGoBack: Bool { opened != nil }
+    public var viewName: String { opened == nil ? wall.viewName : "carousel" }
     public var scrollsVertically: Bool { active.scrollsVertically }
 
     /// The back button: at least 64 px square (a touch target), in the top-left corner.
@@ -130,6 +131,8 @@ public final class SceneStack: Scene {
             try opened?.apply(change)
         case .back(let t):
             try goBack(time: t)
+        case .open(let t):
+            if opened == nil, let index = wall.currentIndex { try open(index, time: t) }
         }
     }
 
@@ -154,8 +157,13 @@ public final class SceneStack: Scene {
 
     /// A tile tapped on the wall opens the carousel on it.
     private func openTapped(time: Double?) throws(SDLError) {
-        guard opened == nil, let index = wall.takeTaps().last, wall.sources.indices.contains(index) else { return }
-        let t = time ?? wall.time
+        guard opened == nil, let index = wall.takeTaps().last else { return }
+        try open(index, time: time ?? wall.time)
+    }
+
+    /// Opens the carousel on `index`, over the wall.
+    private func open(_ index: Int, time t: Double) throws(SDLError) {
+        guard wall.sources.indices.contains(index) else { return }
         lastInput = t
         wall.covered()
         let carousel: any OpenedScene

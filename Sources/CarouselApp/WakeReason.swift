@@ -16,6 +16,8 @@ enum WakeReason: Int32, Sendable {
     case workDone = 4
     /// Memory pressure changed level: the loop asks the watcher for the new one.
     case memoryPressure = 5
+    /// The control API or MQTT posted a request.
+    case control = 6
 
     /// Wakes the loop for this reason, from any thread; false when SDL's queue does not
     /// exist (yet).

@@ -160,7 +160,7 @@ public final class WallScene: EngineScene, OpeningScene {
             memoryPressure = level
             try engineMoved()
             pipeline.record("memory_pressure", at: t, ["level": .string(level.rawValue)])
-        case .back: break
+        case .back, .open: break
         }
     }
 

@@ -27,7 +27,8 @@ import Testing
         let first = try install()
         #expect(first.status == 0, "stderr: \(first.stderr)")
         for path in ["/usr/local/bin/carousel", "/etc/systemd/system/kiosk-carousel.service",
-                     "/etc/kiosk-carousel/carousel.toml", "/usr/local/share/kiosk-carousel/Assets/manifest.toml"] {
+                     "/etc/kiosk-carousel/carousel.toml", "/usr/local/share/kiosk-carousel/Assets/manifest.toml",
+                     "/etc/udev/rules.d/70-kiosk-carousel-backlight.rules"] {
             #expect(FileManager.default.fileExists(atPath: stage + path), "\(path) not installed")
             #expect(first.stdout.contains("installed  \(path)"))
         }

@@ -18,18 +18,43 @@ import Testing
     }
 
     @Test func closedUntilOpeningThenATouchKeepsItOnAWhile() throws {
-        var clock = Self.monday(7, 59, 30)
-        var hours = OpeningHours(schedule: try Schedule(parsing: "Mon-Fri 08:00-18:00"), wakeDuration: 20,
-                                 wallClock: { clock })
-        var s = hours.state(now: 100)
+        nonisolated(unsafe) var clock = Self.monday(7, 59, 30)
+        var plan = ScreenPlan(hours: OpeningHours(schedule: try Schedule(parsing: "Mon-Fri 08:00-18:00"), wallClock: { clock }),
+                              wakeDuration: 20)
+        var s = plan.state(now: 100)
         #expect(!s.on && s.nextChange == 130, "opens in 30 s")
-        hours.touched(at: 101)
-        s = hours.state(now: 102)
-        #expect(s.on && s.byTouch && s.nextChange == 121, "the touch's 20 s end before the opening")
+        plan.touched(at: 101)
+        s = plan.state(now: 102)
+        #expect(s.on && s.reason == "touch" && s.nextChange == 121, "the touch's 20 s end before the opening")
         clock = Self.monday(8, 0, 0)
-        s = hours.state(now: 130)
-        #expect(s.on && !s.byTouch && s.nextChange == 130 + 10 * 3600)
+        s = plan.state(now: 130)
+        #expect(s.on && s.reason == "hours" && s.nextChange == 130 + 10 * 3600)
         clock = Self.monday(18, 0, 0)
-        #expect(!hours.state(now: 40000).on)
+        #expect(!plan.state(now: 40000).on)
+    }
+
+    @Test func aCommandHoldsUntilTheHoursNextChangeAndATouchWakesAScreenCommandedOff() throws {
+        nonisolated(unsafe) var clock = Self.monday(9, 0, 0)
+        var plan = ScreenPlan(hours: OpeningHours(schedule: try Schedule(parsing: "Mon-Fri 08:00-18:00"), wallClock: { clock }),
+                              wakeDuration: 20)
+        plan.command(on: false, now: 0)
+        #expect(plan.state(now: 1) == .init(on: false, reason: "command", nextChange: 1 + 9 * 3600))
+        plan.touched(at: 10)
+        #expect(plan.state(now: 11) == .init(on: true, reason: "touch", nextChange: 30))
+        #expect(plan.state(now: 31).on == false)
+        clock = Self.monday(18, 0, 0)
+        #expect(plan.state(now: 9 * 3600) == .init(on: false, reason: "hours", nextChange: 9 * 3600 + 14 * 3600),
+                "closing time takes over from the command")
+        plan.command(on: true, now: 9 * 3600 + 1)
+        #expect(plan.state(now: 9 * 3600 + 2).on && plan.state(now: 9 * 3600 + 2).reason == "command")
+    }
+
+    @Test func withoutHoursOnlyACommandTurnsItOff() {
+        var plan = ScreenPlan(hours: nil, wakeDuration: 20)
+        #expect(plan.state(now: 5) == .init(on: true, reason: "start", nextChange: nil))
+        plan.command(on: false, now: 5)
+        #expect(plan.state(now: 1e6) == .init(on: false, reason: "command", nextChange: nil))
+        plan.command(on: true, now: 1e6)
+        #expect(plan.state(now: 1e6 + 1) == .init(on: true, reason: "command", nextChange: nil))
     }
 }

@@ -23,6 +23,9 @@ struct SoakRunner {
     var imageOptions: [String] = []
     /// The temporary folder the run may use; removed by the caller.
     var workspace: String
+    /// The program's control API on, polled as a dashboard would (`--control-load`); its
+    /// summary is said on standard error at the end.
+    var controlLoad = false
     var sources: String
     /// Set from a signal handler's thread: end early, with the report so far.
     var interrupted: @Sendable () -> Bool
@@ -43,11 +46,18 @@ struct SoakRunner {
         // wait for the display, as in the rest of the bench.
         // A crash prints every thread's stack into the program's log.
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,threads=all"
+        let controlPort = controlLoad ? ControlPoller.freePort() : nil
+        let controlArguments = controlPort.map { ["--control", "127.0.0.1:\($0)"] } ?? []
         let child = try SoakChild(
             arguments: ["run", folder.path, "--size", "\(width)x\(height)", "--events", "-", "--soak-drive", String(seed), "--no-vsync",
                         "--autoplay", String(SoakMix.autoplayInterval), "--idle-resume", String(SoakMix.idleResume)]
-                + imageOptions,
+                + imageOptions + controlArguments,
             environment: environment, logPath: workspace + "/program.log")
+        let poller = controlPort.map(ControlPoller.init(port:))
+        defer {
+            poller?.stop()
+            if let poller { FileHandle.standardError.write(Data(poller.summary.utf8)) }
+        }
         let start = ProcessStats.now
         var mix = SoakMix(seed: seed, width: width, height: height)
         var steps: [String: Int] = [:]
@@ -58,6 +68,7 @@ struct SoakRunner {
         var nextSample = start
         var frames = 0, decoded = 0, failed = 0, reportsCounted = 0
         var lastHelpers: [pid_t] = []
+        var pollerStarted = false
         /// The window's size as the mix's steps so far left it (the program resizes itself).
         var size = "\(width)x\(height)"
 
@@ -109,6 +120,10 @@ struct SoakRunner {
             // Nothing is sent to the program before its first report: a SIGHUP that comes
             // before it has set up its signal handling (it did at 0.05 s under TSan) ends it
             // as the default action does. Steps due meanwhile are played once it reports.
+            if child.observed.reportCount > 0, let poller, !pollerStarted {
+                poller.start()
+                pollerStarted = true
+            }
             for timed in child.observed.reportCount == 0 ? [] : mix.steps(before: t) {
                 switch timed.step {
                 case .pointer(let phase, _, _, _): if phase == .down { steps["gestures (pointer down)", default: 0] += 1 }

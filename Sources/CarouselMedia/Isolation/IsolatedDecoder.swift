@@ -214,6 +214,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             count(&tally)
             return !stopped
         }
+        if keepGoing { MediaCounters.noteHelperRestart() }
         if keepGoing, let fresh = spawn() {
             checkIn(fresh)
         }

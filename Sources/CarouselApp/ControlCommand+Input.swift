@@ -1,0 +1,44 @@
+import CarouselControl
+import CarouselCore
+
+extension ControlCommand {
+    /// The inputs that carry the command out, as keys would, or why it cannot be: a picture
+    /// that is not there (404), a finger on the screen or a dark screen for a command that
+    /// moves the view, autoplay that is not set (409).
+    func inputs(scene: any Scene, screenOn: Bool, canPlay: Bool, now: Double) -> Result<[AppInput], ControlRefusal> {
+        switch self {
+        case .next, .previous, .first, .last, .gotoIndex, .gotoSource, .view:
+            if scene.isInteracting { return .failure(.conflict("someone is touching the screen (the finger wins)")) }
+            if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
+        case .pause, .play:
+            if !canPlay { return .failure(.conflict("autoplay is off on this screen (--autoplay SECONDS sets it)")) }
+        case .screen, .brightness, .reload:
+            break
+        }
+        let count = scene.sources.count
+        switch self {
+        case .next: return .success([.view(.step(.next, time: now))])
+        case .previous: return .success([.view(.step(.previous, time: now))])
+        case .first: return .success([.view(.step(.first, time: now))])
+        case .last: return .success([.view(.step(.last, time: now))])
+        case .gotoIndex(let i):
+            guard scene.sources.indices.contains(i) else {
+                return .failure(ControlRefusal(404, count == 0 ? "the show has no pictures" : "no picture \(i): the show has \(count) (0 to \(count - 1))"))
+            }
+            return .success([.view(.step(.item(i), time: now))])
+        case .gotoSource(let s):
+            guard let i = scene.sources.firstIndex(where: { $0.path == s }) else {
+                return .failure(ControlRefusal(404, "no picture in the show comes from \(ControlRoute.clip(s))"))
+            }
+            return .success([.view(.step(.item(i), time: now))])
+        case .pause: return .success([.view(.autoplay(false, time: now))])
+        case .play: return .success([.view(.autoplay(true, time: now))])
+        case .view(.mosaic) where scene.viewName == "carousel" && !scene.canGoBack:
+            return .failure(.conflict("this screen shows the carousel only (--view mosaic or grid gives it a wall)"))
+        case .view(let mode): return .success([.showView(mode)])
+        case .screen(let on): return .success([.screen(on: on)])
+        case .brightness(let v): return .success([.brightness(v)])
+        case .reload: return .success([.reload])
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The one control part both transports (HTTP, MQTT) stand on: the requests into the run
+/// loop (`inbox`), the state it publishes, frame and event figures, and the answers built
+/// from them. Lives on no thread of its own; every member may be used from any thread.
+public final class ControlDesk: Sendable {
+    public let inbox: ControlInbox
+    public let frames = FrameStats()
+    public let feed = EventFeed()
+    public let version: String
+    /// Figures of the process, read when asked (RSS, decoder restarts, ...).
+    public let figures: @Sendable () -> ProcessFigures
+    /// An RGBA frame as PNG bytes, scaled down to a width if given.
+    public let encodePNG: @Sendable (_ width: Int, _ height: Int, _ rgba: [UInt8], _ scaledTo: Int?) -> [UInt8]?
+    private let clock: @Sendable () -> Double
+    private let started: Double
+    private let shown = NIOLockedValueBox(ShowState())
+    private let refusedTokens = NIOLockedValueBox(0)
+    private let watchers = NIOLockedValueBox<[@Sendable (ShowState) -> Void]>([])
+
+    public init(version: String, clock: @escaping @Sendable () -> Double, wake: @escaping @Sendable () -> Void,
+                figures: @escaping @Sendable () -> ProcessFigures,
+                encodePNG: @escaping @Sendable (Int, Int, [UInt8], Int?) -> [UInt8]?) {
+        self.version = version
+        self.clock = clock
+        self.started = clock()
+        self.inbox = ControlInbox(wake: wake)
+        self.figures = figures
+        self.encodePNG = encodePNG
+    }
+
+    // MARK: - The run loop's side
+
+    /// The loop's state after a change; watchers (MQTT) hear of real changes only.
+    public func publish(_ state: ShowState) {
+        let changed = shown.withLockedValue { old -> Bool in
+            guard old != state else { return false }
+            old = state
+            return true
+        }
+        guard changed else { return }
+        for w in watchers.withLockedValue({ $0 }) { w(state) }
+    }
+
+    public var state: ShowState { shown.withLockedValue { $0 } }
+
+    /// Called with every published change, on the publishing thread (keep it short).
+    public func watch(_ f: @escaping @Sendable (ShowState) -> Void) {
+        watchers.withLockedValue { $0.append(f) }
+    }
+
+    // MARK: - Answers
+
+    /// A request refused for want of the right token (counted for `/metrics`).
+    public func noteRefusedToken() { refusedTokens.withLockedValue { $0 += 1 } }
+
+    /// `GET /status`'s body.
+    public func statusJSON() -> [UInt8] {
+        let s = state, f = figures(), now = clock(), counts = feed.counts
+        let p99 = frames.p99(lastMinuteBefore: now)
+        let body = StatusBody(
+            version: version, uptime_s: ((now - started) * 10).rounded() / 10, view: s.view, index: s.index, count: s.count,
+            source: s.source, title: s.title, caption: s.caption, playing: s.playing,
+            screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness),
+            sources: counts.sources.sorted { $0.key < $1.key }.map { .init(url: $0.key, state: $0.value) },
+            pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
+            rss_bytes: f.rssBytes, frames_drawn: frames.count,
+            frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array((try? encoder.encode(body)) ?? Data("{}".utf8)) + [0x0a]
+    }
+
+    struct StatusBody: Encodable {
+        struct Screen: Encodable { var on: Bool; var reason: String; var brightness: Double? }
+        struct Source: Encodable { var url: String; var state: String }
+        var version: String, uptime_s: Double, view: String, index: Int?, count: Int
+        var source: String?, title: String?, caption: String?, playing: Bool
+        var screen: Screen, sources: [Source], pictures_failed: Int, decoder_restarts: Int
+        var rss_bytes: Int, frames_drawn: Int, frame_time_p99_ms: Double?
+    }
+
+    /// `GET /metrics`'s body: Prometheus' text format.
+    public func metricsText() -> String {
+        let s = state, f = figures(), counts = feed.counts, fs = frames.snapshot()
+        var m = PrometheusText()
+        m.gauge("carousel_up", "1 while the program runs.", 1)
+        m.gauge("carousel_uptime_seconds", "Seconds since the program started.", ((clock() - started) * 10).rounded() / 10)
+        m.gauge("carousel_screen_on", "1 while the screen is on.", s.screenOn ? 1 : 0)
+        m.gauge("carousel_playing", "1 while autoplay runs.", s.playing ? 1 : 0)
+        m.gauge("carousel_current_index", "The item in focus, counted from 0; -1 when there is none.", Double(s.index ?? -1))
+        m.gauge("carousel_pictures", "Pictures in the show.", Double(s.count))
+        m.histogram("carousel_frame_seconds", "Time from waking to the frame shown.",
+                    bounds: FrameStats.bounds, buckets: fs.buckets, count: fs.count, sum: fs.sum)
+        m.counter("carousel_pictures_failed_total", "Pictures that could not be shown, by kind of reason.",
+                  labelled: "reason", counts.failed.mapValues(Double.init))
+        m.counter("carousel_downloads_failed_total", "Downloads that failed (once per URL and reason until it works).", Double(counts.downloadsFailed))
+        m.gauge("carousel_source_online", "1 for a web source last reached, 0 for one offline.",
+                labelled: "url", counts.sources.mapValues { $0 == "online" ? 1 : 0 })
+        m.counter("carousel_decoder_restarts_total", "Decoder helper processes started again after one died or was stopped.", Double(f.helperRestarts))
+        m.gauge("carousel_resident_memory_bytes", "Resident memory of the main process.", Double(f.rssBytes))
+        m.counter("carousel_control_unauthorized_total", "Control requests refused for want of the right token.",
+                  Double(refusedTokens.withLockedValue { $0 }))
+        for extra in f.counters { m.counter(extra.name, extra.help, extra.value) }
+        return m.text
+    }
+}
+
+/// Figures of the process the control part reports but does not keep.
+public struct ProcessFigures: Sendable {
+    public var rssBytes = 0
+    public var helperRestarts = 0
+    /// More counters (name, help, value) from the image pipeline.
+    public var counters: [(name: String, help: String, value: Double)] = []
+    public init() {}
+}

@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import CarouselApp
+
+/// The control API of the real program, through real sockets on loopback: every endpoint
+/// and command, the refusals, Prometheus' own checker on /metrics, the event stream, and
+/// under Xvfb a finger that wins over a command and a program that stays idle with it on.
+@Suite(.serialized) struct ControlAPITests {
+    /// The program with `--control 127.0.0.1:0`, and a probe on the port it chose.
+    struct Kiosk {
+        let app: RunningCarousel
+        let probe: HTTPProbe
+
+        init(_ args: [String], display: String? = nil) throws {
+            var env = ["SDL_VIDEODRIVER": "dummy"]
+            if display != nil { env = [:] }
+            app = try RunningCarousel(args: args + ["--control", "127.0.0.1:0"], display: display ?? ":0", environment: env)
+            var port: Int?
+            for _ in 0..<200 where port == nil {
+                if let line = app.log.split(separator: "\n").first(where: { $0.contains("control: listening on 127.0.0.1:") }) {
+                    port = Int(line.split(separator: ":").last!.split(separator: " ").first!)
+                } else { Thread.sleep(forTimeInterval: 0.05) }
+            }
+            probe = HTTPProbe(port: port ?? 1)
+        }
+
+        func stop() { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+
+        /// The status once `check` holds (pictures decode at start), up to 10 s.
+        func status(until check: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
+            for _ in 0..<100 {
+                if let s = probe.request("GET", "/status")?.json, check(s) { return s }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+    }
+
+    @Test func withoutATokenAnAddressOthersCanReachIsRefused() throws {
+        let r = try CarouselBinary.run(["--control", "0.0.0.0:8097", try Fixtures.imageFolder()], environment: ["SDL_VIDEODRIVER": "dummy"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--control 0.0.0.0:8097 is reachable from other machines: give it --control-token-file FILE"))
+        let bad = try CarouselBinary.run(["--control", "8097", try Fixtures.imageFolder()], environment: ["SDL_VIDEODRIVER": "dummy"])
+        #expect(bad.status == 64 && bad.stderr.contains("--control must be ADDR:PORT"))
+        let missing = try CarouselBinary.run(["--control", "0.0.0.0:8097", "--control-token-file", "/nonexistent/token",
+                                              try Fixtures.imageFolder()], environment: ["SDL_VIDEODRIVER": "dummy"])
+        #expect(missing.status != 0 && missing.stderr.contains("--control-token-file /nonexistent/token: cannot be read"))
+    }
+
+    @Test func everyEndpointAndCommand() throws {
+        let folder = try Fixtures.imageFolder()
+        let k = try Kiosk([folder, "--size", "640x360", "--autoplay", "30"])
+        defer { k.stop() }
+        let first = try #require(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 })
+        #expect(first["view"] as? String == "carousel" && first["index"] as? Int == 0 && first["playing"] as? Bool == true)
+        let count = try #require(first["count"] as? Int)
+        #expect(count >= 3)
+
+        // Each command answers with the status it leads to (after its motion).
+        #expect(k.probe.request("POST", "/next")?.json?["index"] as? Int == 1)
+        #expect(k.probe.request("POST", "/last")?.json?["index"] as? Int == count - 1)
+        #expect(k.probe.request("POST", "/previous")?.json?["index"] as? Int == count - 2)
+        #expect(k.probe.request("POST", "/first")?.json?["index"] as? Int == 0)
+        #expect(k.probe.request("POST", "/goto", body: #"{"index": 2}"#)?.json?["index"] as? Int == 2)
+        let source = try #require(first["source"] as? String)
+        let back = try #require(k.probe.request("POST", "/goto", body: "{\"source\": \"\(source)\"}"))
+        #expect(back.status == 200 && back.json?["index"] as? Int == 0)
+        #expect(k.probe.request("POST", "/goto", body: #"{"source": "/no/such.jpg"}"#)?.status == 404)
+        #expect(k.probe.request("POST", "/goto", body: "{\"index\": \(count)}")?.status == 404)
+        #expect(k.probe.request("POST", "/pause")?.json?["playing"] as? Bool == false)
+        #expect(k.probe.request("POST", "/play")?.json?["playing"] as? Bool == true)
+        let carouselOnly = try #require(k.probe.request("POST", "/view", body: #"{"mode": "mosaic"}"#))
+        #expect(carouselOnly.status == 409 && (carouselOnly.json?["error"] as? String ?? "").contains("carousel only"))
+        let brightness = try #require(k.probe.request("POST", "/brightness", body: #"{"value": 0.5}"#))
+        #expect(brightness.status == 409, "this machine's panel has no backlight")
+
+        // A screenshot at the screen's size, or scaled down.
+        let shot = try #require(k.probe.request("GET", "/screenshot.png"))
+        #expect(shot.status == 200 && shot.headers["content-type"] == "image/png")
+        #expect(pngSize(shot.body) == "640x360")
+        #expect(pngSize(try #require(k.probe.request("GET", "/screenshot.png?width=160")).body) == "160x90")
+
+        // The screen off by command: status says so, the screenshot is black, a move is refused.
+        let off = try #require(k.probe.request("POST", "/screen", body: #"{"on": false}"#))
+        let screen = off.json?["screen"] as? [String: Any]
+        #expect(screen?["on"] as? Bool == false && screen?["reason"] as? String == "command")
+        #expect(k.probe.request("POST", "/next")?.status == 409)
+        let dark = try #require(k.probe.request("GET", "/screenshot.png?width=64"))
+        #expect(dark.status == 200 && pngSize(dark.body) == "64x36")
+        #expect(k.app.log.contains("screen: black, the panel stays lit"))
+        let on = try #require(k.probe.request("POST", "/screen", body: #"{"on": true}"#))
+        #expect((on.json?["screen"] as? [String: Any])?["on"] as? Bool == true)
+        #expect(k.app.ofType("screen").count >= 2, "each change is a screen event")
+
+        // Reload (as SIGHUP): the same process answers again, on the same picture.
+        #expect(k.probe.request("POST", "/reload")?.status == 200)
+        #expect(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 && $0["index"] as? Int == 0 } != nil)
+        #expect(k.app.process.isRunning)
+    }
+
+    @Test func metricsPassPromtoolAndEventsStreamLive() throws {
+        let k = try Kiosk([try Fixtures.imageFolder(), "--size", "640x360"])
+        defer { k.stop() }
+        _ = k.status { $0["frames_drawn"] as? Int ?? 0 > 0 }
+        let fd = k.probe.connect()
+        defer { close(fd) }
+        _ = HTTPProbe.send(fd, Array("GET /events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        Thread.sleep(forTimeInterval: 0.3)
+        _ = k.probe.request("POST", "/next")
+        let stream = String(decoding: HTTPProbe.readAll(fd, timeout: 1.5).bytes, as: UTF8.self)
+        #expect(stream.contains("text/event-stream"))
+        #expect(stream.contains("data: {\"t_ms\":") && stream.contains("\"type\":\"settled\",\"index\":1}"))
+
+        let metrics = try #require(k.probe.request("GET", "/metrics"))
+        #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        #expect(metrics.text.contains("carousel_current_index 1"))
+        #expect(metrics.text.contains("carousel_frame_seconds_bucket{le=\"+Inf\"}"))
+        let promtool = "/usr/bin/promtool"
+        try #require(FileManager.default.isExecutableFile(atPath: promtool), "promtool missing: kiosk/setup installs it")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: promtool)
+        p.arguments = ["check", "metrics"]
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = output
+        try p.run()
+        input.fileHandleForWriting.write(Data(metrics.body))
+        try input.fileHandleForWriting.close()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "promtool check metrics: \(said)")
+    }
+
+    @Test func theWallAndTheCarouselOpenedOverIt() throws {
+        let k = try Kiosk([try Fixtures.imageFolder(), "--size", "640x360", "--view", "mosaic"])
+        defer { k.stop() }
+        #expect(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 }?["view"] as? String == "mosaic")
+        let opened = try #require(k.probe.request("POST", "/view", body: #"{"mode": "carousel"}"#))
+        #expect(opened.status == 200 && opened.json?["view"] as? String == "carousel")
+        #expect(k.probe.request("POST", "/next")?.json?["index"] as? Int == 1)
+        let wall = try #require(k.probe.request("POST", "/view", body: #"{"mode": "mosaic"}"#))
+        #expect(wall.json?["view"] as? String == "mosaic")
+    }
+
+    /// Width and height from a PNG's IHDR.
+    func pngSize(_ b: [UInt8]) -> String {
+        guard b.count > 24, b[1] == 0x50, b[2] == 0x4e else { return "not a PNG" }
+        func u32(_ i: Int) -> Int { Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3]) }
+        return "\(u32(16))x\(u32(20))"
+    }
+}
+
+/// The real window under Xvfb with the API on.
+@Suite(.serialized, .enabled(if: XvfbSession.unavailableReason == nil, "Xvfb or xdotool missing; run kiosk/setup"))
+struct ControlWindowTests {
+    @Test func aFingerDownWinsOverACommandAndTheProgramRestsWithTheAPIOn() throws {
+        let x = try XvfbSession()
+        let k = try ControlAPITests.Kiosk([try Fixtures.imageFolder(), "--size", "1280x720"], display: x.display)
+        defer { k.stop() }
+        #expect(k.app.waitFor("pool", count: 1), "the window did not open")
+        let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        // A mapped window is not always reading input yet: tap until a tap comes back.
+        for _ in 0..<30 where k.app.ofType("tap").isEmpty {
+            try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "1"])
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        try x.xdotool(["mousemove", "--window", wid, "640", "360", "mousedown", "1", "sleep", "0.2", "mousemove", "--window", wid, "600", "360"])
+        #expect(k.status { $0["frames_drawn"] != nil } != nil)
+        var refused: HTTPProbe.Response?
+        for _ in 0..<20 {
+            refused = k.probe.request("POST", "/next")
+            if refused?.status == 409 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(refused?.status == 409 && (refused?.json?["error"] as? String ?? "").contains("the finger wins"))
+        try x.xdotool(["mousemove", "--window", wid, "640", "360", "mouseup", "1"])
+        Thread.sleep(forTimeInterval: 1)
+        #expect(k.probe.request("POST", "/next")?.status == 200, "once the finger lifts the command goes through")
+
+        // At rest with the API listening: no CPU.
+        k.app.waitForRest()
+        let before = k.app.cpuTicks
+        Thread.sleep(forTimeInterval: 2)
+        #expect(k.app.cpuTicks - before == 0, "ticks of CPU at rest over 2 s with --control on")
+    }
+}
