@@ -62,7 +62,7 @@ extension ControlOptions {
                     f.helperRestarts = MediaCounters.helperRestarts
                     return f
                 },
-                encodePNG: ScreenshotEncoder.png)
+                encodePNG: ScreenshotEncoder.png, threadSetUp: BackgroundPriority.lowerThisThread)
             let server = try ControlServer(host: host, port: port, desk: desk, token: token)
             Log.info("control: listening on \(server.address.ipAddress ?? host):\(server.address.port ?? port)\(token == nil ? "" : " (bearer token of \(token!.path))")")
             return Running(desk: desk, server: server, token: token)

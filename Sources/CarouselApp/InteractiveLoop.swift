@@ -44,8 +44,19 @@ struct InteractiveLoop {
     var canPlay = false
     /// A remote `pause` holds autoplay, also in a view opened later.
     private var paused = false
-    /// Screenshots asked for: answered with the next frame drawn.
+    /// Screenshots asked for: answered with the frame the motion under way comes to rest
+    /// on (a read-back in the middle of a motion would delay its frame), or after
+    /// `screenshotPatience` seconds with the frame then drawn.
     private var screenshots: [ControlInbox.Pending] = []
+    private var screenshotsAskedAt: Double?
+    private let screenshotPatience = 1.0
+    /// The frame last read back, while it is still the one on screen (nothing drawn since):
+    /// screenshots at rest cost no drawing at all. Let go at the next frame.
+    private var shownFrame: (number: Int, answer: LoopAnswer)?
+    /// The pixels of the last read-back, reused by the next when the encoder is done with
+    /// them; let go when the view moves and no screenshot was asked for a while.
+    private var readback: [UInt8] = []
+    private var lastReadback = 0.0
     /// Commands done whose motion is still under way: answered with the state it ends in.
     private var answerAtRest: [ControlInbox.Pending] = []
     private var screenReason = "start"
@@ -126,7 +137,10 @@ struct InteractiveLoop {
             if drewMotion && !scene.isAnimating { needsDraw = true }
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
-                if !screenshots.isEmpty { answerScreenshots() }
+                shownFrame = nil
+                // A dashboard that stopped asking: 8 MB at 1080p is the kiosk's to use.
+                if !readback.isEmpty, now - lastReadback > 30 { readback = [] }
+                if let asked = screenshotsAskedAt, !scene.isAnimating || now - asked >= screenshotPatience { answerScreenshots() }
                 renderer.present()
                 framesDrawn += 1
                 drewMotion = scene.isAnimating
@@ -283,8 +297,11 @@ struct InteractiveLoop {
         for pending in control.inbox.take() {
             switch pending.request {
             case .screenshot:
-                if screenOn {
+                if screenOn, let shown = shownFrame, shown.number == framesDrawn {
+                    pending.answer(shown.answer)
+                } else if screenOn {
                     screenshots.append(pending)
+                    if screenshotsAskedAt == nil { screenshotsAskedAt = now }
                     needsDraw = true
                 } else {
                     // What a dark screen shows.
@@ -292,7 +309,7 @@ struct InteractiveLoop {
                     let (w, h) = (Int(size.width), Int(size.height))
                     var black = [UInt8](repeating: 0, count: w * h * 4)
                     for alpha in stride(from: 3, to: black.count, by: 4) { black[alpha] = 255 }
-                    pending.answer(.frame(width: w, height: h, rgba: black))
+                    pending.answer(.frame(width: w, height: h, pixels: black, bgra: false))
                 }
             case .command(let command):
                 if case .brightness = command, backlight == nil {
@@ -331,13 +348,20 @@ struct InteractiveLoop {
     /// for this; the PNG is encoded on the API's side).
     private mutating func answerScreenshots() {
         let size = renderer.outputSize
+        let (w, h) = (Int(size.width), Int(size.height))
+        let started = ProcessStats.now
         renderer.setTarget(nil)
-        let frame = try? renderer.readPixels(width: Int(size.width), height: Int(size.height))
-        for pending in screenshots {
-            if let frame { pending.answer(.frame(width: frame.width, height: frame.height, rgba: frame.pixels)) }
-            else { pending.answer(.refused(ControlRefusal(500, "the frame could not be read back"))) }
-        }
+        let now = EventQueue.now
+        let bgra = try? renderer.readFrame(width: w, height: h, into: &readback)
+        control?.noteReadback(seconds: ProcessStats.now - started)
+        let answer = bgra.map { LoopAnswer.frame(width: w, height: h, pixels: readback, bgra: $0) }
+            ?? .refused(ControlRefusal(500, "the frame could not be read back"))
+        for pending in screenshots { pending.answer(answer) }
+        // This frame is the one on screen until the next is drawn (counted after present).
+        if bgra != nil { shownFrame = (framesDrawn + 1, answer) }
+        lastReadback = now
         screenshots = []
+        screenshotsAskedAt = nil
     }
 
     /// Tells the control part what the screen shows now (it keeps only changes).

@@ -19,9 +19,17 @@ public final class ControlDesk: Sendable {
     private let refusedTokens = NIOLockedValueBox(0)
     private let watchers = NIOLockedValueBox<[@Sendable (ShowState) -> Void]>([])
 
+    /// Heavy work (screenshots), on a thread below the drawing's priority.
+    let worker: BackgroundWorker
+    /// Runs first on each thread of the control part (lowers its priority below drawing's).
+    public let threadSetUp: @Sendable () -> Void
+
     public init(version: String, clock: @escaping @Sendable () -> Double, wake: @escaping @Sendable () -> Void,
                 figures: @escaping @Sendable () -> ProcessFigures,
-                encodePNG: @escaping @Sendable (Int, Int, [UInt8], Int?) -> [UInt8]?) {
+                encodePNG: @escaping @Sendable (Int, Int, [UInt8], Int?) -> [UInt8]?,
+                threadSetUp: @escaping @Sendable () -> Void = {}) {
+        self.worker = BackgroundWorker(setUp: threadSetUp)
+        self.threadSetUp = threadSetUp
         self.version = version
         self.clock = clock
         self.started = clock()
@@ -51,6 +59,27 @@ public final class ControlDesk: Sendable {
     }
 
     // MARK: - Answers
+
+    /// BGRX (the software renderer's frame) to opaque RGBA.
+    public static func swapRedAndBlue(_ pixels: [UInt8]) -> [UInt8] {
+        var out = pixels
+        out.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i + 3 < p.count {
+                let b = p[i]
+                p[i] = p[i + 2]
+                p[i + 2] = b
+                p[i + 3] = 255
+                i += 4
+            }
+        }
+        return out
+    }
+
+    private let readbacks = NIOLockedValueBox((count: 0, seconds: 0.0))
+
+    /// The run loop spent `seconds` reading a frame back for screenshots.
+    public func noteReadback(seconds: Double) { readbacks.withLockedValue { $0.count += 1; $0.seconds += seconds } }
 
     /// A request refused for want of the right token (counted for `/metrics`).
     public func noteRefusedToken() { refusedTokens.withLockedValue { $0 += 1 } }
@@ -102,6 +131,9 @@ public final class ControlDesk: Sendable {
         m.gauge("carousel_resident_memory_bytes", "Resident memory of the main process.", Double(f.rssBytes))
         m.counter("carousel_control_unauthorized_total", "Control requests refused for want of the right token.",
                   Double(refusedTokens.withLockedValue { $0 }))
+        let rb = readbacks.withLockedValue { $0 }
+        m.counter("carousel_screenshot_readback_seconds_total", "Time the run loop spent reading frames back for screenshots.", rb.seconds)
+        m.counter("carousel_screenshot_readbacks_total", "Frames read back for screenshots.", Double(rb.count))
         for extra in f.counters { m.counter(extra.name, extra.help, extra.value) }
         return m.text
     }

@@ -93,10 +93,10 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 }
             }
         case .success(.screenshot(let width)):
-            ask(.screenshot, context, head) { [desk] answer in
+            ask(.screenshot, context, head, heavy: true) { [desk] answer in
                 switch answer {
-                case .frame(let w, let h, let rgba):
-                    guard let png = desk.encodePNG(w, h, rgba, width) else { return Self.refusal(ControlRefusal(500, "the frame could not be encoded")) }
+                case .frame(let w, let h, let pixels, let bgra):
+                    guard let png = desk.encodePNG(w, h, bgra ? ControlDesk.swapRedAndBlue(pixels) : pixels, width) else { return Self.refusal(ControlRefusal(500, "the frame could not be encoded")) }
                     return (200, "image/png", png)
                 case .refused(let r): return Self.refusal(r)
                 case .done: return Self.refusal(ControlRefusal(500, "the run loop answered a screenshot without a frame"))
@@ -106,8 +106,9 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// Posts a request to the run loop and answers when it does (or with 503 after
-    /// `answerSeconds`); `make` runs off the event loop (PNG encoding).
-    private func ask(_ request: LoopRequest, _ context: ChannelHandlerContext, _ head: HTTPRequestHead,
+    /// `answerSeconds`); `make` runs on the event loop, or with `heavy` on the desk's
+    /// worker (PNG encoding).
+    private func ask(_ request: LoopRequest, _ context: ChannelHandlerContext, _ head: HTTPRequestHead, heavy: Bool = false,
                      make: @escaping @Sendable (LoopAnswer) -> (Int, String, [UInt8])) {
         let loop = context.eventLoop
         let promise = loop.makePromise(of: (Int, String, [UInt8]).self)
@@ -115,10 +116,10 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         let timeout = loop.scheduleTask(in: .seconds(seconds)) {
             promise.succeed(Self.refusal(ControlRefusal(503, "the screen did not answer within \(seconds) s")))
         }
-        desk.inbox.post(request) { answer in
-            DispatchQueue.global(qos: .utility).async {
-                promise.succeed(make(answer))
-            }
+        desk.inbox.post(request) { [desk] answer in
+            guard heavy else { return promise.succeed(make(answer)) }
+            let queued = desk.worker.run { promise.succeed(make(answer)) }
+            if !queued { promise.succeed(Self.refusal(ControlRefusal(503, "\(BackgroundWorker.limit) screenshots are being made already"))) }
         }
         let mine = serial
         let bound = NIOLoopBound((self, context), eventLoop: loop)

@@ -10,8 +10,9 @@ public enum LoopRequest: Hashable, Sendable {
 public enum LoopAnswer: Sendable {
     case done
     case refused(ControlRefusal)
-    /// The frame shown, RGBA, at the screen's size.
-    case frame(width: Int, height: Int, rgba: [UInt8])
+    /// The frame shown, at the screen's size: RGBA, or BGRA as the software renderer reads
+    /// it back (swapped off the drawing thread).
+    case frame(width: Int, height: Int, pixels: [UInt8], bgra: Bool)
 }
 
 /// Requests on their way into the run loop: the transports post them from their threads and

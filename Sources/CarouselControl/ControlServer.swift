@@ -53,6 +53,8 @@ public final class ControlServer: Sendable {
                     try sync.addHandler(ControlHTTPHandler(desk: desk, token: token, limits: limits))
                 }
             }
+        // Answering yields to drawing where a core is shared.
+        group.next().execute(desk.threadSetUp)
         do {
             channel = try bootstrap.bind(host: host, port: port).wait()
         } catch {

@@ -43,7 +43,7 @@ import TestSupport
                     case .command(.gotoIndex(let i)) where !(0..<10).contains(i):
                         p.answer(.refused(ControlRefusal(404, "no picture \(i)"))); continue
                     case .command(.gotoIndex(let i)): index = i
-                    case .screenshot: p.answer(.frame(width: 4, height: 2, rgba: [UInt8](repeating: 9, count: 32))); continue
+                    case .screenshot: p.answer(.frame(width: 4, height: 2, pixels: [UInt8](repeating: 9, count: 32), bgra: false)); continue
                     default: break
                     }
                     var s = desk.state

@@ -54,6 +54,7 @@ extension BenchCommand {
                                "--max-megapixels", String(source.maxMegapixels),
                                "--decode-timeout", String(source.decodeTimeout),
                                "--decode-memory", String(source.decodeMemory)] + (source.recursive ? ["--recursive"] : [])
+        runner.controlLoad = controlLoad
         let report = try runner.run()
         print(json ? report.json() : report.table(), terminator: json ? "\n" : "")
         if !report.faults.isEmpty { throw ExitCode(1) }

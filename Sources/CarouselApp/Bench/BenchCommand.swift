@@ -41,6 +41,9 @@ public struct BenchCommand: ParsableCommand {
     @Flag(help: ArgumentHelp("A short mix of gestures (a few seconds), for smoke tests.", visibility: .hidden))
     var short = false
 
+    @Flag(help: "With --soak: the control API on, polled as a dashboard would (/status 20 times a second, /screenshot.png once a second).")
+    var controlLoad = false
+
     @OptionGroup var source: SourceOptions
 
     @OptionGroup var view: ViewOptions
@@ -51,6 +54,7 @@ public struct BenchCommand: ParsableCommand {
         if synthetic != nil && !source.paths.isEmpty { throw ValidationError("give either --synthetic or image sources, not both") }
         if soak == nil && seed != nil { throw ValidationError("--seed is for --soak") }
         if soak != nil && naive { throw ValidationError("--naive does not go with --soak") }
+        if soak == nil && controlLoad { throw ValidationError("--control-load is for --soak") }
     }
 
     /// Memory the naive gallery may fill with full-size pictures (each twice: decoded and

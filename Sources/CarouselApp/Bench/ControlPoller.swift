@@ -11,24 +11,31 @@ final class ControlPoller: @unchecked Sendable {
     private let lock = NSLock()
     private var running = true
     private(set) var statusAnswered = 0
-    private(set) var failures = 0
+    /// Answers other than 200, by status (0: no answer).
+    private(set) var failures: [Int: Int] = [:]
     private(set) var screenshotSeconds: [Double] = []
 
     init(port: Int) { self.port = port }
 
     func start() {
+        poll(every: 0.05) { [self] in
+            let status = Self.get(port: port, path: "/status") ?? 0
+            lock.withLock { if status == 200 { statusAnswered += 1 } else { failures[status, default: 0] += 1 } }
+        }
+        poll(every: 1) { [self] in
+            let asked = ProcessStats.now
+            let status = Self.get(port: port, path: "/screenshot.png") ?? 0
+            lock.withLock { if status == 200 { screenshotSeconds.append(ProcessStats.now - asked) } else { failures[status, default: 0] += 1 } }
+        }
+    }
+
+    /// Runs `request` every `interval` seconds on a thread of its own until `stop`.
+    private func poll(every interval: Double, _ request: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
-            var next = ProcessStats.now, lastShot = 0.0
+            var next = ProcessStats.now
             while lock.withLock({ running }) {
-                let now = ProcessStats.now
-                if now - lastShot >= 1 {
-                    lastShot = now
-                    let ok = Self.get(port: port, path: "/screenshot.png") == 200
-                    lock.withLock { if ok { screenshotSeconds.append(ProcessStats.now - now) } else { failures += 1 } }
-                }
-                let ok = Self.get(port: port, path: "/status") == 200
-                lock.withLock { if ok { statusAnswered += 1 } else { failures += 1 } }
-                next += 0.05
+                request()
+                next += interval
                 let wait = next - ProcessStats.now
                 if wait > 0 { usleep(UInt32(wait * 1e6)) } else { next = ProcessStats.now }
             }
@@ -42,7 +49,8 @@ final class ControlPoller: @unchecked Sendable {
         lock.withLock {
             let p = Percentiles(screenshotSeconds)
             let ms = { (v: Double?) in v.map { String(format: "%.1f ms", $0 * 1000) } ?? "-" }
-            return "control load: \(statusAnswered) /status answered, \(screenshotSeconds.count) screenshots (p50 \(ms(p.at(0.5))), max \(ms(p.largest))), \(failures) failed\n"
+            let failed = failures.isEmpty ? "none failed" : "failed: " + failures.sorted { $0.key < $1.key }.map { "\($0.value) with \($0.key <= 0 ? "no answer (errno \(-$0.key))" : String($0.key))" }.joined(separator: ", ")
+            return "control load: \(statusAnswered) /status answered, \(screenshotSeconds.count) screenshots (p50 \(ms(p.at(0.5))), max \(ms(p.largest))), \(failed)\n"
         }
     }
 
@@ -73,13 +81,15 @@ final class ControlPoller: @unchecked Sendable {
         let connected = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
         }
-        guard connected else { return nil }
+        guard connected else { return -Int(errno) }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) == request.count else { return nil }
         var head: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && head.isEmpty { return -Int(errno) }
             if n <= 0 { break }
             if head.count < 32 { head += buffer[0..<min(n, 32)] }
         }

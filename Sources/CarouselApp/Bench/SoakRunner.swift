@@ -54,10 +54,7 @@ struct SoakRunner {
                 + imageOptions + controlArguments,
             environment: environment, logPath: workspace + "/program.log")
         let poller = controlPort.map(ControlPoller.init(port:))
-        defer {
-            poller?.stop()
-            if let poller { FileHandle.standardError.write(Data(poller.summary.utf8)) }
-        }
+        defer { if let poller { FileHandle.standardError.write(Data(poller.summary.utf8)) } }
         let start = ProcessStats.now
         var mix = SoakMix(seed: seed, width: width, height: height)
         var steps: [String: Int] = [:]
@@ -147,6 +144,9 @@ struct SoakRunner {
             usleep(50_000)
         }
 
+        // The dashboard stops before the program is asked to (else its last requests fail).
+        poller?.stop()
+        usleep(300_000)
         let ran = ProcessStats.now - start
         sample(ran)
         let shutdown: String
