@@ -45,6 +45,8 @@ let package = Package(
                        providers: [.apt(["libseccomp-dev"])]),
         // Pictures and manifests from web servers: HTTP(S) with the system's CA store.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // MQTT for Home Assistant and other automation: the reference client library.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc's GNU extensions and macros (sendmsg with descriptors, memfd seals, wait
         // status, statfs, malloc_trim) as inline functions; links nothing of its own.
         .systemLibrary(name: "CLinux"),
@@ -64,7 +66,7 @@ let package = Package(
         // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the
         // state the loop publishes. Knows no SDL and no images.
         .target(name: "CarouselControl",
-                dependencies: ["CarouselCore",
+                dependencies: ["CarouselCore", "CMosquitto",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),

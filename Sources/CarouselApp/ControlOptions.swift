@@ -1,14 +1,31 @@
 import ArgumentParser
+import Foundation
 import CarouselControl
 import CarouselMedia
 
-/// `--control` and its token: the HTTP control API, off by default.
+/// `--control` and its token (the HTTP control API) and `--mqtt` (MQTT and Home
+/// Assistant): both off by default, one control part under both.
 struct ControlOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Serve the control API (status, commands, screenshot, events, Prometheus metrics) on ADDR:PORT, e.g. 127.0.0.1:8080; any address but loopback needs --control-token-file.", valueName: "ADDR:PORT"))
     var control: String?
 
     @Option(help: ArgumentHelp("A file holding the bearer token every control request must carry (read at start and on SIGHUP).", valueName: "FILE"))
     var controlTokenFile: String?
+
+    @Option(help: ArgumentHelp("Publish state to an MQTT broker and follow its commands, with Home Assistant discovery: mqtt://HOST[:PORT] or mqtts://HOST[:PORT].", valueName: "URL"))
+    var mqtt: String?
+
+    @Option(help: ArgumentHelp("The CA certificates an mqtts:// broker is checked against (default: the system's).", valueName: "FILE"))
+    var mqttCaFile: String?
+
+    @Option(help: ArgumentHelp("The user name given to the MQTT broker.", valueName: "NAME"))
+    var mqttUser: String?
+
+    @Option(help: ArgumentHelp("A file holding the MQTT password.", valueName: "FILE"))
+    var mqttPasswordFile: String?
+
+    @Option(help: ArgumentHelp("Names this screen to MQTT: its topics kiosk-carousel/ID/... and its Home Assistant device (default: the host name).", valueName: "ID"))
+    var mqttId: String?
 
     init() {}
 
@@ -22,6 +39,17 @@ struct ControlOptions: ParsableArguments, Sendable {
     }
 
     func validate() throws {
+        if let mqtt, MQTTSettings.parse(url: mqtt) == nil {
+            throw ValidationError("--mqtt must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not \(mqtt)")
+        }
+        if mqtt == nil, mqttCaFile != nil || mqttUser != nil || mqttPasswordFile != nil || mqttId != nil {
+            throw ValidationError("--mqtt-ca-file, --mqtt-user, --mqtt-password-file and --mqtt-id are for --mqtt, which is not set")
+        }
+        if let mqtt, mqttCaFile != nil, !mqtt.hasPrefix("mqtts://") { throw ValidationError("--mqtt-ca-file is for an mqtts:// broker") }
+        if mqttPasswordFile != nil && mqttUser == nil { throw ValidationError("--mqtt-password-file needs --mqtt-user") }
+        if let id = mqttId, id.isEmpty || MQTTSettings.topicSafe(id) != id {
+            throw ValidationError("--mqtt-id may hold letters, digits, - and _ only (up to 64), not \(id)")
+        }
         guard let control else {
             if controlTokenFile != nil { throw ValidationError("--control-token-file is for --control, which is not set") }
             return
@@ -36,24 +64,34 @@ struct ControlOptions: ParsableArguments, Sendable {
 
     var configEntries: [ConfigEntry] {
         [.init("control", control.map { .string($0) }, unset: "off"),
-         .init("control-token-file", controlTokenFile.map { .string($0) }, unset: "none")]
+         .init("control-token-file", controlTokenFile.map { .string($0) }, unset: "none"),
+         .init("mqtt", mqtt.map { .string($0) }, unset: "off"),
+         .init("mqtt-ca-file", mqttCaFile.map { .string($0) }, unset: "the system's"),
+         .init("mqtt-user", mqttUser.map { .string($0) }, unset: "none"),
+         .init("mqtt-password-file", mqttPasswordFile.map { .string($0) }, unset: "none"),
+         .init("mqtt-id", mqttId.map { .string($0) }, unset: "the host name")]
     }
 }
 
 extension ControlOptions {
-    /// The running control part: its desk, server and token.
+    /// The running control part: its desk, and the transports that are on.
     struct Running {
         let desk: ControlDesk
-        let server: ControlServer
+        let server: ControlServer?
         let token: BearerToken?
+        let mqtt: MQTTLink?
+
+        func stop() {
+            mqtt?.stop()
+            server?.stop()
+        }
     }
 
-    /// Starts the control API if `--control` is set; a one-line failure if it cannot listen
-    /// or read its token.
+    /// Starts the control API and MQTT as set; a one-line failure if the API cannot listen
+    /// or a token or password cannot be read. The broker is reached in the background.
     func start() throws -> Running? {
-        guard let (host, port) = endpoint else { return nil }
+        guard control != nil || mqtt != nil else { return nil }
         do throws(ControlRefusal) {
-            let token = try controlTokenFile.map { path throws(ControlRefusal) in try BearerToken(path: path) }
             let desk = ControlDesk(
                 version: CarouselCommand.version, clock: { ProcessStats.now }, wake: { WakeReason.control.post() },
                 figures: {
@@ -63,11 +101,34 @@ extension ControlOptions {
                     return f
                 },
                 encodePNG: ScreenshotEncoder.png, threadSetUp: BackgroundPriority.lowerThisThread)
-            let server = try ControlServer(host: host, port: port, desk: desk, token: token)
-            Log.info("control: listening on \(server.address.ipAddress ?? host):\(server.address.port ?? port)\(token == nil ? "" : " (bearer token of \(token!.path))")")
-            return Running(desk: desk, server: server, token: token)
+            var server: ControlServer?, token: BearerToken?
+            if let (host, port) = endpoint {
+                token = try controlTokenFile.map { path throws(ControlRefusal) in try BearerToken(path: path) }
+                let s = try ControlServer(host: host, port: port, desk: desk, token: token)
+                Log.info("control: listening on \(s.address.ipAddress ?? host):\(s.address.port ?? port)\(token.map { " (bearer token of \($0.path))" } ?? "")")
+                server = s
+            }
+            let link = try mqtt.map { url throws(ControlRefusal) in try startMQTT(url, desk: desk) }
+            return Running(desk: desk, server: server, token: token, mqtt: link)
         } catch {
             throw Failure(error.reason)
         }
+    }
+
+    private func startMQTT(_ url: String, desk: ControlDesk) throws(ControlRefusal) -> MQTTLink {
+        guard let (host, port, tls) = MQTTSettings.parse(url: url) else { throw ControlRefusal(0, "--mqtt \(url): not an mqtt:// URL") }
+        var settings = MQTTSettings(host: host, port: port, tls: tls,
+                                    id: mqttId ?? MQTTSettings.topicSafe(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "kiosk"))
+        settings.caFile = mqttCaFile
+        settings.user = mqttUser
+        if let file = mqttPasswordFile {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ControlRefusal(0, "--mqtt-password-file \(file): cannot be read")
+            }
+            settings.password = text.trimmingCharacters(in: .newlines)
+        }
+        let link = try MQTTLink(settings: settings, desk: desk) { Log.info($0) }
+        link.start()
+        return link
     }
 }

@@ -21,6 +21,12 @@ public enum FuzzTargets {
             let body = newline < bytes.endIndex ? Array(bytes[(newline + 1)...]) : []
             _ = ControlRoute.parse(method: line.first.map(String.init) ?? "", target: line.count > 1 ? String(line[1]) : "", body: body)
         },
+        // An MQTT command: the topic's last level on the first line, the payload after it.
+        "mqtt-command": { bytes in
+            let newline = bytes.firstIndex(of: 10) ?? bytes.endIndex
+            let payload = newline < bytes.endIndex ? Array(bytes[(newline + 1)...]) : []
+            _ = MQTTCommand.parse(name: String(decoding: bytes[..<newline], as: UTF8.self), payload: payload)
+        },
     ]) { a, _ in a }
 
     public static var names: [String] { all.keys.sorted() }

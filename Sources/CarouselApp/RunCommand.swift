@@ -211,7 +211,7 @@ public struct RunCommand: ParsableCommand {
             }
             startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.currentIndex ?? 0
         }
-        control?.server.stop()
+        control?.stop()
         withExtendedLifetime(session) {}
     }
 }

@@ -117,7 +117,7 @@ public enum ControlPayload {
     }
 
     /// `mosaic`, `wall` and `grid` all mean the wall.
-    static func mode(_ s: String) -> ControlCommand.ViewMode? {
+    public static func mode(_ s: String) -> ControlCommand.ViewMode? {
         switch s.lowercased() {
         case "mosaic", "wall", "grid": .mosaic
         case "carousel": .carousel

@@ -102,6 +102,16 @@ final class RunningCarousel: @unchecked Sendable {
 
     func ofType(_ type: String) -> [[String: Any]] { lines.filter { $0["type"] as? String == type } }
 
+    /// Waits up to `timeout` seconds until the program's log says `text`.
+    func waitForLog(_ text: String, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if log.contains(text) { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return false
+    }
+
     /// Waits up to `timeout` seconds until `count` events of `type` have arrived.
     @discardableResult
     func waitFor(_ type: String, count: Int, timeout: Double = 10) -> Bool {
@@ -126,6 +136,20 @@ final class RunningCarousel: @unchecked Sendable {
             if now - last <= 1 { return }
             last = now
         }
+    }
+
+    /// Each thread's name, times it ran and nanoseconds on a CPU so far (schedstat): exact
+    /// where ticks are sampled (a thread that runs 0.1 ms may be charged a whole tick).
+    var threadStats: [Int: (name: String, runs: Int, ns: Int)] {
+        let dir = "/proc/\(process.processIdentifier)/task"
+        var out: [Int: (String, Int, Int)] = [:]
+        for tid in (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [] {
+            guard let id = Int(tid), let stat = try? String(contentsOfFile: "\(dir)/\(tid)/schedstat", encoding: .utf8),
+                  let comm = try? String(contentsOfFile: "\(dir)/\(tid)/comm", encoding: .utf8) else { continue }
+            let f = stat.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if f.count >= 3 { out[id] = (comm.trimmingCharacters(in: .newlines), f[2], f[0]) }
+        }
+        return out
     }
 
     /// CPU time used so far (user + system), in clock ticks, from /proc.

@@ -1,0 +1,57 @@
+import Foundation
+
+/// A command topic's name and payload, as MQTT and Home Assistant send them, made into a
+/// command: the HTTP API's JSON bodies, or the plain words Home Assistant's entities send
+/// (`PRESS`, `ON`/`OFF`, a view's name, a brightness of 0 to 255). Bytes from the network:
+/// bounded and fuzzed (`carousel-fuzz mqtt-command`).
+public enum MQTTCommand {
+    public static let payloadLimit = 4096
+
+    /// Names of the command topics (`kiosk-carousel/<id>/cmd/<name>`).
+    public static let names = ["next", "previous", "first", "last", "reload", "pause", "play", "playing",
+                               "goto", "view", "screen", "brightness"]
+
+    public static func parse(name: String, payload: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
+        guard payload.count <= payloadLimit else {
+            return .failure(ControlRefusal(413, "the payload is longer than \(payloadLimit) bytes"))
+        }
+        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let json = text.hasPrefix("{")
+        switch name {
+        case "next": return .success(.next)
+        case "previous": return .success(.previous)
+        case "first": return .success(.first)
+        case "last": return .success(.last)
+        case "reload": return .success(.reload)
+        case "pause": return .success(.pause)
+        case "play": return .success(.play)
+        case "playing":
+            switch text.uppercased() {
+            case "ON": return .success(.play)
+            case "OFF": return .success(.pause)
+            default: return .failure(.badRequest("playing takes ON or OFF"))
+            }
+        case "goto":
+            if !json { return Int(text).map { .success(.gotoIndex($0)) } ?? .failure(.badRequest("goto takes an index or {\"index\": N} or {\"source\": \"...\"}")) }
+        case "view":
+            if !json { return ControlPayload.mode(text).map { .success(.view($0)) } ?? .failure(.badRequest("view takes mosaic or carousel")) }
+        case "screen":
+            if !json {
+                switch text.uppercased() {
+                case "ON": return .success(.screen(on: true))
+                case "OFF": return .success(.screen(on: false))
+                default: return .failure(.badRequest("screen takes ON or OFF"))
+                }
+            }
+        case "brightness":
+            // Home Assistant's light sends 0-255.
+            if !json {
+                guard let v = Int(text), (0...255).contains(v) else { return .failure(.badRequest("brightness takes 0 to 255")) }
+                return .success(.brightness(Double(v) / 255))
+            }
+        default:
+            return .failure(ControlRefusal(404, "no such command: \(ControlRoute.clip(name))"))
+        }
+        return ControlPayload.command(name, json: payload)
+    }
+}

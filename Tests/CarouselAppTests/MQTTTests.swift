@@ -1,0 +1,201 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import CarouselApp
+
+/// MQTT and Home Assistant against the real broker: mosquitto on a loopback port of the
+/// test's own, watched and commanded with mosquitto_sub and mosquitto_pub.
+@Suite(.serialized, .enabled(if: MosquittoBroker.unavailableReason == nil, "mosquitto missing; run kiosk/setup"))
+struct MQTTTests {
+    @Test func stateDiscoveryCommandsAndTheLastWill() throws {
+        let broker = try MosquittoBroker()
+        let app = try RunningCarousel(args: [try Fixtures.imageFolder(), "--size", "640x360", "--autoplay", "30",
+                                             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", "lobby"],
+                                      display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        let base = "kiosk-carousel/lobby"
+        #expect(broker.waitForRetained(base + "/state/index") == "0", "log: \(app.log)")
+        #expect(broker.retained(base + "/availability") == "online")
+        #expect(broker.retained(base + "/state/playing") == "ON")
+        #expect(broker.retained(base + "/state/screen") == "ON")
+
+        // Discovery: one device, a unique id and the last will on every entity.
+        let configs = broker.retainedAll("homeassistant/+/lobby/+/config")
+        #expect(Set(configs.keys) == Set(["button/lobby/next", "button/lobby/previous", "button/lobby/reload", "light/lobby/screen",
+                                         "switch/lobby/playing", "select/lobby/view", "sensor/lobby/title", "sensor/lobby/failed",
+                                         "image/lobby/screenshot"].map { "homeassistant/\($0)/config" }))
+        var uniqueIDs: Set<String> = []
+        for (_, text) in configs {
+            let c = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(c["availability_topic"] as? String == base + "/availability")
+            if let id = c["unique_id"] as? String { uniqueIDs.insert(id) }
+            #expect((c["device"] as? [String: Any])?["identifiers"] as? [String] == ["kiosk-carousel-lobby"])
+        }
+        #expect(uniqueIDs.count == 9)
+        // The screenshot for the image entity: a PNG, small.
+        let shot = broker.retainedBytes(base + "/screenshot")
+        #expect(shot.starts(with: [0x89, 0x50, 0x4e, 0x47]) && shot.count < 400_000)
+
+        // Commands, as Home Assistant's entities send them.
+        broker.publish(base + "/cmd/next", "PRESS")
+        #expect(broker.waitForRetained(base + "/state/index", toBe: "1") == "1")
+        broker.publish(base + "/cmd/goto", #"{"index": 3}"#)
+        #expect(broker.waitForRetained(base + "/state/index", toBe: "3") == "3")
+        broker.publish(base + "/cmd/playing", "OFF")
+        #expect(broker.waitForRetained(base + "/state/playing", toBe: "OFF") == "OFF")
+        broker.publish(base + "/cmd/view", "mosaic")
+        broker.publish(base + "/cmd/goto", "not a number")
+        broker.publish(base + "/cmd/brightness", String(repeating: "9", count: 5000))
+        broker.publish(base + "/cmd/screen", "OFF")
+        #expect(broker.waitForRetained(base + "/state/screen", toBe: "OFF") == "OFF")
+        #expect(app.log.contains("mqtt: \(base)/cmd/goto: ignored, goto takes an index"))
+        #expect(app.log.contains("mqtt: \(base)/cmd/brightness: ignored, the payload is longer than 4096 bytes"))
+        #expect(app.log.contains("mqtt: \(base)/cmd/view: not done, this screen shows the carousel only"))
+        broker.publish(base + "/cmd/screen", "ON")
+        #expect(broker.waitForRetained(base + "/state/screen", toBe: "ON") == "ON")
+
+        // Home Assistant restarted: discovery comes again.
+        let before = app.log
+        broker.clearRetained("homeassistant/button/lobby/next/config")
+        broker.publish("homeassistant/status", "online", retain: false)
+        #expect(broker.waitForRetained("homeassistant/button/lobby/next/config") != nil, "discovery not republished; \(before)")
+
+        // A crash: the broker sends the last will.
+        kill(app.process.processIdentifier, SIGKILL)
+        #expect(broker.waitForRetained(base + "/availability", toBe: "offline", timeout: 60) == "offline")
+    }
+
+    @Test func theBrokerGoingAwayNeverStopsTheShowAndItComesBackWithTheState() throws {
+        let broker = try MosquittoBroker()
+        let app = try RunningCarousel(args: [try Fixtures.imageFolder(), "--size", "640x360", "--control", "127.0.0.1:0",
+                                             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", "hall"],
+                                      display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(broker.waitForRetained("kiosk-carousel/hall/state/index") == "0")
+        broker.stop()
+        Thread.sleep(forTimeInterval: 1)
+        #expect(app.waitForLog("mqtt: lost the broker"), "log: \(app.log)")
+        // The show goes on without it: keys, the API, drawing.
+        let port = try #require(app.log.split(separator: "\n").first { $0.contains("control: listening on") }
+            .flatMap { Int($0.split(separator: ":").last!) })
+        #expect(HTTPProbe(port: port).request("POST", "/next")?.json?["index"] as? Int == 1)
+        // Back (a new broker on the same port, which knows no retained state): all again.
+        try broker.restart()
+        #expect(broker.waitForRetained("kiosk-carousel/hall/state/index", timeout: 90) == "1", "log: \(app.log)")
+        #expect(broker.retained("kiosk-carousel/hall/availability") == "online")
+        #expect(app.log.components(separatedBy: "mqtt: lost the broker").count == 2, "one line per change: \(app.log)")
+        // At exit: offline, said by the program itself.
+        kill(app.process.processIdentifier, SIGTERM)
+        app.process.waitUntilExit()
+        #expect(app.process.terminationStatus == 0)
+        #expect(broker.retained("kiosk-carousel/hall/availability") == "offline")
+    }
+
+    @Test func badOptionsAreRefusedWithOneLine() throws {
+        let folder = try Fixtures.imageFolder()
+        for (args, said) in [(["--mqtt", "http://x"], "--mqtt must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"),
+                             (["--mqtt-id", "x"], "are for --mqtt, which is not set"),
+                             (["--mqtt", "mqtt://x", "--mqtt-password-file", "/p"], "--mqtt-password-file needs --mqtt-user"),
+                             (["--mqtt", "mqtt://x", "--mqtt-id", "a/b"], "--mqtt-id may hold letters, digits")] {
+            let r = try CarouselBinary.run([folder] + args, environment: ["SDL_VIDEODRIVER": "dummy"])
+            #expect(r.status == 64 && r.stderr.contains(said), "\(args): \(r.stderr)")
+        }
+    }
+}
+
+/// A mosquitto broker of the test's own on a free loopback port, and its clients.
+final class MosquittoBroker {
+    static var unavailableReason: String? {
+        for tool in ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"]
+        where !FileManager.default.isExecutableFile(atPath: tool) { return "\(tool) is not installed (kiosk/setup installs it)" }
+        return nil
+    }
+
+    let port: Int
+    private var process: Process?
+    private let config: String
+
+    init() throws {
+        port = Int(ControlPoller.freePort() ?? 18830)
+        config = try Fixtures.temporaryFolder("mosquitto") + "/mosquitto.conf"
+        try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try restart()
+    }
+
+    deinit { stop() }
+
+    func restart() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        p.arguments = ["-c", config]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        for _ in 0..<50 where ControlPoller.get(port: port, path: "/") == -Int(ECONNREFUSED) { Thread.sleep(forTimeInterval: 0.1) }
+    }
+
+    func stop() {
+        guard let p = process else { return }
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        process = nil
+    }
+
+    /// Runs a client; killed after `seconds` (its own -W relies on SIGALRM, which the test
+    /// runner's threads block, and the block is inherited).
+    private func run(_ tool: String, _ args: [String], seconds: Double = 1.5) -> Data {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tool)
+        p.arguments = ["-h", "127.0.0.1", "-p", String(port)] + args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return Data() }
+        let pid = p.processIdentifier
+        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        watchdog.cancel()
+        return data
+    }
+
+    func publish(_ topic: String, _ message: String, retain: Bool = false) {
+        _ = run("/usr/bin/mosquitto_pub", ["-t", topic, "-m", message] + (retain ? ["-r"] : []))
+    }
+
+    func clearRetained(_ topic: String) { _ = run("/usr/bin/mosquitto_pub", ["-t", topic, "-r", "-n"]) }
+
+    /// The retained message of `topic` (nil: none), read within a second.
+    func retainedBytes(_ topic: String) -> [UInt8] {
+        Array(run("/usr/bin/mosquitto_sub", ["-t", topic, "-C", "1", "--retained-only", "-N"], seconds: 1))
+    }
+
+    func retained(_ topic: String) -> String? {
+        let b = retainedBytes(topic)
+        return b.isEmpty ? nil : String(decoding: b, as: UTF8.self)
+    }
+
+    /// Every retained message under a filter, by topic.
+    func retainedAll(_ filter: String) -> [String: String] {
+        let text = String(decoding: run("/usr/bin/mosquitto_sub", ["-t", filter, "--retained-only", "-v"], seconds: 1.5), as: UTF8.self)
+        var out: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { out[String(parts[0])] = String(parts[1]) }
+        }
+        return out
+    }
+
+    /// Waits until `topic` has a retained message (equal to `expected` if given).
+    func waitForRetained(_ topic: String, toBe expected: String? = nil, timeout: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: String?
+        while Date() < deadline {
+            last = retained(topic)
+            if let last, expected == nil || last == expected { return last }
+        }
+        return last
+    }
+}
