@@ -62,6 +62,9 @@ struct ControlOptions: ParsableArguments, Sendable {
         }
     }
 
+    /// Every value, to tell a changed config at SIGHUP (these take effect at the next start).
+    var values: [String?] { [control, controlTokenFile, mqtt, mqttCaFile, mqttUser, mqttPasswordFile, mqttId] }
+
     var configEntries: [ConfigEntry] {
         [.init("control", control.map { .string($0) }, unset: "off"),
          .init("control-token-file", controlTokenFile.map { .string($0) }, unset: "none"),
@@ -95,9 +98,20 @@ extension ControlOptions {
             let desk = ControlDesk(
                 version: CarouselCommand.version, clock: { ProcessStats.now }, wake: { WakeReason.control.post() },
                 figures: {
+                    let m = MediaCounters.now
                     var f = ProcessFigures()
                     f.rssBytes = ProcessStats.resident
-                    f.helperRestarts = MediaCounters.helperRestarts
+                    f.helperRestarts = m.helperRestarts
+                    f.counters = [
+                        ("carousel_decodes_total", "Pictures decoded and fitted by the decoder helpers.", Double(m.decodes)),
+                        ("carousel_decode_seconds_total", "Seconds the decoder helpers took for them, in all.", m.decodeSeconds),
+                        ("carousel_downloads_total", "Downloads that brought a file.", Double(m.downloads)),
+                        ("carousel_downloads_unchanged_total", "Downloads the server answered unchanged (304).", Double(m.downloadsUnchanged)),
+                        ("carousel_download_attempts_failed_total", "Download attempts that failed (each try).", Double(m.downloadFailures)),
+                        ("carousel_download_bytes_total", "Bytes downloaded.", Double(m.downloadBytes)),
+                        ("carousel_thumbnail_cache_hits_total", "The wall's thumbnail look-ups that found one made before.", Double(m.thumbnailHits)),
+                        ("carousel_thumbnail_cache_misses_total", "The wall's thumbnail look-ups that did not.", Double(m.thumbnailMisses)),
+                    ]
                     return f
                 },
                 encodePNG: ScreenshotEncoder.png, threadSetUp: BackgroundPriority.lowerThisThread)

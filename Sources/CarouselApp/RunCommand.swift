@@ -202,6 +202,9 @@ public struct RunCommand: ParsableCommand {
             do {
                 let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
                 let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: noteOnce)
+                if next.remote.values != current.remote.values {
+                    Log.warn("reload: the control and MQTT options take effect at the next start (systemctl restart kiosk-carousel); the token file is read again now")
+                }
                 // At the signal's time: a carousel at rest last advanced its clock long ago.
                 scene.recordCatalogChange(from: found, to: fresh.sources, at: EventQueue.now)
                 (current, scanned, found) = (next, fresh, fresh.sources)

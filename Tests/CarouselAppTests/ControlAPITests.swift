@@ -116,6 +116,8 @@ import TestSupport
         #expect(metrics.status == 200 && metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
         #expect(metrics.text.contains("carousel_current_index 1"))
         #expect(metrics.text.contains("carousel_frame_seconds_bucket{le=\"+Inf\"}"))
+        let decodes = metrics.text.split(separator: "\n").first { $0.hasPrefix("carousel_decodes_total ") }
+        #expect((decodes?.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 2, "the pictures shown were decoded: \(decodes ?? "none")")
         let promtool = "/usr/bin/promtool"
         try #require(FileManager.default.isExecutableFile(atPath: promtool), "promtool missing: kiosk/setup installs it")
         let p = Process()

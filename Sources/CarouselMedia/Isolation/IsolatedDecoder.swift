@@ -117,9 +117,12 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
                                           maxPixels: settings.maxPixels, dctScaling: settings.dctScaling)
-        switch helper.decode(job, file: fd, deadline: MonotonicClock.now + settings.timeout) {
+        let started = MonotonicClock.now
+        switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):
             checkIn(helper)
+            let took = MonotonicClock.now - started
+            MediaCounters.count { $0.decodes += 1; $0.decodeSeconds += took }
             return image
         case .failed(let reason):
             checkIn(helper)

@@ -43,6 +43,18 @@ public enum HTTPFetcher {
     /// Downloads `request.url` into `file` (created or truncated, mode 0600). On anything
     /// but `.fetched` the file's content is not to be used; the caller removes it.
     public static func fetch(_ request: Request, into file: String) -> Outcome {
+        let outcome = perform(request, into: file)
+        MediaCounters.count {
+            switch outcome {
+            case .fetched(_, let bytes, _, _): $0.downloads += 1; $0.downloadBytes += Int(bytes)
+            case .notModified: $0.downloadsUnchanged += 1
+            case .failed: $0.downloadFailures += 1
+            }
+        }
+        return outcome
+    }
+
+    private static func perform(_ request: Request, into file: String) -> Outcome {
         globalInit
         let fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return .failed(reason: "cannot write \(file) (\(String(cString: strerror(errno))))") }

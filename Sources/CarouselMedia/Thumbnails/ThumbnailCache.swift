@@ -78,10 +78,16 @@ public final class ThumbnailCache: @unchecked Sendable {
         guard let bytes = Self.prefix(of: file), let texts = PNGText.read(bytes),
               texts["Thumb::MTime"] == Self.mtime(stamp), texts["Thumb::URI"] == uri
         else {
-            if counting { lock.withLock { misses += 1 } }
+            if counting {
+                lock.withLock { misses += 1 }
+                MediaCounters.count { $0.thumbnailMisses += 1 }
+            }
             return nil
         }
-        if counting { lock.withLock { hits += 1 } }
+        if counting {
+            lock.withLock { hits += 1 }
+            MediaCounters.count { $0.thumbnailHits += 1 }
+        }
         return file
     }
 
