@@ -15,3 +15,15 @@ static inline int kc_sdl_kmsdrm_fd(SDL_Window *window, int *subsystem) {
 #endif
     return -1;
 }
+
+/* The X11 Display of a window on X11, else NULL (for the DPMS extension, through libXext
+   loaded at run time). */
+static inline void *kc_sdl_x11_display(SDL_Window *window) {
+    SDL_SysWMinfo info;
+    SDL_VERSION(&info.version);
+    if (!SDL_GetWindowWMInfo(window, &info)) return 0;
+#if defined(SDL_VIDEO_DRIVER_X11)
+    if (info.subsystem == SDL_SYSWM_X11) return (void *)info.info.x11.display;
+#endif
+    return 0;
+}

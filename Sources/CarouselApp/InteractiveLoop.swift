@@ -183,9 +183,9 @@ struct InteractiveLoop {
             renderer.present()
             // Then the panel itself, where the display layer allows; else it stays black.
             switch PanelPower.set(on: false, window: window) {
-            case .done(let n):
+            case .done(let how):
                 panelOff = true
-                Log.info("screen: panel off (DPMS, \(n) connector\(n == 1 ? "" : "s"))")
+                Log.info("screen: panel off (\(how))")
             case .unavailable(let why):
                 if !saidPanelStaysLit { Log.info("screen: black, the panel stays lit: \(why)") }
                 saidPanelStaysLit = true

@@ -184,6 +184,10 @@ struct ControlWindowTests {
         try x.xdotool(["mousemove", "--window", wid, "640", "360", "mouseup", "1"])
         Thread.sleep(forTimeInterval: 1)
         #expect(k.probe.request("POST", "/next")?.status == 200, "once the finger lifts the command goes through")
+        // Screen off on X11: the server's DPMS extension, which Xvfb does not have: black, and why.
+        #expect(k.probe.request("POST", "/screen", body: #"{"on": false}"#)?.status == 200)
+        #expect(k.app.waitForLog("screen: black, the panel stays lit: the X server has no DPMS extension"), "log: \(k.app.log)")
+        #expect(k.probe.request("POST", "/screen", body: #"{"on": true}"#)?.status == 200)
 
         // At rest with the API listening and MQTT connected: no CPU.
         #expect(k.app.waitForLog("mqtt: connected"))
