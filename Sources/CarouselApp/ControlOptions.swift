@@ -102,6 +102,7 @@ extension ControlOptions {
                     var f = ProcessFigures()
                     f.rssBytes = ProcessStats.resident
                     f.helperRestarts = m.helperRestarts
+                    f.sources = RemoteSources.sourceReport
                     f.counters = [
                         ("carousel_decodes_total", "Pictures decoded and fitted by the decoder helpers.", Double(m.decodes)),
                         ("carousel_decode_seconds_total", "Seconds the decoder helpers took for them, in all.", m.decodeSeconds),

@@ -92,7 +92,7 @@ public final class ControlDesk: Sendable {
             version: version, uptime_s: ((now - started) * 10).rounded() / 10, view: s.view, index: s.index, count: s.count,
             source: s.source, title: s.title, caption: s.caption, playing: s.playing,
             screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness),
-            sources: counts.sources.sorted { $0.key < $1.key }.map { .init(url: $0.key, state: $0.value) },
+            sources: f.sources.map { .init(url: $0.url, state: $0.state, last_success: $0.lastSuccess.map(Self.iso8601)) },
             pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
             rss_bytes: f.rssBytes, frames_drawn: frames.count,
             frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 })
@@ -103,11 +103,16 @@ public final class ControlDesk: Sendable {
 
     struct StatusBody: Encodable {
         struct Screen: Encodable { var on: Bool; var reason: String; var brightness: Double? }
-        struct Source: Encodable { var url: String; var state: String }
+        struct Source: Encodable { var url: String; var state: String; var last_success: String? }
         var version: String, uptime_s: Double, view: String, index: Int?, count: Int
         var source: String?, title: String?, caption: String?, playing: Bool
         var screen: Screen, sources: [Source], pictures_failed: Int, decoder_restarts: Int
         var rss_bytes: Int, frames_drawn: Int, frame_time_p99_ms: Double?
+    }
+
+    static func iso8601(_ seconds: Double) -> String {
+        let f = ISO8601DateFormatter()
+        return f.string(from: Date(timeIntervalSince1970: seconds.rounded()))
     }
 
     /// `GET /metrics`'s body: Prometheus' text format.
@@ -143,6 +148,8 @@ public final class ControlDesk: Sendable {
 public struct ProcessFigures: Sendable {
     public var rssBytes = 0
     public var helperRestarts = 0
+    /// Each web source: URL, `online`/`offline`/..., when its server last answered (seconds since 1970).
+    public var sources: [(url: String, state: String, lastSuccess: Double?)] = []
     /// More counters (name, help, value) from the image pipeline.
     public var counters: [(name: String, help: String, value: Double)] = []
     public init() {}

@@ -27,9 +27,9 @@ import TestSupport
 
         func stop() { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
 
-        /// The status once `check` holds (pictures decode at start), up to 10 s.
-        func status(until check: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
-            for _ in 0..<100 {
+        /// The status once `check` holds (pictures decode at start), up to `seconds`.
+        func status(within seconds: Int = 10, until check: ([String: Any]) -> Bool = { _ in true }) -> [String: Any]? {
+            for _ in 0..<(seconds * 10) {
                 if let s = probe.request("GET", "/status")?.json, check(s) { return s }
                 Thread.sleep(forTimeInterval: 0.1)
             }
@@ -133,6 +133,24 @@ import TestSupport
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "promtool check metrics: \(said)")
+    }
+
+    @Test func aWebSourceIsSaidOnlineWithItsLastSuccessThenOffline() throws {
+        let server = try RemoteShowTests.server(listing: RemoteShowTests.names.map { "pics/" + $0 })
+        let url = server.url("/show.toml")
+        let k = try Kiosk([url, "--size", "640x360", "--cache-dir", try Fixtures.temporaryFolder("remote-cache"), "--refresh", "5"])
+        defer { k.stop() }
+        let online = k.status { (($0["sources"] as? [[String: Any]])?.first?["state"] as? String) == "online" }
+        let source = (online?["sources"] as? [[String: Any]])?.first
+        #expect(source?["url"] as? String == url)
+        #expect((source?["last_success"] as? String)?.hasPrefix("20") == true, "an ISO 8601 time: \(String(describing: source))")
+        server.stop()
+        let offline = k.status(within: 30) { (($0["sources"] as? [[String: Any]])?.first?["state"] as? String) == "offline" }
+        #expect(offline != nil, "the source never said offline")
+        #expect(((offline?["sources"] as? [[String: Any]])?.first?["last_success"] as? String) == source?["last_success"] as? String,
+                "the last success stays when the server goes")
+        let metrics = k.probe.request("GET", "/metrics")?.text ?? ""
+        #expect(metrics.contains("carousel_source_online{url=\"\(url)\"} 0"))
     }
 
     @Test func theWallAndTheCarouselOpenedOverIt() throws {

@@ -34,6 +34,11 @@ enum RemoteSources {
         Log.warn(line)
     }
 
+    /// Every web source of the run: URL, state, when its server last answered.
+    static var sourceReport: [(url: String, state: String, lastSuccess: Double?)] {
+        lock.withLock { Array(libraries.values) }.flatMap(\.sourceReport)
+    }
+
     /// The library for `options` if one was made, without making one.
     static func existingLibrary(_ options: RemoteOptions) -> RemoteLibrary? {
         let folder = options.librarySettings.cacheFolder

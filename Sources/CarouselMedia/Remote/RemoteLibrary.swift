@@ -87,6 +87,13 @@ public final class RemoteLibrary: @unchecked Sendable {
         var nextPoll: Double = 0
         var retryDelay: Double = 0
         var isManifest: Bool
+        /// When the server last answered (wall clock, seconds since 1970).
+        var lastSuccess: Double?
+    }
+
+    /// Each source's URL, state and when its server last answered (the control API's status).
+    public var sourceReport: [(url: String, state: String, lastSuccess: Double?)] {
+        lock.withLock { sources.map { ($0.key, $0.value.state.rawValue, $0.value.lastSuccess) }.sorted { $0.url < $1.url } }
     }
 
     public init(settings: Settings, warn: @escaping @Sendable (String) -> Void,
@@ -269,6 +276,7 @@ public final class RemoteLibrary: @unchecked Sendable {
                 s.items = items
             }
             if state == .online {
+                s.lastSuccess = Date().timeIntervalSince1970
                 // The server answers: pictures that failed are tried again.
                 for item in s.items ?? [] where failures[item.path] != nil { confirmed.remove(item.path) }
             }
