@@ -57,6 +57,7 @@ struct InteractiveLoop {
     /// them; let go when the view moves and no screenshot was asked for a while.
     private var readback: [UInt8] = []
     private var lastReadback = 0.0
+    private let readbackKept = 30.0
     /// Commands done whose motion is still under way: answered with the state it ends in.
     private var answerAtRest: [ControlInbox.Pending] = []
     private var screenReason = "start"
@@ -102,6 +103,11 @@ struct InteractiveLoop {
                 while running, let e = EventQueue.poll() { try handle(e, now: now) }
             }
             guard running else { break }
+            // A dashboard that stopped asking: the read-back's 8 MB (at 1080p) is the kiosk's again.
+            if !readback.isEmpty, now >= lastReadback + readbackKept {
+                readback = []
+                shownFrame = nil
+            }
             try followScreenPlan(now: now)
             guard screenOn else {
                 publish()
@@ -138,8 +144,6 @@ struct InteractiveLoop {
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
                 shownFrame = nil
-                // A dashboard that stopped asking: 8 MB at 1080p is the kiosk's to use.
-                if !readback.isEmpty, now - lastReadback > 30 { readback = [] }
                 if let asked = screenshotsAskedAt, !scene.isAnimating || now - asked >= screenshotPatience { answerScreenshots() }
                 renderer.present()
                 framesDrawn += 1
@@ -203,7 +207,8 @@ struct InteractiveLoop {
 
     private func nextEvent(now: Double) -> SDLEvent? {
         if !screenOn {
-            return screenPlan.state(now: now).nextChange.map(EventQueue.wait(until:)) ?? EventQueue.wait()
+            let due = [screenPlan.state(now: now).nextChange, readback.isEmpty ? nil : lastReadback + readbackKept].compactMap { $0 }.min()
+            return due.map(EventQueue.wait(until:)) ?? EventQueue.wait()
         }
         if scene.isAnimating || needsDraw {
             if let pace = framePacing, let lastFrame, now < lastFrame + pace {
@@ -213,8 +218,8 @@ struct InteractiveLoop {
         }
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
-        let deadlines = [scene.nextScheduledTime, catalog?.nextCheck,
-                         screenPlan.state(now: now).nextChange, observer?.nextDue].compactMap { $0 }
+        let deadlines = [scene.nextScheduledTime, catalog?.nextCheck, screenPlan.state(now: now).nextChange,
+                         observer?.nextDue, readback.isEmpty ? nil : lastReadback + readbackKept].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due) }
         return EventQueue.wait()
     }
