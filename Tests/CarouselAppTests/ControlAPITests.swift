@@ -88,10 +88,10 @@ import TestSupport
         #expect(k.probe.request("POST", "/next")?.status == 409)
         let dark = try #require(k.probe.request("GET", "/screenshot.png?width=64"))
         #expect(dark.status == 200 && pngSize(dark.body) == "64x36")
-        #expect(k.app.log.contains("screen: black, the panel stays lit"))
+        #expect(k.app.waitForLog("screen: black, the panel stays lit"))
         let on = try #require(k.probe.request("POST", "/screen", body: #"{"on": true}"#))
         #expect((on.json?["screen"] as? [String: Any])?["on"] as? Bool == true)
-        #expect(k.app.ofType("screen").count >= 2, "each change is a screen event")
+        #expect(k.app.waitFor("screen", count: 2), "each change is a screen event")
 
         // Reload (as SIGHUP): the same process answers again, on the same picture.
         #expect(k.probe.request("POST", "/reload")?.status == 200)
