@@ -40,6 +40,9 @@ public enum ImageFile {
     /// descriptor may be shared with another process); `name` names it in errors.
     public static func read(_ fd: Int32, name: String) throws(ImageError) -> [UInt8] {
         let size = try size(of: fd, name: name)
+        // An empty file: not through the uninitialized initializer, whose count would be
+        // written into the empty array shared by every thread (a race ThreadSanitizer saw).
+        guard size > 0 else { return [] }
         // Not zeroed first: a 20 MB camera file costs a memset of its own size otherwise.
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
             var done = 0

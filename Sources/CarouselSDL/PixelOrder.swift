@@ -4,6 +4,9 @@ public enum PixelOrder {
     /// `rgba` (R, G, B, A bytes) as ARGB8888 words: red and blue swapped.
     public static func argb(fromRGBA rgba: [UInt8]) -> [UInt32] {
         let count = rgba.count / 4
+        // Never with 0: the empty array is one storage shared by every thread, and setting
+        // its count (to 0) is a write ThreadSanitizer rightly calls a race.
+        guard count > 0 else { return [] }
         return [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
             rgba.withUnsafeBytes { raw in
                 for i in 0..<count {
