@@ -13,10 +13,21 @@ final class XvfbSession {
         return nil
     }
 
+    /// Display numbers handed out in this process: suites run in parallel, and two sessions
+    /// that picked the same free number shared one X server (the other suite's clicks then
+    /// reached this one's window: a screen woken by a touch stayed awake in CI).
+    private static let numbers = NSLock()
+    nonisolated(unsafe) private static var taken: Set<Int> = []
+
     init() throws {
-        // A display number unlikely to be taken, and free of a lock file.
-        var n = 70 + Int(ProcessInfo.processInfo.processIdentifier % 20)
-        while FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { n += 1 }
+        // A display number unlikely to be taken, free of a lock file, and not given to
+        // another session of this process.
+        let n = Self.numbers.withLock { () -> Int in
+            var n = 70 + Int(ProcessInfo.processInfo.processIdentifier % 20)
+            while Self.taken.contains(n) || FileManager.default.fileExists(atPath: "/tmp/.X\(n)-lock") { n += 1 }
+            Self.taken.insert(n)
+            return n
+        }
         display = ":\(n)"
         server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
