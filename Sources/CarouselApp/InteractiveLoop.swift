@@ -62,6 +62,8 @@ struct InteractiveLoop {
     private var answerAtRest: [ControlInbox.Pending] = []
     private var screenReason = "start"
     private let backlight = Backlight.find()
+    /// The backlight's level as last read or set: published without reading sysfs each pass.
+    private var brightness: Double?
     /// Tells the level when a `.memoryPressure` wake arrives; nil: not watched.
     var memoryPressure: MemoryPressureWatcher?
     private var screenOn = true
@@ -86,6 +88,7 @@ struct InteractiveLoop {
         self.renderer = compositor.renderer
         self.compositor = compositor
         self.touch = touch
+        self.brightness = backlight?.level
     }
 
     mutating func run() throws -> Outcome {
@@ -291,7 +294,7 @@ struct InteractiveLoop {
             if paused { try scene.handle(.autoplay(false, time: now)) }
             needsDraw = true
         case .brightness(let value):
-            _ = backlight?.set(value)
+            if backlight?.set(value) == nil { brightness = backlight?.level }
         }
     }
 
@@ -330,6 +333,7 @@ struct InteractiveLoop {
                         continue
                     }
                     // The backlight was set above, where its refusal could still be answered.
+                    if case .brightness = command { brightness = backlight?.level }
                     for input in inputs {
                         if case .brightness = input { continue }
                         try perform(input, now: now, byPerson: false)
@@ -379,12 +383,10 @@ struct InteractiveLoop {
             let item = scene.sources[i]
             (s.index, s.source, s.title, s.caption) = (i, item.path, item.title, item.caption)
         }
-        s.canPlay = canPlay
         s.playing = canPlay && !paused
         s.screenOn = screenOn
         s.screenReason = screenReason
-        s.brightness = backlight?.level
-        s.touching = scene.isInteracting
+        s.brightness = brightness
         control.publish(s)
     }
 }

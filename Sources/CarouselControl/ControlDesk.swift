@@ -60,6 +60,12 @@ public final class ControlDesk: Sendable {
 
     // MARK: - Answers
 
+    /// A frame the run loop read back, as PNG bytes scaled down to `width` if given (on the
+    /// caller's thread: the worker's).
+    func png(width w: Int, height h: Int, pixels: [UInt8], bgra: Bool, scaledTo width: Int?) -> [UInt8]? {
+        encodePNG(w, h, bgra ? Self.swapRedAndBlue(pixels) : pixels, width)
+    }
+
     /// BGRX (the software renderer's frame) to opaque RGBA.
     public static func swapRedAndBlue(_ pixels: [UInt8]) -> [UInt8] {
         var out = pixels
@@ -131,7 +137,7 @@ public final class ControlDesk: Sendable {
                   labelled: "reason", counts.failed.mapValues(Double.init))
         m.counter("carousel_downloads_failed_total", "Downloads that failed (once per URL and reason until it works).", Double(counts.downloadsFailed))
         m.gauge("carousel_source_online", "1 for a web source last reached, 0 for one offline.",
-                labelled: "url", counts.sources.mapValues { $0 == "online" ? 1 : 0 })
+                labelled: "url", Dictionary(f.sources.map { ($0.url, $0.state == "online" ? 1.0 : 0) }) { a, _ in a })
         m.counter("carousel_decoder_restarts_total", "Decoder helper processes started again after one died or was stopped.", Double(f.helperRestarts))
         m.gauge("carousel_resident_memory_bytes", "Resident memory of the main process.", Double(f.rssBytes))
         m.counter("carousel_control_unauthorized_total", "Control requests refused for want of the right token.",

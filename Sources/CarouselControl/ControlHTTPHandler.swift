@@ -96,7 +96,7 @@ final class ControlHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             ask(.screenshot, context, head, heavy: true) { [desk] answer in
                 switch answer {
                 case .frame(let w, let h, let pixels, let bgra):
-                    guard let png = desk.encodePNG(w, h, bgra ? ControlDesk.swapRedAndBlue(pixels) : pixels, width) else { return Self.refusal(ControlRefusal(500, "the frame could not be encoded")) }
+                    guard let png = desk.png(width: w, height: h, pixels: pixels, bgra: bgra, scaledTo: width) else { return Self.refusal(ControlRefusal(500, "the frame could not be encoded")) }
                     return (200, "image/png", png)
                 case .refused(let r): return Self.refusal(r)
                 case .done: return Self.refusal(ControlRefusal(500, "the run loop answered a screenshot without a frame"))

@@ -2,7 +2,7 @@ import NIOConcurrencyHelpers
 
 /// The event log as the control part hears it: every line goes on to the followers of
 /// `GET /events`, and the events that count are counted (pictures failed by reason,
-/// downloads failed, the state of each web source).
+/// downloads failed).
 public final class EventFeed: Sendable {
     /// Followers at most; one more is refused (429).
     public static let followerLimit = 8
@@ -11,8 +11,6 @@ public final class EventFeed: Sendable {
         /// `load_failed` by the kind of reason (`ReasonKind`).
         public var failed: [String: Int] = [:]
         public var downloadsFailed = 0
-        /// Each web source's last state (`online`/`offline`), by URL.
-        public var sources: [String: String] = [:]
         public var events = 0
     }
 
@@ -36,11 +34,6 @@ public final class EventFeed: Sendable {
                 s.counts.failed[Self.kind(ofReason: reason), default: 0] += 1
             case "download_failed":
                 s.counts.downloadsFailed += 1
-            case "source_status":
-                if let url = fields.first(where: { $0.0 == "url" })?.1, let st = fields.first(where: { $0.0 == "state" })?.1,
-                   s.counts.sources.count < 1000 || s.counts.sources[url] != nil {
-                    s.counts.sources[url] = st
-                }
             default: break
             }
             return Array(s.followers.values)

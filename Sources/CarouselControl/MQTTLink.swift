@@ -232,7 +232,7 @@ public final class MQTTLink: @unchecked Sendable {
             desk.inbox.post(.screenshot) { [self] answer in
                 guard case .frame(let w, let h, let pixels, let bgra) = answer else { return }
                 _ = desk.worker.run { [self] in
-                    guard let png = desk.encodePNG(w, h, bgra ? ControlDesk.swapRedAndBlue(pixels) : pixels, Self.screenshotWidth) else { return }
+                    guard let png = desk.png(width: w, height: h, pixels: pixels, bgra: bgra, scaledTo: Self.screenshotWidth) else { return }
                     publish(raw: base + "/screenshot", png)
                 }
             }

@@ -11,15 +11,11 @@ public struct ShowState: Hashable, Sendable {
     public var caption: String?
     /// Autoplay set and not paused.
     public var playing = false
-    /// Autoplay is set at all (`--autoplay`): `play` has something to do.
-    public var canPlay = false
     public var screenOn = true
     /// Why the screen is as it is: `start`, `hours`, `touch` or `command`.
     public var screenReason = "start"
     /// The backlight's level, 0 to 1; nil where the panel has none the program may set.
     public var brightness: Double?
-    /// A finger or the mouse is down on the screen.
-    public var touching = false
 
     public init() {}
 }
