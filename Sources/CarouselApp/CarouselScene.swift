@@ -112,7 +112,32 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// waiting. Returns whether any slot changed, so the frame needs drawing.
     @discardableResult
     public func pump() throws(SDLError) -> Bool {
-        try pipeline.pump(shown, time: engine.time)
+        let changed = try pipeline.pump(shown, time: engine.time)
+        if changed { offerZoom() }
+        return changed
+    }
+
+    /// Tells the engine which picture it may zoom and where it sits at fit: the centred
+    /// one, once its image (or a stand-in) is in its slot; none while it loads or failed.
+    private func offerZoom() {
+        guard let zoom = engine.zoom else { return }
+        let v = Int(engine.position.rounded())
+        // A zoomed picture the strip carries away keeps its zoom until the strip rests.
+        if zoom.isZoomed, let t = zoom.target, t.virtualIndex != v { return }
+        guard let slot = engine.slot(forVirtualIndex: v), case .loaded(_, let w, let h) = slots.contents[slot] else {
+            if engine.zoom?.target?.virtualIndex != v { engine.showZoomable(nil) }
+            return
+        }
+        let box = painter.style.imageBox(for: engine.layout.frame(ofVirtualIndex: v, at: Double(v)))
+        let picture = Size(width: Double(w), height: Double(h))
+        let content = painter.style.fillsBox ? box : AspectFit.rect(of: picture, in: box)
+        // The largest zoom shows the whole picture's pixels 1:1 on the screen.
+        let full = slots.fullSize(slot) ?? picture
+        let shown = painter.style.fillsBox ? max(box.size.width / full.width, box.size.height / full.height)
+                                           : content.size.width / full.width
+        let settings = engine.zoom?.settings ?? ZoomSettings()
+        engine.showZoomable(ZoomPan.Target(item: engine.item(forVirtualIndex: v), virtualIndex: v, content: content,
+                                           maxScale: max(settings.minimumMaxScale, shown > 0 ? 1 / shown : 1)))
     }
 
     /// Put aside behind the wall: nothing decodes and the decoded images are let go; the
@@ -167,6 +192,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
             try pipeline.assign(change.slot, item: change.item, time: engine.time)
         }
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
+        offerZoom()
     }
 
     /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are

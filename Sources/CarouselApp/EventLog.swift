@@ -71,6 +71,8 @@ public final class EventLog: @unchecked Sendable {
             record(timeMs: timeMs, type: "activate", ["index": .int(i), "source": .string(source(i))])
         case .attract(let action, let from, let to):
             record(timeMs: timeMs, type: "autoplay", ["action": .string(action.rawValue), "from": .int(from), "to": .int(to)])
+        case .zoom(let i, let scale):
+            record(timeMs: timeMs, type: "zoom", ["index": .int(i), "scale": .double(scale)])
         }
     }
 

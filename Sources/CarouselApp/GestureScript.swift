@@ -7,7 +7,7 @@ public struct GestureScript: Equatable, Sendable {
     public enum Device: String, Equatable, Sendable { case mouse, touch }
 
     public enum Key: String, CaseIterable, Equatable, Sendable {
-        case left, right, up, down, home, end, pageup, pagedown, space, escape, back
+        case left, right, up, down, home, end, pageup, pagedown, space, escape, back, plus, minus
     }
 
     public enum Action: Equatable, Sendable {
@@ -15,6 +15,10 @@ public struct GestureScript: Equatable, Sendable {
         case touch(PointerEvent.Phase, id: Int64, x: Double, y: Double)
         case drag(from: Point, to: Point, ms: Double, device: Device, holdMs: Double?)
         case tap(x: Double, y: Double, device: Device)
+        /// Two touch fingers about (x, y), 200 px apart, moving until `scale` times as far apart.
+        case pinch(x: Double, y: Double, scale: Double, ms: Double)
+        /// Two touch taps at (x, y), 100 ms apart.
+        case doubleTap(x: Double, y: Double)
         case key(Key)
         case wheel(dx: Double, dy: Double)
         case wait(ms: Double)
@@ -95,6 +99,12 @@ public struct GestureScript: Equatable, Sendable {
                 device = d
             }
             action = .tap(x: x, y: y, device: device)
+        case "pinch":
+            let x = try a.number("X"), y = try a.number("Y"), scale = try a.number("SCALE")
+            guard scale >= 0.05, scale <= 20 else { throw Problem(message: "pinch: SCALE must be from 0.05 to 20") }
+            action = .pinch(x: x, y: y, scale: scale, ms: try a.duration("MS"))
+        case "double-tap":
+            action = .doubleTap(x: try a.number("X"), y: try a.number("Y"))
         case "key":
             guard let name = a.next() else { throw Problem(message: "key: missing NAME") }
             guard let key = Key(rawValue: name.lowercased()) else {

@@ -20,6 +20,8 @@ struct InputMapper {
         switch input {
         case .pointer(let p): [.view(.pointer(p))]
         case .scroll(let delta, let time): [.view(.scroll(delta, time: time))]
+        case .zoomWheel(let notches, let p, let time):
+            [.view(.zoom(by: Double.pow(ZoomSettings().wheelFactor, notches), about: p, time: time))]
         case .key(let press): key(press)
         case .windowClosed: [.windowClosed]
         case .resized: [.resized]
@@ -48,6 +50,8 @@ struct InputMapper {
         case .end: step = .last
         case .pageUp: step = .previousPage
         case .pageDown: step = .nextPage
+        case .plus: return [.view(.zoom(by: ZoomSettings().keyFactor, about: nil, time: press.time))]
+        case .minus: return [.view(.zoom(by: 1 / ZoomSettings().keyFactor, about: nil, time: press.time))]
         case .f11, .f: return keys.kiosk ? [] : [.toggleFullscreen]
         case .escape where canGoBack: return [.back]
         case .backspace: return canGoBack ? [.back] : []

@@ -56,6 +56,31 @@ struct ScriptPlayer {
             try h.input(.pointer(PointerEvent(.down, pointer, x: x, y: y, time: time)))
             for _ in 0..<3 { try tick(h) }  // 50 ms: a deliberate tap
             try h.input(.pointer(PointerEvent(.up, pointer, x: x, y: y, time: time)))
+        case .pinch(let x, let y, let scale, let ms):
+            let start = ScriptPlayer.pinchSpan, end = ScriptPlayer.pinchSpan * scale
+            let fingers: [PointerID] = [.finger(1), .finger(2)]
+            for (i, f) in fingers.enumerated() {
+                let side = i == 0 ? -0.5 : 0.5
+                try h.input(.pointer(PointerEvent(.down, f, x: x + side * start, y: y, time: time)))
+            }
+            let steps = max(1, Self.frames(ms))
+            for step in 1...steps {
+                try tick(h)
+                let d = start + (end - start) * Double(step) / Double(steps)
+                for (i, f) in fingers.enumerated() {
+                    try h.input(.pointer(PointerEvent(.move, f, x: x + (i == 0 ? -0.5 : 0.5) * d, y: y, time: time)))
+                }
+            }
+            for (i, f) in fingers.enumerated() {
+                try h.input(.pointer(PointerEvent(.up, f, x: x + (i == 0 ? -0.5 : 0.5) * end, y: y, time: time)))
+            }
+        case .doubleTap(let x, let y):
+            for n in 0..<2 {
+                try h.input(.pointer(PointerEvent(.down, .finger(0), x: x, y: y, time: time)))
+                for _ in 0..<3 { try tick(h) }
+                try h.input(.pointer(PointerEvent(.up, .finger(0), x: x, y: y, time: time)))
+                if n == 0 { for _ in 0..<3 { try tick(h) } }
+            }
         case .key(let key):
             switch key {
             case .left: try h.input(.step(.previous, time: time))
@@ -68,6 +93,8 @@ struct ScriptPlayer {
             case .pagedown: try h.input(.step(.nextPage, time: time))
             case .escape: quit = true
             case .back: try h.back(time)
+            case .plus: try h.input(.zoom(by: ZoomSettings().keyFactor, about: nil, time: time))
+            case .minus: try h.input(.zoom(by: 1 / ZoomSettings().keyFactor, about: nil, time: time))
             }
         case .wheel(let dx, let dy):
             // SDL's convention: y > 0 scrolls up (back), x > 0 scrolls right (forward).
@@ -93,6 +120,9 @@ struct ScriptPlayer {
         frameCount += 1
         try h.advance(time)
     }
+
+    /// How far apart a script's pinch starts its two fingers, px.
+    static let pinchSpan = 200.0
 
     static func frames(_ ms: Double) -> Int { Int((ms / 1000 / frame).rounded()) }
 

@@ -10,6 +10,8 @@ public struct AttractSchedule: Hashable, Sendable {
     private(set) var homeAt: Double?
     /// A remote `pause` holds autoplay until `play`; input then does not restart it.
     private(set) var paused = false
+    /// When a person last gave input (start counts).
+    private(set) var lastInput: Double = 0
 
     /// Start counts as the last input: autoplay's first step is one interval in.
     init(settings: AttractSettings, time: Double) {
@@ -22,6 +24,7 @@ public struct AttractSchedule: Hashable, Sendable {
 
     private mutating func noteInput(at t: Double, pausing: Bool) {
         let resume = pausing ? max(settings.idleResume, 0) : 0
+        lastInput = t
         nextStep = paused ? nil : settings.autoplayInterval.map { t + resume + $0 }
         homeAt = settings.idleHome.map { t + $0 }
     }
@@ -40,6 +43,12 @@ public struct AttractSchedule: Hashable, Sendable {
         guard paused else { return }
         paused = false
         nextStep = settings.autoplayInterval.map { t + $0 }
+    }
+
+    /// When a zoomed picture goes back to fit: `idleResume` after the last input, or sooner
+    /// if attract mode acts sooner; nil when attract mode has nothing planned (it then stays).
+    var zoomReturn: Double? {
+        next.map { min($0.time, lastInput + max(settings.idleResume, 0)) }
     }
 
     /// The earliest pending action and its time.

@@ -26,6 +26,7 @@ public struct Carousel: ViewEngine {
         self.core = EngineCore(scroller: scroller, gestures: GestureTracker(settings: settings.gestures, axis: .horizontal),
                                attract: AttractSchedule(settings: settings.attract, time: time), time: time)
         core.scroller.bounds = itemBounds
+        core.zoom = settings.zoom.map { ZoomPan(viewport: viewport, settings: $0) }
         rebuildPool()
     }
 
@@ -52,9 +53,29 @@ public struct Carousel: ViewEngine {
         settings.wrap ? nil : 0...max(itemCount - 1, 0)
     }
 
-    /// Every item overlapping the viewport, left to right, with its slot and box.
+    /// Every item overlapping the viewport, left to right, with its slot and box; a zoomed
+    /// picture's box grown and moved by its zoom, and last, so that it is drawn over the rest.
     public var visibleItems: [VisibleItem] {
-        pool.visibleItems(in: layout, at: position, bounds: bounds, itemCount: itemCount)
+        let items = pool.visibleItems(in: layout, at: position, bounds: bounds, itemCount: itemCount)
+        guard let zoom = core.zoom, let v = zoom.target?.virtualIndex, zoom.isZoomed,
+              let i = items.firstIndex(where: { $0.virtualIndex == v }) else { return items }
+        var zoomed = items[i]
+        // The zoom is about the item at rest; the strip's own motion (a drag handed on at the
+        // picture's edge) moves it as it is, unscaled.
+        let rest = layout.frame(ofVirtualIndex: v, at: Double(v))
+        let mapped = zoom.map(rest)
+        zoomed.frame = Rect(x: mapped.minX + zoomed.frame.minX - rest.minX, y: mapped.minY + zoomed.frame.minY - rest.minY,
+                            width: mapped.size.width, height: mapped.size.height)
+        var out = items
+        out.remove(at: i)
+        out.append(zoomed)
+        return out
+    }
+
+    /// The centred picture can be zoomed: which it is and where it sits at fit (the scene
+    /// knows once the picture is loaded); nil while there is none.
+    public mutating func showZoomable(_ target: ZoomPan.Target?) {
+        core.zoom?.show(target)
     }
 
     /// The item shown at a virtual index.
@@ -73,6 +94,7 @@ public struct Carousel: ViewEngine {
         core.scroller.bounds = itemBounds
         core.scroller.jump(to: Double(min(max(index, 0), max(itemCount - 1, 0))))
         core.movedSinceRest = false
+        core.zoom?.show(nil)
         rebuildPool()
     }
 
@@ -204,6 +226,8 @@ public struct Carousel: ViewEngine {
 
     /// At rest after moving: `settled` names the centred item.
     public mutating func cameToRest(time t: Double) {
+        // Rested on another picture: the one zoomed went back to fit as it left.
+        if let v = core.zoom?.target?.virtualIndex, Double(v) != position { core.zoom?.show(nil) }
         guard core.movedSinceRest, itemCount > 0 else { return }
         core.movedSinceRest = false
         core.events.append(ViewEvent(time: t, kind: .settled(index: item(forVirtualIndex: Int(position.rounded())))))

@@ -12,6 +12,8 @@ public struct CarouselSettings: Hashable, Sendable {
     public var scrollResetInterval = 0.5
     /// Autoplay and idle behaviour while nobody touches the screen.
     public var attract = AttractSettings()
+    /// Pinch, double tap, the wheel with Ctrl and `+`/`-` zoom the centred picture; nil: they do not.
+    public var zoom: ZoomSettings? = ZoomSettings()
 
     public init() {}
 }

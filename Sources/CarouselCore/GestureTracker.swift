@@ -52,6 +52,10 @@ public struct GestureTracker: Sendable {
         return false
     }
 
+    /// Forgets the pointer that owns the gesture (it became a pinch): its later events are
+    /// ignored like any other pointer's.
+    public mutating func abandon() { state = .idle }
+
     public mutating func handle(_ e: PointerEvent) -> Gesture? {
         switch (state, e.phase) {
         case (.idle, .down):

@@ -11,6 +11,9 @@ public struct PixelImage: Sendable, Equatable {
     /// What the decoder wants said once about this picture, which still shows (its colour
     /// profile was damaged and ignored, say); nil: nothing.
     public var note: String? = nil
+    /// The whole picture's size, upright, before it was fitted (what a zoom may grow to
+    /// show at 1:1); nil when not known.
+    public var fullSize: Size? = nil
 
     public init(width: Int, height: Int, pixels: [UInt8], isOpaque: Bool = false) {
         precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")

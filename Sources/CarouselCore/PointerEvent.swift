@@ -45,11 +45,14 @@ public enum ViewInput: Hashable, Sendable {
     /// Autoplay held (false) until let go (true): a remote `pause` and `play`. Not a
     /// person's input, so it restarts no idle timer.
     case autoplay(Bool, time: Double)
+    /// Zoom the centred picture by a factor (the wheel with Ctrl, `+` and `-`) about a point
+    /// (nil: the screen's centre).
+    case zoom(by: Double, about: Point?, time: Double)
 
     public var time: Double {
         switch self {
         case .pointer(let e): return e.time
-        case .step(_, let t), .scroll(_, let t), .resize(_, let t), .autoplay(_, let t): return t
+        case .step(_, let t), .scroll(_, let t), .resize(_, let t), .autoplay(_, let t), .zoom(_, _, let t): return t
         }
     }
 }

@@ -10,4 +10,11 @@ public enum RubberBand {
         guard x > 0, d > 0 else { return max(0, x) }
         return (x * coefficient * d) / (d + coefficient * x)
     }
+
+    /// The raw overscroll that shows as `y`: the inverse of `damped`, x = y · d / (c · (d − y)).
+    public static func undamped(_ y: Double, dimension d: Double) -> Double {
+        guard y > 0, d > 0 else { return max(0, y) }
+        let shown = min(y, coefficient * d * 0.999)
+        return shown * d / (coefficient * (d - shown))
+    }
 }

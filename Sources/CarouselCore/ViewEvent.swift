@@ -13,6 +13,8 @@ public struct ViewEvent: Hashable, Sendable {
         case activate(index: Int)
         /// Attract mode started moving the strip from one item to another.
         case attract(AttractAction, from: Int, to: Int)
+        /// The centred picture came to rest at this scale (1: fit) after a zoom or a pan.
+        case zoom(index: Int, scale: Double)
     }
 
     /// Seconds on the caller's clock when it happened.

@@ -51,7 +51,7 @@ public struct FittingDecoder: ImageDecoding {
         if header.format == .png, let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: name)
             let (image, embedded) = try PNGCodec.decode(file: fd, fittingIn: box, path: name, deepColour: colour)
-            return embedded.map { converted(image, $0) } ?? image
+            return Self.withFullSize(embedded.map { converted(image, $0) } ?? image, header: header)
         }
         // A JPEG is decoded from the page cache through a read-only mapping: a camera's
         // 4–20 MB file is never copied (the copy was 3–4 ms of a 24 MP picture's 60).
@@ -66,6 +66,20 @@ public struct FittingDecoder: ImageDecoding {
     /// The encoded image `bytes`, upright and fitted to `box`; `name` names it in errors.
     /// What a decoder helper runs.
     public func decode(_ bytes: [UInt8], name path: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        Self.withFullSize(try fitted(bytes, name: path, fittingIn: box), header: ImageHeader.read(bytes))
+    }
+
+    /// `image` with its whole picture's size: kept if the codec gave it, else the header's,
+    /// turned the way the fitted picture is (HEIF and JPEG XL turn by their own fields).
+    static func withFullSize(_ image: PixelImage, header: ImageHeader) -> PixelImage {
+        guard image.fullSize == nil, let w = header.width, let h = header.height, w > 0, h > 0 else { return image }
+        var image = image
+        let turned = w != h && (image.width > image.height) != (w > h) && image.width != image.height
+        image.fullSize = turned ? Size(width: Double(h), height: Double(w)) : Size(width: Double(w), height: Double(h))
+        return image
+    }
+
+    private func fitted(_ bytes: [UInt8], name path: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
         let header = ImageHeader.read(bytes)
         if let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: path)
@@ -150,7 +164,10 @@ public struct FittingDecoder: ImageDecoding {
             if !decoded.rowsFinished { conversion.apply(to: &image) }
             image.note = conversion.note
         }
-        return image.oriented(orientation)
+        image = image.oriented(orientation)
+        image.fullSize = orientation.swapsAxes ? Size(width: Double(frame.height), height: Double(frame.width))
+                                               : Size(width: Double(frame.width), height: Double(frame.height))
+        return image
     }
 
     private func checkSize(width: Int, height: Int, path: String) throws(ImageError) {

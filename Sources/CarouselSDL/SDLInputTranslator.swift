@@ -48,6 +48,11 @@ public struct SDLInputTranslator {
             let flip: Double = e.wheel.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue) ? -1 : 1
             // SDL: y > 0 scrolls up (back), x > 0 scrolls right (forward).
             let delta = (Double(e.wheel.preciseX) - Double(e.wheel.preciseY)) * flip
+            if SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0 {
+                let up = Double(e.wheel.preciseY) * flip
+                guard up != 0 else { return [] }
+                return [.zoomWheel(up, at: scaleWindowPoint(Double(e.wheel.mouseX), Double(e.wheel.mouseY), g), time: time)]
+            }
             return delta == 0 ? [] : [.scroll(delta, time: time)]
 
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
@@ -100,6 +105,8 @@ public struct SDLInputTranslator {
             Int(SDLK_PAGEUP.rawValue): .pageUp, Int(SDLK_PAGEDOWN.rawValue): .pageDown, Int(SDLK_SPACE.rawValue): .space,
             Int(SDLK_ESCAPE.rawValue): .escape, Int(SDLK_BACKSPACE.rawValue): .backspace, Int(SDLK_F11.rawValue): .f11,
             Int(SDLK_f.rawValue): .f, Int(SDLK_q.rawValue): .q,
+            Int(SDLK_PLUS.rawValue): .plus, Int(SDLK_EQUALS.rawValue): .plus, Int(SDLK_KP_PLUS.rawValue): .plus,
+            Int(SDLK_MINUS.rawValue): .minus, Int(SDLK_KP_MINUS.rawValue): .minus,
         ]
         return [.key(KeyPress(name: names[Int(sym)], keycode: sym, modifiers: KeyCombo.Modifiers(sdl: mod), time: time))]
     }

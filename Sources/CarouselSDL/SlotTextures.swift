@@ -21,6 +21,8 @@ public final class SlotTextures {
     private var previews: [Bool] = []
     /// Slots whose image has no transparent pixel: drawn, it hides what is under it.
     private var opaque: [Bool] = []
+    /// The whole picture's size behind each loaded slot, when the decoder said it.
+    private var fullSizes: [Size?] = []
     public private(set) var slotSize = (width: 0, height: 0)
     /// Textures created so far: stays at the slot count unless the slot size changes.
     public private(set) var texturesCreated = 0
@@ -46,6 +48,7 @@ public final class SlotTextures {
         labels = Array(repeating: nil, count: count)
         previews = Array(repeating: false, count: count)
         opaque = Array(repeating: false, count: count)
+        fullSizes = Array(repeating: nil, count: count)
     }
 
     /// The slot now shows `source`, not yet decoded.
@@ -63,6 +66,9 @@ public final class SlotTextures {
 
     /// Whether the slot shows a stand-in, not yet its image.
     public func isPreview(_ slot: Int) -> Bool { previews.indices.contains(slot) && previews[slot] }
+
+    /// The whole picture's size behind the slot's image, when known.
+    public func fullSize(_ slot: Int) -> Size? { fullSizes.indices.contains(slot) ? fullSizes[slot] : nil }
 
     /// Shows `image` (a smaller version: a thumbnail) until the slot's own image comes.
     public func fillPreview(_ slot: Int, with image: PixelImage) throws(SDLError) {
@@ -86,6 +92,7 @@ public final class SlotTextures {
         try textures[slot].update(with: image)
         textures[slot].setBlending(!image.isOpaque)
         opaque[slot] = image.isOpaque
+        fullSizes[slot] = image.fullSize
         if let observer = uploadObserver {
             observer(Double(SDL_GetPerformanceCounter() - started) / Double(SDL_GetPerformanceFrequency()))
         }
@@ -112,6 +119,7 @@ public final class SlotTextures {
         labels.removeAll()
         previews.removeAll()
         opaque.removeAll()
+        fullSizes.removeAll()
         slotSize = (0, 0)
     }
 

@@ -7,6 +7,9 @@ public enum WindowInput: Equatable, Sendable {
     case pointer(PointerEvent)
     /// The wheel or a touchpad: forward positive, in notches.
     case scroll(Double, time: Double)
+    /// The wheel turned with Ctrl held (how a touchpad's pinch arrives too): up positive, in
+    /// notches, with the pointer's place.
+    case zoomWheel(Double, at: Point, time: Double)
     case key(KeyPress)
     /// The window manager asked to close the window (its close button, Alt+F4).
     case windowClosed
@@ -24,7 +27,7 @@ public enum WindowInput: Equatable, Sendable {
 public struct KeyPress: Equatable, Sendable {
     /// The keys the program gives a meaning to; nil for any other.
     public enum Name: Equatable, Sendable {
-        case left, right, up, down, home, end, pageUp, pageDown, space, escape, backspace, f11, f, q
+        case left, right, up, down, home, end, pageUp, pageDown, space, escape, backspace, f11, f, q, plus, minus
     }
 
     public var name: Name?

@@ -30,6 +30,11 @@ public struct Scroller: Sendable {
         self.viewportLength = viewportLength
     }
 
+    public var isResting: Bool {
+        if case .resting = motion { return true }
+        return false
+    }
+
     public var isAnimating: Bool {
         if case .animating = motion { return true }
         return false

@@ -50,7 +50,8 @@ public enum DecoderHelper {
                         continue
                     }
                     socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque,
-                                       note: image.note ?? ""), attaching: fd)
+                                       note: image.note ?? "", fullWidth: Int(image.fullSize?.width ?? 0),
+                                       fullHeight: Int(image.fullSize?.height ?? 0)), attaching: fd)
                     close(fd)
                 case .message(let m):
                     socket.send(m)

@@ -13,7 +13,8 @@ enum HelperMessage: Equatable, Sendable {
     case probeOpen(path: String)
     /// Helper to main: the fitted image's size; its pixels are in the attached memfd.
     /// `note`: what to say once about it (its colour profile was ignored); empty: nothing.
-    case image(width: Int, height: Int, isOpaque: Bool, note: String = "")
+    /// `fullWidth` × `fullHeight`: the whole picture's upright size (0 × 0: not known).
+    case image(width: Int, height: Int, isOpaque: Bool, note: String = "", fullWidth: Int = 0, fullHeight: Int = 0)
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
 
@@ -43,8 +44,9 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
-        case .image(let width, let height, let isOpaque, let note):
+        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight):
             out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0); out.text(note)
+            out.u32(fullWidth); out.u32(fullHeight)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
         }
@@ -67,8 +69,9 @@ enum HelperMessage: Equatable, Sendable {
             guard let path = r.text() else { return nil }
             self = .probeOpen(path: path)
         case .image:
-            guard let w = r.u32(), let h = r.u32(), let opaque = r.flag(), let note = r.text() else { return nil }
-            self = .image(width: w, height: h, isOpaque: opaque, note: note)
+            guard let w = r.u32(), let h = r.u32(), let opaque = r.flag(), let note = r.text(),
+                  let fw = r.u32(), let fh = r.u32() else { return nil }
+            self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh)
         case .failed:
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)
