@@ -84,6 +84,23 @@ static inline int kc_jpeg_read(kc_jpeg *j, unsigned char **rows, int max) {
     return (int)jpeg_read_scanlines(&j->d, rows, (JDIMENSION)max);
 }
 
+/* From now on decodes only output columns [*x, *x + *width): libjpeg widens them to whole
+   iMCU columns and says where they begin and how wide they are. 0, or -1. */
+static inline int kc_jpeg_crop(kc_jpeg *j, unsigned int *x, unsigned int *width) {
+    if (setjmp(j->jump)) return -1;
+    JDIMENSION xo = *x, w = *width;
+    jpeg_crop_scanline(&j->d, &xo, &w);
+    *x = xo;
+    *width = w;
+    return 0;
+}
+
+/* Skips `lines` output rows without colour-converting them; the number skipped, or -1. */
+static inline int kc_jpeg_skip(kc_jpeg *j, unsigned int lines) {
+    if (setjmp(j->jump)) return -1;
+    return (int)jpeg_skip_scanlines(&j->d, lines);
+}
+
 /* Frees everything libjpeg holds; safe after any failure. */
 static inline void kc_jpeg_close(kc_jpeg *j) {
     if (!j->created) return;

@@ -90,3 +90,25 @@ extension PixelImage {
         return turned
     }
 }
+
+extension ExifOrientation {
+    /// Where a part of the upright picture (fractions 0–1 of it) lies in the stored one.
+    public func storedPart(ofUpright r: Rect) -> Rect {
+        let corners = [Point(x: r.minX, y: r.minY), Point(x: r.maxX, y: r.maxY)].map { p -> Point in
+            let (u, v) = (p.x, p.y)
+            switch self {
+            case .up: return Point(x: u, y: v)
+            case .mirrored: return Point(x: 1 - u, y: v)
+            case .upsideDown: return Point(x: 1 - u, y: 1 - v)
+            case .upsideDownMirrored: return Point(x: u, y: 1 - v)
+            case .transposed: return Point(x: v, y: u)
+            case .rotatedClockwise: return Point(x: v, y: 1 - u)
+            case .transversed: return Point(x: 1 - v, y: 1 - u)
+            case .rotatedCounterClockwise: return Point(x: 1 - v, y: u)
+            }
+        }
+        let x0 = min(corners[0].x, corners[1].x), x1 = max(corners[0].x, corners[1].x)
+        let y0 = min(corners[0].y, corners[1].y), y1 = max(corners[0].y, corners[1].y)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

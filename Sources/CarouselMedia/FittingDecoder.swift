@@ -6,12 +6,20 @@ import Glibc
 public protocol ImageDecoding: Sendable {
     /// The image at `source`, upright and aspect-fitted to `box`, in device pixels.
     func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage
+    /// The part `part` (fractions 0–1 of the upright picture) of the image at `source`,
+    /// fitted to `box`: the detail a zoom shows.
+    func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage
     /// Ends whatever the decoder keeps running (helper processes); decodes under way fail.
     func stop()
 }
 
 extension ImageDecoding {
     public func stop() {}
+
+    /// A decoder that cannot decode parts says so; the zoom keeps the fitted picture.
+    public func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        throw ImageError(path: source.path, reason: "cannot be decoded in part here")
+    }
 }
 
 /// The real decoder: reads the file, refuses oversized headers before allocating, decodes
@@ -42,6 +50,10 @@ public struct FittingDecoder: ImageDecoding {
         try decode(ImageFile.read(source.path), name: source.path, fittingIn: box)
     }
 
+    public func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        try decode(ImageFile.read(source.path), name: source.path, part: part, fittingIn: box)
+    }
+
     /// The image in the open file `fd`, upright and fitted to `box`; `name` names it in
     /// errors. A PNG is read as it decodes; other formats are read whole first.
     public func decode(file fd: Int32, name: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
@@ -67,6 +79,84 @@ public struct FittingDecoder: ImageDecoding {
     /// What a decoder helper runs.
     public func decode(_ bytes: [UInt8], name path: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
         Self.withFullSize(try fitted(bytes, name: path, fittingIn: box), header: ImageHeader.read(bytes))
+    }
+
+    /// The part `part` (fractions 0–1 of the upright picture) of the encoded image `bytes`,
+    /// fitted to `box`: what a zoom shows sharp. A JPEG decodes only that part, at the
+    /// smallest DCT scale that still covers `box` (`JPEGCodec.Crop`); any other format is
+    /// decoded whole at full size, then cropped (the helper's memory limit bounds it).
+    public func decode(_ bytes: [UInt8], name path: String, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        let part = Self.clamped(part)
+        let header = ImageHeader.read(bytes)
+        if let w = header.width, let h = header.height { try checkSize(width: w, height: h, path: path) }
+        if header.format == .jpeg {
+            return try bytes.withUnsafeBytes { raw in
+                Result { () throws(ImageError) in try decodeJPEGPart(raw, markers: bytes, part: part, box: box, path: path) }
+            }.get()
+        }
+        // A square as large as the picture's longer side fits it, upright either way, at 1:1.
+        let side = Double(max(header.width ?? 8192, header.height ?? 8192))
+        let whole = try fitted(bytes, name: path, fittingIn: Size(width: side, height: side))
+        let x = Int((part.minX * Double(whole.width)).rounded(.down)), y = Int((part.minY * Double(whole.height)).rounded(.down))
+        let w = max(1, min(whole.width - x, Int((part.size.width * Double(whole.width)).rounded(.up))))
+        let h = max(1, min(whole.height - y, Int((part.size.height * Double(whole.height)).rounded(.up))))
+        var cropped = [UInt8](repeating: 0, count: w * h * 4)
+        for row in 0..<h {
+            let from = ((y + row) * whole.width + x) * 4
+            cropped.replaceSubrange(row * w * 4 ..< (row + 1) * w * 4, with: whole.pixels[from ..< from + w * 4])
+        }
+        let size = AspectFit.size(of: Size(width: Double(w), height: Double(h)), in: box)
+        var image = ImageScaler.resize(PixelImage(width: w, height: h, pixels: cropped, isOpaque: whole.isOpaque),
+                                       width: min(w, Int(size.width)), height: min(h, Int(size.height)))
+        image.note = whole.note
+        return image
+    }
+
+    /// A part kept inside the picture, at least a millionth of it across.
+    static func clamped(_ r: Rect) -> Rect {
+        let x = min(max(r.minX, 0), 1), y = min(max(r.minY, 0), 1)
+        return Rect(x: x, y: y, width: min(max(r.size.width, 1e-6), 1 - x), height: min(max(r.size.height, 1e-6), 1 - y))
+    }
+
+    /// A JPEG's part: found in the stored axes, decoded cropped at a DCT scale that covers
+    /// `box`, then turned upright and converted as a whole picture is.
+    private func decodeJPEGPart(_ bytes: UnsafeRawBufferPointer, markers: [UInt8], part: Rect, box: Size,
+                                path: String) throws(ImageError) -> PixelImage {
+        let frame = try JPEGCodec.frame(bytes, path: path)
+        try checkSize(width: frame.width, height: frame.height, path: path)
+        let orientation = ExifOrientation.read(jpeg: markers)
+        let stored = orientation.storedPart(ofUpright: part)
+        // The part's own size in the file, and fitted to the box (in stored axes).
+        let partSize = (width: max(1, Int((stored.size.width * Double(frame.width)).rounded())),
+                        height: max(1, Int((stored.size.height * Double(frame.height)).rounded())))
+        let uprightPart = orientation.swapsAxes ? Size(width: Double(partSize.height), height: Double(partSize.width))
+                                                : Size(width: Double(partSize.width), height: Double(partSize.height))
+        let fittedPart = AspectFit.size(of: uprightPart, in: box)
+        var target = orientation.swapsAxes ? (width: Int(fittedPart.height), height: Int(fittedPart.width))
+                                           : (width: Int(fittedPart.width), height: Int(fittedPart.height))
+        // Never larger than the file's own pixels.
+        target = (min(target.width, partSize.width), min(target.height, partSize.height))
+        let scale = dctScaling ? DCTScale.choose(source: partSize, target: target) : .full
+        let scaledWidth = scale.scaled(frame.width), scaledHeight = scale.scaled(frame.height)
+        let crop = JPEGCodec.Crop(x: Int((stored.minX * Double(scaledWidth)).rounded(.down)),
+                                  y: Int((stored.minY * Double(scaledHeight)).rounded(.down)),
+                                  width: Int((stored.size.width * Double(scaledWidth)).rounded(.up)),
+                                  height: Int((stored.size.height * Double(scaledHeight)).rounded(.up)))
+        let embedded = ICCExtraction.jpeg(markers)
+        let conversion = frame.isCMYK ? ColourConverter.Conversion(note: nil) : colour.conversion(from: embedded)
+        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, crop: crop, path: path,
+                                           finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
+        var image: PixelImage
+        if decoded.isCMYK {
+            let (rgba, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
+            image = rgba
+            image.note = note
+        } else {
+            image = decoded.image
+            if !decoded.rowsFinished { conversion.apply(to: &image) }
+            image.note = conversion.note
+        }
+        return image.oriented(orientation)
     }
 
     /// `image` with its whole picture's size: kept if the codec gave it, else the header's,

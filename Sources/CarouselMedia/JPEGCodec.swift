@@ -70,24 +70,56 @@ public enum JPEGCodec {
         }.get()
     }
 
+    /// A part of the picture, in pixels of the DCT-scaled output (stored axes).
+    public struct Crop: Equatable, Sendable {
+        public var x: Int, y: Int, width: Int, height: Int
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x; self.y = y; self.width = width; self.height = height
+        }
+    }
+
+    /// With `crop`, only that part is decoded (libjpeg-turbo's `jpeg_crop_scanline` and
+    /// `jpeg_skip_scanlines`: the columns outside it are not decoded, the rows above are
+    /// skipped, decoding stops below it) and fitted to `target`.
     public static func decode(_ jpeg: UnsafeRawBufferPointer, scale: DCTScale, target: (width: Int, height: Int)? = nil,
-                              path: String, finishRows: ((UnsafeMutableRawPointer, Int) -> Void)? = nil) throws(ImageError) -> Decoded {
+                              crop: Crop? = nil, path: String,
+                              finishRows: ((UnsafeMutableRawPointer, Int) -> Void)? = nil) throws(ImageError) -> Decoded {
         try withDecoder(jpeg, path: path) { j throws(ImageError) -> Decoded in
             let space = j.pointee.d.jpeg_color_space
             let cmyk = space == JCS_CMYK || space == JCS_YCCK
             let eighths = Int32(max(1, min(8, scale.numerator * 8 / max(1, scale.denominator))))
             guard kc_jpeg_start(j, eighths, cmyk ? JCS_CMYK : JCS_EXT_RGBA) == 0 else { throw failure(j, path) }
-            let w = Int(j.pointee.d.output_width), h = Int(j.pointee.d.output_height)
-            guard w > 0, h > 0, j.pointee.d.output_components == 4 else {
+            let fullWidth = Int(j.pointee.d.output_width), fullHeight = Int(j.pointee.d.output_height)
+            guard fullWidth > 0, fullHeight > 0, j.pointee.d.output_components == 4 else {
                 throw ImageError(path: path, reason: "is a corrupt JPEG (no pixels to decode)")
+            }
+            // The part decoded: its columns start `left` pixels into each row libjpeg gives.
+            var (w, h, left, rowWidth, end) = (fullWidth, fullHeight, 0, fullWidth, fullHeight)
+            if let c = crop {
+                let x = min(max(c.x, 0), fullWidth - 1), y = min(max(c.y, 0), fullHeight - 1)
+                (w, h) = (min(max(c.width, 1), fullWidth - x), min(max(c.height, 1), fullHeight - y))
+                var start = UInt32(x), width = UInt32(w)
+                if w < fullWidth {
+                    guard kc_jpeg_crop(j, &start, &width) == 0 else { throw failure(j, path) }
+                }
+                (left, rowWidth, end) = (x - Int(start), Int(j.pointee.d.output_width), y + h)
+                if y > 0 {
+                    let skipped = kc_jpeg_skip(j, UInt32(y))
+                    guard skipped == Int32(y) else {
+                        if skipped < 0 { throw failure(j, path) }
+                        throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+                    }
+                }
+                guard left >= 0, left + w <= rowWidth else { throw ImageError(path: path, reason: "cannot be cropped there") }
             }
             let out = target ?? (w, h)
             let fitting = Fitting(RowScaler(sourceWidth: w, sourceHeight: h, width: out.width, height: out.height))
             let finish = cmyk ? nil : finishRows
-            try RowPipeline.run(rowBytes: w * 4, rows: h, batch: Self.batchRows, produce: { rows throws(ImageError) -> Int in
+            let last = UInt32(end)
+            try RowPipeline.run(rowBytes: rowWidth * 4, rows: h, batch: Self.batchRows, produce: { rows throws(ImageError) -> Int in
                 // libjpeg hands out at most a row of DCT blocks (a few rows) per call.
                 var filled = 0
-                while filled < Self.batchRows && j.pointee.d.output_scanline < j.pointee.d.output_height {
+                while filled < Self.batchRows && j.pointee.d.output_scanline < last {
                     let got = kc_jpeg_read(j, rows + filled, Int32(Self.batchRows - filled))
                     guard got > 0 else {
                         if got < 0 { throw failure(j, path) }
@@ -97,7 +129,9 @@ public enum JPEGCodec {
                 }
                 return filled
             }, consume: { rows, count in
-                for r in 0..<count { fitting.scaler.add(row: UnsafeBufferPointer(start: rows + r * w * 4, count: w * 4)) }
+                for r in 0..<count {
+                    fitting.scaler.add(row: UnsafeBufferPointer(start: rows + (r * rowWidth + left) * 4, count: w * 4))
+                }
                 if let finish { fitting.scaler.finishCompleteRows(finish) }
             })
             return Decoded(image: fitting.scaler.image(isOpaque: true), isCMYK: cmyk,

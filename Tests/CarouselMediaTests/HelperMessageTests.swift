@@ -8,13 +8,25 @@ import Testing
     static let samples: [HelperMessage] = [
         .ready(sandboxed: true, note: ""), .ready(sandboxed: false, note: "seccomp is not available"),
         .decode(.init(name: "/srv/photos/Ünïcode name.jpg", boxWidth: 1037, boxHeight: 749, maxPixels: 100_000_000, dctScaling: true)),
+        .decode(.init(name: "zoom.jpg", boxWidth: 1920, boxHeight: 1080, maxPixels: 100_000_000, dctScaling: true,
+                      part: [250_000, 0, 500_000, 1_000_000])),
         .probeOpen(path: "/etc/passwd"), .image(width: 1037, height: 691, isOpaque: true),
+        .image(width: 1037, height: 691, isOpaque: true, fullWidth: 6000, fullHeight: 4000),
         .image(width: 3, height: 2, isOpaque: false, note: "its colour profile is damaged or unreadable; shown as sRGB"),
         .failed(reason: "is a corrupt PNG (end of stream)"),
     ]
 
     @Test func everyMessageSurvivesTheRoundTrip() {
         for m in Self.samples { #expect(HelperMessage(decoding: m.encoded) == m) }
+    }
+
+    @Test func aPartOutsideThePictureIsRefused() {
+        for part in [[1_000_001, 0, 1, 1], [0, 0, 0, 1], [0, 0, 1, 2_000_000]] {
+            var m = HelperMessage.decode(.init(name: "a", boxWidth: 1, boxHeight: 1, maxPixels: 1, dctScaling: true, part: [0, 0, 1, 1])).encoded
+            let tail = part.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+            m.replaceSubrange(m.count - 16 ..< m.count, with: tail)
+            #expect(HelperMessage(decoding: m) == nil)
+        }
     }
 
     @Test func cutOrExtendedMessagesAreRefused() {

@@ -72,8 +72,13 @@ public enum DecoderHelper {
             let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
             var pixels: Int? = nil
             do throws(ImageError) {
-                pixels = try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
                 let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
+                if let part = job.partRect {
+                    // A zoom's detail: the picture's own size bounds it (`maxPixels`), and
+                    // the helper's memory limit any whole decode a format needs for it.
+                    return .image(try decoder.decode(ImageFile.read(file, name: job.name), name: job.name, part: part, fittingIn: box))
+                }
+                pixels = try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
                 return .image(try decoder.decode(file: file, name: job.name, fittingIn: box))
             } catch {
                 return .message(.failed(reason: budget.explain(error.reason, pixels: pixels)))

@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// What the main process and a decoder helper say to each other over their socket: one
 /// message per datagram (SOCK_SEQPACKET), fixed binary fields, big-endian. A descriptor
 /// travels beside a message: the file to decode with a request, the sealed pixels with an
@@ -24,6 +26,15 @@ enum HelperMessage: Equatable, Sendable {
         var boxHeight: Int
         var maxPixels: Int
         var dctScaling: Bool
+        /// Only this part of the upright picture, in millionths of it (x, y, width, height);
+        /// nil: the whole picture.
+        var part: [Int]? = nil
+
+        /// The part as fractions of the picture.
+        var partRect: Rect? {
+            guard let p = part, p.count == 4 else { return nil }
+            return Rect(x: Double(p[0]) / 1e6, y: Double(p[1]) / 1e6, width: Double(p[2]) / 1e6, height: Double(p[3]) / 1e6)
+        }
     }
 
     /// Largest message either side accepts, in bytes: a path or reason of 4,000 bytes.
@@ -42,6 +53,7 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(Tag.decode.rawValue)
             out.u32(job.boxWidth); out.u32(job.boxHeight); out.u64(job.maxPixels)
             out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
+            if let p = job.part, p.count == 4 { out.u8(1); p.forEach { out.u32($0) } } else { out.u8(0) }
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
         case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight):
@@ -63,8 +75,14 @@ enum HelperMessage: Equatable, Sendable {
             self = .ready(sandboxed: s, note: note)
         case .decode:
             guard let w = r.u32(), let h = r.u32(), let max = r.u64(), let dct = r.flag(),
-                  let name = r.text() else { return nil }
-            self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct))
+                  let name = r.text(), let hasPart = r.flag() else { return nil }
+            var part: [Int]? = nil
+            if hasPart {
+                guard let x = r.u32(), let y = r.u32(), let pw = r.u32(), let ph = r.u32(),
+                      x <= 1_000_000, y <= 1_000_000, pw >= 1, ph >= 1, pw <= 1_000_000, ph <= 1_000_000 else { return nil }
+                part = [x, y, pw, ph]
+            }
+            self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct, part: part))
         case .probeOpen:
             guard let path = r.text() else { return nil }
             self = .probeOpen(path: path)

@@ -105,6 +105,14 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     public var helperProcesses: [pid_t] { lock.withLock { Array(live.keys) } }
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        try decode(source, part: nil, box: box)
+    }
+
+    public func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        try decode(source, part: part as Rect?, box: box)
+    }
+
+    private func decode(_ source: ImageSource, part: Rect?, box: Size) throws(ImageError) -> PixelImage {
         let path = source.path
         if let reason = lock.withLock({ killers[source.file] }) {
             throw ImageError(path: path, reason: reason + "; not tried again until a restart")
@@ -115,8 +123,11 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             let why = lock.withLock { lastSpawnProblem }.map { " (\($0))" } ?? ""
             throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + why)
         }
+        let millionths = part.map { p in
+            [p.minX, p.minY, p.size.width, p.size.height].map { Int((min(max($0, 0), 1) * 1e6).rounded()) }
+        }.map { p in [p[0], p[1], max(1, min(p[2], 1_000_000 - p[0])), max(1, min(p[3], 1_000_000 - p[1]))] }
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
-                                          maxPixels: settings.maxPixels, dctScaling: settings.dctScaling)
+                                          maxPixels: settings.maxPixels, dctScaling: settings.dctScaling, part: millionths)
         let started = MonotonicClock.now
         switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):

@@ -22,5 +22,14 @@ public struct RemoteDecoder: ImageDecoding {
         }
     }
 
+    public func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        guard RemoteURL.isRemote(source.path) else { return try inner.decode(source, part: part, fittingIn: box) }
+        let file = try library.file(for: source.path)
+        let local = ImageSource(path: file, title: source.title, caption: source.caption, stamp: FileStamp.of(file))
+        do { return try inner.decode(local, part: part, fittingIn: box) } catch {
+            throw ImageError(path: source.path, reason: error.reason)
+        }
+    }
+
     public func stop() { inner.stop() }
 }
