@@ -37,7 +37,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
             painter.drawMessage(emptyMessage, viewport: engine.layout.viewport, on: renderer)
         } else {
             painter.draw(engine.visibleItems, slots: slots, viewport: engine.layout.viewport,
-                         overlay: overlay, on: renderer)
+                         detail: detailDrawing, overlay: overlay, on: renderer)
         }
     }
 
@@ -64,6 +64,12 @@ public final class CarouselScene: EngineScene, OpenedScene {
         pipeline.replaceSources(new)
         engine.replaceItems(count: new.count, centredOn: index, time: time)
         try engineMoved()
+    }
+
+    /// The zoomed picture's sharp detail and where it goes, with the strip at rest on it.
+    private var detailDrawing: (texture: SDLTexture, rect: Rect)? {
+        guard let zoom = engine.zoom, zoom.isZoomed, let t = zoom.target, engine.position == Double(t.virtualIndex) else { return nil }
+        return pipeline.detail?.drawing(over: zoom.frame, item: t.item)
     }
 
     /// The centred item's caption and the page dots, as the style asks.
@@ -112,8 +118,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// waiting. Returns whether any slot changed, so the frame needs drawing.
     @discardableResult
     public func pump() throws(SDLError) -> Bool {
-        let changed = try pipeline.pump(shown, time: engine.time)
+        var changed = try pipeline.pump(shown, time: engine.time)
         if changed { offerZoom() }
+        if try pipeline.detail?.pump() == true { changed = true }
         return changed
     }
 
@@ -193,6 +200,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
         }
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
         offerZoom()
+        if memoryPressure == .high { pipeline.detail?.release() } else {
+            try pipeline.detail?.update(engine.zoom, sources: sources, wait: pipeline.loading.waitsForImages)
+        }
     }
 
     /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are

@@ -13,6 +13,9 @@ public struct ImageLoading {
     /// Workers that decode cached thumbnails, shown while pictures decode at full size
     /// (the carousel, where a thumbnail cache is in use); nil: placeholders show.
     public var previews: DecodeWorkers?
+    /// A worker that decodes parts of pictures, the sharp detail of a zoom (the carousel);
+    /// nil for a view that does not zoom.
+    public var detail: DecodeWorkers?
     /// The file holding a source's bytes: its path, or a web picture's cached copy
     /// (downloaded first; nil when it cannot be had). The wall reads sizes through it.
     public var locate: @Sendable (String) -> String? = { $0 }

@@ -23,6 +23,8 @@ public final class ImagePipeline {
     /// Cached thumbnails of the items about to be seen, shown while their own pictures
     /// decode (`loading.previews`); nil without a thumbnail cache.
     private let previews: ImageFeed?
+    /// A zoomed picture's sharp detail; nil for a view that does not zoom.
+    let detail: ZoomDetail?
     /// Previews are decoded at most this large (the standard's 512 px thumbnails).
     static let previewBox = Size(width: 512, height: 512)
     /// The clock reading that is t_ms 0 in the event log.
@@ -33,6 +35,7 @@ public final class ImagePipeline {
         self.feed = ImageFeed(sources: sources, workers: loading.workers)
         self.previews = loading.previews.map { ImageFeed(sources: sources, workers: $0) }
         self.slots = SlotTextures(renderer: renderer)
+        self.detail = loading.detail.map { ZoomDetail(workers: $0, renderer: renderer) }
         self.loading = loading
         self.log = log
         self.timeOrigin = timeOrigin
@@ -73,6 +76,7 @@ public final class ImagePipeline {
     /// Drops what is queued and every decoded image and preview (fitted to `box`): the
     /// view is put aside, its slot textures kept for when it shows again.
     public func park(box: Size) {
+        detail?.release()
         // The stand-ins too: reopened, the slots wait for their images as a new view's do
         // (render waits for them), and whoever reopens it sets stand-ins again.
         standIn = nil
@@ -197,6 +201,7 @@ public final class ImagePipeline {
     /// The screen went dark (opening hours): logged, and nothing decodes while it sleeps,
     /// also of what was asked for before.
     func screenTurnedOff(at time: Double) {
+        detail?.release()
         record("screen", at: time, ["state": .string("off")])
         stopLoading()
     }

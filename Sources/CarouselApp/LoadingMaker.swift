@@ -50,6 +50,9 @@ final class LoadingMaker {
         } ?? helpers
         let library = source.remoteLibrary
         if let library { decoder = RemoteDecoder(inner: decoder, library: library) }
+        // The zoom's detail: its own worker, through the same helpers (and web cache).
+        let detail = tiles ? nil : DecodeWorkers(decoder: library.map { RemoteDecoder(inner: helpers, library: $0) } ?? helpers,
+                                                 threads: 1, stopsDecoder: false, wake: wake)
         let previews = thumbnails == nil ? cache.map {
             DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
         } : nil
@@ -62,6 +65,7 @@ final class LoadingMaker {
                                    stopsDecoder: made == 1, wake: wake),
             prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
             previews: previews,
+            detail: detail,
             locate: { path in
                 guard let library, RemoteURL.isRemote(path) else { return path }
                 return try? library.file(for: path)

@@ -10,11 +10,14 @@ public final class DecodeWorkers: @unchecked Sendable {
         public var source: ImageSource
         /// The box the image is fitted to: a result for an old box is stale after a resize.
         public var box: Size
+        /// Only this part of the picture (fractions of it: a zoom's detail); nil: all of it.
+        public var part: Rect?
 
-        public init(item: Int, source: ImageSource, box: Size) {
+        public init(item: Int, source: ImageSource, box: Size, part: Rect? = nil) {
             self.item = item
             self.source = source
             self.box = box
+            self.part = part
         }
     }
 
@@ -129,7 +132,13 @@ public final class DecodeWorkers: @unchecked Sendable {
             condition.unlock()
 
             let result: Result<PixelImage, ImageError>
-            do { result = .success(try decoder.decode(request.source, fittingIn: request.box)) }
+            do {
+                if let part = request.part {
+                    result = .success(try decoder.decode(request.source, part: part, fittingIn: request.box))
+                } else {
+                    result = .success(try decoder.decode(request.source, fittingIn: request.box))
+                }
+            }
             catch { result = .failure(error) }
 
             condition.lock()

@@ -19,8 +19,9 @@ public struct FramePainter {
 
     /// Draws the visible items (neighbours shrunk and dimmed by their distance from the
     /// focus, as their layout measures it), then the overlay.
+    /// `detail`: a zoomed picture's sharp part, drawn over it where it goes.
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
-                     overlay: Overlay? = nil, on renderer: SDLRenderer) {
+                     detail: (texture: SDLTexture, rect: Rect)? = nil, overlay: Overlay? = nil, on renderer: SDLRenderer) {
         clear(viewport, on: renderer)
         let radius = style.cornerRadius
         if style.shadow && !style.fillsBox {
@@ -77,6 +78,9 @@ public struct FramePainter {
                     renderer.draw(label, source: (label.width, label.height), in: r, brightness: 1 - dim)
                 }
             }
+        }
+        if let detail {
+            renderer.draw(detail.texture, source: (detail.texture.width, detail.texture.height), in: detail.rect)
         }
         if let overlay { draw(overlay, viewport: viewport, on: renderer) }
     }
