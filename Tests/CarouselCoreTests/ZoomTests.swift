@@ -279,3 +279,62 @@ extension Carousel {
         #expect(abs(box.minX - (f.minX - 0 * 2.5)) < 1e-9 && abs(box.minY - (f.minY - 50 * 2.5)) < 1e-9)
     }
 }
+
+@Suite struct ZoomRegionTests {
+    func zoomed(scale: Double, maxScale: Double = 10) -> ZoomPan {
+        var z = ZoomPan(viewport: viewport)
+        z.show(ZoomPan.Target(item: 3, virtualIndex: 3, content: fitted, maxScale: maxScale))
+        z.zoom(by: scale, about: Point(x: 640, y: 360), time: 0)
+        _ = z.finishIfDone(at: 1)
+        return z
+    }
+
+    @Test func atFitOrWhileMovingNoDetailIsWanted() {
+        #expect(zoomed(scale: 1).wantedRegion == nil)
+        var z = zoomed(scale: 3)
+        z.hold()
+        #expect(z.wantedRegion == nil)
+        z.letGo()
+        z.zoom(by: 1.2, about: nil, time: 2)
+        #expect(z.wantedRegion == nil)                 // animating
+    }
+
+    @Test func theDetailCoversTheScreenWithAMarginAtTheScreensResolution() {
+        let z = zoomed(scale: 4)                        // 2400×1600 about the centre
+        let r = z.wantedRegion!
+        let visible = z.visiblePart!
+        #expect(abs(visible.size.width - 1280.0 / 2400) < 1e-9 && abs(visible.size.height - 720.0 / 1600) < 1e-9)
+        #expect(r.item == 3)
+        #expect(r.part.minX <= visible.minX && r.part.maxX >= visible.maxX && r.part.minY <= visible.minY && r.part.maxY >= visible.maxY)
+        // Twice the screen's area, one screen pixel per decoded pixel.
+        #expect(abs(r.size.width * r.size.height - 2 * 1280 * 720) < 2 * 1280 * 720 * 0.01)
+        #expect(abs(r.density - 2400) < 2)
+        #expect(r.serves(r, visible: visible))
+    }
+
+    @Test func theDetailIsNeverFinerThanThePicturesOwnPixels() {
+        let z = zoomed(scale: 4, maxScale: 2.5)         // clamped to 2.5: its own pixels 1:1
+        #expect(abs(z.scale - 2.5) < 1e-9)
+        let own = zoomed(scale: 8, maxScale: 10)
+        #expect(own.wantedRegion!.density <= 600 * 10 + 1)
+        var coarse = own.wantedRegion!
+        coarse.size.width /= 2
+        #expect(!coarse.serves(own.wantedRegion!, visible: own.visiblePart!))   // half as sharp: asked again
+    }
+
+    @Test func aPanOffTheHeldDetailAsksAgain() {
+        var z = zoomed(scale: 4)
+        let held = z.wantedRegion!
+        z.hold()
+        z.pan(by: Point(x: -900, y: 0))
+        z.release(velocity: Point(x: 0, y: 0), time: 3)
+        _ = z.finishIfDone(at: 4)
+        #expect(!held.serves(z.wantedRegion!, visible: z.visiblePart!))
+        z.hold()
+        z.pan(by: Point(x: 20, y: 0))                   // a short pan stays inside the margin
+        z.release(velocity: Point(x: 0, y: 0), time: 5)
+        _ = z.finishIfDone(at: 6)
+        let again = z.wantedRegion!
+        #expect(again.serves(again, visible: z.visiblePart!))
+    }
+}
