@@ -16,9 +16,22 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Most items one fling may travel (1: a fling never skips an item).", valueName: "N"))
     public var maxFlingItems: Int?
 
+    @Option(help: ArgumentHelp("How autoplay, keys and remote commands move to another picture: slide (the strip moves), fade (a crossfade in place) or none (at once). Drags always slide.", valueName: "KIND"))
+    public var transition: TransitionKind = .slide
+
+    @Option(help: ArgumentHelp("How long a fade takes, in milliseconds (default 600).", valueName: "MS"))
+    public var transitionMs: Double?
+
+    public enum TransitionKind: String, ExpressibleByArgument, CaseIterable, Sendable {
+        case slide, fade, none
+    }
+
     public init() {}
 
     public func validate() throws {
+        if let ms = transitionMs, !(ms >= 50 && ms <= 10_000) {
+            throw ValidationError("--transition-ms must be from 50 to 10000, not \(ms)")
+        }
         // Under a second between steps is a slideshow nobody can look at, and a settle
         // animation (up to 0.45 s) must finish before the next one starts.
         if let a = autoplay, !(a >= 1 && a.isFinite) { throw ValidationError("--autoplay must be at least 1 second, not \(a)") }
@@ -32,7 +45,9 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
         [.init("autoplay", autoplay.map { .number($0) }, unset: "off"),
          .init("idle-resume", .number(idleResume ?? AttractSettings().idleResume)),
          .init("idle-home", idleHome.map { .number($0) }, unset: "off"),
-         .init("max-fling-items", maxFlingItems.map { .number(Double($0)) }, unset: "unlimited")]
+         .init("max-fling-items", maxFlingItems.map { .number(Double($0)) }, unset: "unlimited"),
+         .init("transition", .string(transition.rawValue)),
+         .init("transition-ms", .number(transitionMs ?? Transition.defaultFadeSeconds * 1000))]
     }
 
     /// These options applied over `settings`.
@@ -41,5 +56,10 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
         if let r = idleResume { settings.attract.idleResume = r }
         settings.attract.idleHome = idleHome
         settings.release.maxFlingItems = maxFlingItems
+        switch transition {
+        case .slide: settings.transition = .slide
+        case .fade: settings.transition = .fade((transitionMs ?? Transition.defaultFadeSeconds * 1000) / 1000)
+        case .none: settings.transition = .none
+        }
     }
 }

@@ -36,7 +36,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         if engine.itemCount == 0 {
             painter.drawMessage(emptyMessage, viewport: engine.layout.viewport, on: renderer)
         } else {
-            painter.draw(engine.visibleItems, slots: slots, viewport: engine.layout.viewport,
+            painter.draw(engine.visibleItems, slots: slots, viewport: engine.layout.viewport, fadeIn: engine.fadeIn,
                          detail: detailDrawing, overlay: overlay, on: renderer)
         }
     }
@@ -64,6 +64,12 @@ public final class CarouselScene: EngineScene, OpenedScene {
         pipeline.replaceSources(new)
         engine.replaceItems(count: new.count, centredOn: index, time: time)
         try engineMoved()
+    }
+
+    /// A crossfade's incoming picture is decoded (not a placeholder, not a stand-in).
+    private var incomingDecoded: Bool {
+        guard let slot = engine.fadeIn?.item.slot, case .loaded = slots.contents[slot] else { return false }
+        return !slots.isPreview(slot)
     }
 
     /// The zoomed picture's sharp detail and where it goes, with the strip at rest on it.
@@ -181,6 +187,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// Logs the engine's events, fills the slots it reassigned from what is ready, and
     /// tells the workers what to decode next.
     public func engineMoved() throws(SDLError) {
+        // A crossfade only from a picture to a picture: an incoming one not decoded yet
+        // shows at once instead of fading in from its placeholder.
+        if engine.fade != nil && !incomingDecoded { engine.cutFade(time: engine.time) }
         var rebuilt = false
         for e in engine.takeEvents() {
             if case .pool = e.kind { rebuilt = true }

@@ -160,7 +160,42 @@ public struct Carousel: ViewEngine {
             (action, target, duration) = (.rewind, first, settings.attract.returnDuration)
         }
         core.events.append(ViewEvent(time: t, kind: .attract(action, from: here, to: item(forVirtualIndex: target))))
+        guard settings.transition == .slide else { return change(to: target, time: t) }
         core.scroller.animate(SettleAnimation(from: position, to: Double(target), velocity: 0, time: t, fixedDuration: duration))
+    }
+
+    /// The crossfade under way: the outgoing and incoming items (virtual indices) and how
+    /// far the incoming one has faded in.
+    public var fade: (from: Int, to: Int, progress: Double)? {
+        guard let f = core.scroller.animation as? FadeAnimation else { return nil }
+        return (Int(f.start.rounded()), Int(f.target.rounded()), f.progress(at: core.time))
+    }
+
+    /// The incoming item of a crossfade, where it will rest (in the outgoing one's place),
+    /// and how far it has faded in; nil when its slot is not in the pool.
+    public var fadeIn: (item: VisibleItem, opacity: Double)? {
+        guard let f = fade, let slot = pool.slot(forVirtualIndex: f.to) else { return nil }
+        return (VisibleItem(item: item(forVirtualIndex: f.to), virtualIndex: f.to, slot: slot,
+                            frame: layout.frame(ofVirtualIndex: f.to, at: Double(f.to))), f.progress)
+    }
+
+    /// Ends a crossfade at once on its incoming item (its picture is not decoded yet: it
+    /// shows at once rather than fade in from a placeholder).
+    public mutating func cutFade(time t: Double) {
+        guard let f = core.scroller.animation as? FadeAnimation else { return }
+        moving { $0.jump(to: f.target) }
+        cameToRest(time: t)
+    }
+
+    /// To `target` by the transition set, other than sliding: a crossfade to a neighbour
+    /// from rest, a cut otherwise.
+    private mutating func change(to target: Int, time t: Double) {
+        if case .fade(let seconds) = settings.transition, abs(Double(target) - position) == 1 {
+            core.scroller.animate(FadeAnimation(from: position, to: Double(target), time: t, duration: seconds))
+            return
+        }
+        moving { $0.jump(to: Double(target)) }
+        cameToRest(time: t)
     }
 
     // MARK: - Steps and wheel
@@ -182,6 +217,7 @@ public struct Carousel: ViewEngine {
         }
         let clamped = clampedVirtual(target)
         guard Double(clamped) != position || isAnimating else { return }
+        guard settings.transition == .slide else { return change(to: clamped, time: t) }
         settle(to: clamped, velocity: currentVelocity, time: t)
     }
 

@@ -14,6 +14,8 @@ public struct CarouselSettings: Hashable, Sendable {
     public var attract = AttractSettings()
     /// Pinch, double tap, the wheel with Ctrl and `+`/`-` zoom the centred picture; nil: they do not.
     public var zoom: ZoomSettings? = ZoomSettings()
+    /// How steps and autoplay move to another item (drags and flings always slide).
+    public var transition = Transition.slide
 
     public init() {}
 }

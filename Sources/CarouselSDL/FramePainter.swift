@@ -20,10 +20,11 @@ public struct FramePainter {
     /// Draws the visible items (neighbours shrunk and dimmed by their distance from the
     /// focus, as their layout measures it), then the overlay.
     /// `detail`: a zoomed picture's sharp part, drawn over it where it goes.
+    /// `fadeIn`: an item crossfading in over the others at this opacity (0–1).
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
+                     fadeIn: (item: VisibleItem, opacity: Double)? = nil,
                      detail: (texture: SDLTexture, rect: Rect)? = nil, overlay: Overlay? = nil, on renderer: SDLRenderer) {
         clear(viewport, on: renderer)
-        let radius = style.cornerRadius
         if style.shadow && !style.fillsBox {
             // Seed 001: 20 px at half opacity fading down from the top, 10 px at a quarter
             // fading up from the bottom.
@@ -32,57 +33,64 @@ public struct FramePainter {
             renderer.fillGradient(Rect(x: 0, y: viewport.height - 10, width: viewport.width, height: 10),
                                   top: Color(r: 0, g: 0, b: 0, a: 0), bottom: Color(r: 0, g: 0, b: 0, a: 64))
         }
-        for item in items {
-            let distance = item.focusDistance
-            let dim = style.neighbours.factors(distance: distance).dim
-            let frame = style.neighbours.frame(item.frame, distance: distance)
-            let box = style.imageBox(for: frame)
-            let border = style.borderWidth(for: frame.size)
-            if style.shadow && style.fillsBox {
-                // Under each tile: a short band fading down from a quarter's darkness.
-                renderer.fillGradient(Rect(x: frame.minX + radius / 2, y: frame.maxY, width: frame.size.width - radius, height: 8),
-                                      top: Color(r: 0, g: 0, b: 0, a: 96), bottom: Color(r: 0, g: 0, b: 0, a: 0))
-            }
-            if let card = style.card { renderer.fillRounded(frame, radius: radius, card.darkened(dim)) }
-            switch slots.contents[item.slot] {
-            case .loaded(_, let w, let h) where style.fillsBox:
-                if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim), on: renderer) }
-                let scale = max(box.size.width / Double(w), box.size.height / Double(h))
-                let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
-                renderer.draw(slots.texture(item.slot),
-                              part: Rect(x: ((Double(w) - part.width) / 2).rounded(.down), y: ((Double(h) - part.height) / 2).rounded(.down),
-                                         width: part.width.rounded(), height: part.height.rounded()),
-                              in: box, radius: max(0, radius - border), brightness: 1 - dim)
-            case .loaded(_, let w, let h):
-                let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
-                if border > 0 {
-                    drawBorder(Rect(x: r.minX - border, y: r.minY - border, width: r.size.width + 2 * border, height: r.size.height + 2 * border),
-                               around: r, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim), on: renderer)
-                }
-                if radius > 0 {
-                    renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,
-                                  radius: max(0, radius - border), brightness: 1 - dim)
-                } else {
-                    renderer.draw(slots.texture(item.slot), source: (w, h), in: r, brightness: 1 - dim)
-                }
-            case .loading, .failed, .empty:
-                let failed: Bool
-                if case .failed = slots.contents[item.slot] { failed = true } else { failed = false }
-                renderer.fillRounded(box, radius: radius, (failed ? style.failedPlaceholder : style.placeholder).darkened(dim))
-                let margin = max(4, box.size.width / 16)
-                if let label = slots.label(item.slot, text: text, color: style.label,
-                                           maxWidth: Int(box.size.width - 2 * margin)) {
-                    let r = Rect(x: (box.midX - Double(label.width) / 2).rounded(.down),
-                                 y: (box.midY - Double(label.height) / 2).rounded(.down),
-                                 width: Double(label.width), height: Double(label.height))
-                    renderer.draw(label, source: (label.width, label.height), in: r, brightness: 1 - dim)
-                }
-            }
-        }
+        for item in items { drawItem(item, slots: slots, on: renderer) }
+        if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
         if let detail {
             renderer.draw(detail.texture, source: (detail.texture.width, detail.texture.height), in: detail.rect)
         }
         if let overlay { draw(overlay, viewport: viewport, on: renderer) }
+    }
+
+    /// One item: its card, border and picture (or placeholder), neighbours shrunk and
+    /// dimmed by their distance from the focus; `opacity` below 1 for one fading in.
+    private func drawItem(_ item: VisibleItem, slots: SlotTextures, opacity: Double = 1, on renderer: SDLRenderer) {
+        let radius = style.cornerRadius
+        let alpha = UInt8((min(max(opacity, 0), 1) * 255).rounded())
+        let distance = item.focusDistance
+        let dim = style.neighbours.factors(distance: distance).dim
+        let frame = style.neighbours.frame(item.frame, distance: distance)
+        let box = style.imageBox(for: frame)
+        let border = style.borderWidth(for: frame.size)
+        if style.shadow && style.fillsBox {
+            // Under each tile: a short band fading down from a quarter's darkness.
+            renderer.fillGradient(Rect(x: frame.minX + radius / 2, y: frame.maxY, width: frame.size.width - radius, height: 8),
+                                  top: Color(r: 0, g: 0, b: 0, a: 96), bottom: Color(r: 0, g: 0, b: 0, a: 0))
+        }
+        if let card = style.card { renderer.fillRounded(frame, radius: radius, card.darkened(dim).withOpacity(opacity)) }
+        switch slots.contents[item.slot] {
+        case .loaded(_, let w, let h) where style.fillsBox:
+            if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer) }
+            let scale = max(box.size.width / Double(w), box.size.height / Double(h))
+            let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
+            renderer.draw(slots.texture(item.slot),
+                          part: Rect(x: ((Double(w) - part.width) / 2).rounded(.down), y: ((Double(h) - part.height) / 2).rounded(.down),
+                                     width: part.width.rounded(), height: part.height.rounded()),
+                          in: box, radius: max(0, radius - border), brightness: 1 - dim, alpha: alpha)
+        case .loaded(_, let w, let h):
+            let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
+            if border > 0 {
+                drawBorder(Rect(x: r.minX - border, y: r.minY - border, width: r.size.width + 2 * border, height: r.size.height + 2 * border),
+                           around: r, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer)
+            }
+            if radius > 0 {
+                renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,
+                              radius: max(0, radius - border), brightness: 1 - dim, alpha: alpha)
+            } else {
+                renderer.draw(slots.texture(item.slot), source: (w, h), in: r, alpha: alpha, brightness: 1 - dim)
+            }
+        case .loading, .failed, .empty:
+            let failed: Bool
+            if case .failed = slots.contents[item.slot] { failed = true } else { failed = false }
+            renderer.fillRounded(box, radius: radius, (failed ? style.failedPlaceholder : style.placeholder).darkened(dim).withOpacity(opacity))
+            let margin = max(4, box.size.width / 16)
+            if let label = slots.label(item.slot, text: text, color: style.label,
+                                       maxWidth: Int(box.size.width - 2 * margin)) {
+                let r = Rect(x: (box.midX - Double(label.width) / 2).rounded(.down),
+                             y: (box.midY - Double(label.height) / 2).rounded(.down),
+                             width: Double(label.width), height: Double(label.height))
+                renderer.draw(label, source: (label.width, label.height), in: r, alpha: alpha, brightness: 1 - dim)
+            }
+        }
     }
 
     /// Page dots along the bottom edge, the caption on a scrim just above them.

@@ -143,7 +143,7 @@ public final class SDLRenderer {
         let v = UInt8(min(max(brightness, 0), 1) * 255)
         SDL_SetTextureAlphaMod(texture.handle, alpha)
         SDL_SetTextureColorMod(texture.handle, v, v, v)
-        SDL_RenderCopy(handle, texture.handle, &src, &dst)
+        Self.blending(texture, if: alpha < 255) { SDL_RenderCopy(handle, texture.handle, &src, &dst) }
     }
 
     /// Fills `rect` with a vertical gradient from `top` to `bottom` (a shadow band).
@@ -168,27 +168,39 @@ public final class SDLRenderer {
 
     /// Draws the part `source` of `texture` into `destination` with its corners rounded by
     /// `radius`, anti-aliased, darkened by `brightness`.
-    public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, radius: Double, brightness: Double = 1) {
-        guard radius > 0 else { return draw(texture, part: source, in: destination, brightness: brightness) }
+    public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, radius: Double, brightness: Double = 1,
+                     alpha: UInt8 = 255) {
+        guard radius > 0 else { return draw(texture, part: source, in: destination, brightness: brightness, alpha: alpha) }
         let v = UInt8(min(max(brightness, 0), 1) * 255)
-        SDL_SetTextureAlphaMod(texture.handle, 255)
+        SDL_SetTextureAlphaMod(texture.handle, alpha)
         SDL_SetTextureColorMod(texture.handle, 255, 255, 255)
         var blend = SDL_BLENDMODE_NONE
         SDL_GetTextureBlendMode(texture.handle, &blend)
         SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_BLEND)
         RoundedRect(destination, radius: radius).draw(on: handle, texture: texture.handle, part: source,
-                                                      textureSize: (texture.width, texture.height), color: Color(r: v, g: v, b: v))
+                                                      textureSize: (texture.width, texture.height), color: Color(r: v, g: v, b: v, a: alpha))
         SDL_SetTextureBlendMode(texture.handle, blend)
     }
 
     /// Draws the part `source` (texture pixels) of `texture` into `destination`: a crop.
-    public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, brightness: Double = 1) {
+    public func draw(_ texture: SDLTexture, part source: Rect, in destination: Rect, brightness: Double = 1, alpha: UInt8 = 255) {
         var src = Self.pixelRect(source)
         var dst = Self.pixelRect(destination)
         let v = UInt8(min(max(brightness, 0), 1) * 255)
-        SDL_SetTextureAlphaMod(texture.handle, 255)
+        SDL_SetTextureAlphaMod(texture.handle, alpha)
         SDL_SetTextureColorMod(texture.handle, v, v, v)
-        SDL_RenderCopy(handle, texture.handle, &src, &dst)
+        Self.blending(texture, if: alpha < 255) { SDL_RenderCopy(handle, texture.handle, &src, &dst) }
+    }
+
+    /// Runs `draw` with `texture` blended when `translucent` (an opaque picture is drawn
+    /// unblended, which ignores its alpha), then puts its mode back.
+    private static func blending(_ texture: SDLTexture, if translucent: Bool, _ draw: () -> Void) {
+        guard translucent else { return draw() }
+        var mode = SDL_BLENDMODE_NONE
+        SDL_GetTextureBlendMode(texture.handle, &mode)
+        SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_BLEND)
+        draw()
+        SDL_SetTextureBlendMode(texture.handle, mode)
     }
 
     /// Draws a frame rendered for the logical screen onto the physical one (`physical`
