@@ -22,6 +22,9 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("How long a fade takes, in milliseconds (default 600).", valueName: "MS"))
     public var transitionMs: Double?
 
+    @Flag(help: "While autoplay dwells on a picture, zoom it slowly (to 1.12x) and pan towards a point chosen per picture; a touch stops it. Pictures are decoded 1.12x larger for it.")
+    public var kenBurns = false
+
     public enum TransitionKind: String, ExpressibleByArgument, CaseIterable, Sendable {
         case slide, fade, none
     }
@@ -47,6 +50,7 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
          .init("idle-home", idleHome.map { .number($0) }, unset: "off"),
          .init("max-fling-items", maxFlingItems.map { .number(Double($0)) }, unset: "unlimited"),
          .init("transition", .string(transition.rawValue)),
+         .init("ken-burns", .bool(kenBurns)),
          .init("transition-ms", .number(transitionMs ?? Transition.defaultFadeSeconds * 1000))]
     }
 
@@ -56,6 +60,7 @@ public struct BehaviourOptions: ParsableArguments, Sendable {
         if let r = idleResume { settings.attract.idleResume = r }
         settings.attract.idleHome = idleHome
         settings.release.maxFlingItems = maxFlingItems
+        settings.kenBurns = kenBurns
         switch transition {
         case .slide: settings.transition = .slide
         case .fade: settings.transition = .fade((transitionMs ?? Transition.defaultFadeSeconds * 1000) / 1000)

@@ -31,6 +31,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public var slots: SlotTextures { pipeline.slots }
     public var feed: ImageFeed { pipeline.feed }
     public var currentIndex: Int? { engine.currentIndex }
+    /// Moving by itself, Ken Burns included: the loop draws every frame.
+    public var isAnimating: Bool { engine.isAnimating || engine.kenBurnsMoving }
 
     public func draw(on renderer: SDLRenderer) {
         if engine.itemCount == 0 {
@@ -108,8 +110,12 @@ public final class CarouselScene: EngineScene, OpenedScene {
 
     /// The size, in pixels, that images are fitted to: the item box less its border.
     public var imageBoxSize: Size {
-        painter.style.imageBox(for: Rect(x: 0, y: 0, width: engine.layout.itemSize.width,
-                                         height: engine.layout.itemSize.height)).size
+        let box = painter.style.imageBox(for: Rect(x: 0, y: 0, width: engine.layout.itemSize.width,
+                                                   height: engine.layout.itemSize.height)).size
+        // Ken Burns shows 1/1.12 of a picture at the end of its dwell: decoded that much
+        // larger, its pixels are never stretched.
+        guard engine.settings.kenBurns else { return box }
+        return Size(width: (box.width * KenBurns.endScale).rounded(), height: (box.height * KenBurns.endScale).rounded())
     }
 
     /// The slots of the pool with the items they show, in strip order.

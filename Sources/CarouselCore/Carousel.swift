@@ -12,6 +12,8 @@ public struct Carousel: ViewEngine {
     private var physics: PageSnapping
     private var pool: SlotPool
     private var scrollAccumulator = 0.0
+    /// Ken Burns: the item autoplay dwells on (virtual index) and the dwell's start and end.
+    private var dwell: (virtualIndex: Int, start: Double, end: Double)?
     private var lastScrollTime = -Double.infinity
 
     public init(itemCount: Int, viewport: Size, settings: CarouselSettings = CarouselSettings(),
@@ -28,6 +30,7 @@ public struct Carousel: ViewEngine {
         core.scroller.bounds = itemBounds
         core.zoom = settings.zoom.map { ZoomPan(viewport: viewport, settings: $0) }
         rebuildPool()
+        startDwell(time: time)
     }
 
     // MARK: - State
@@ -56,7 +59,10 @@ public struct Carousel: ViewEngine {
     /// Every item overlapping the viewport, left to right, with its slot and box; a zoomed
     /// picture's box grown and moved by its zoom, and last, so that it is drawn over the rest.
     public var visibleItems: [VisibleItem] {
-        let items = pool.visibleItems(in: layout, at: position, bounds: bounds, itemCount: itemCount)
+        var items = pool.visibleItems(in: layout, at: position, bounds: bounds, itemCount: itemCount)
+        if let k = kenBurns, let i = items.firstIndex(where: { $0.virtualIndex == k.virtualIndex }) {
+            items[i].crop = KenBurns.crop(progress: k.progress, item: items[i].item)
+        }
         guard let zoom = core.zoom, let v = zoom.target?.virtualIndex, zoom.isZoomed,
               let i = items.firstIndex(where: { $0.virtualIndex == v }) else { return items }
         var zoomed = items[i]
@@ -164,6 +170,30 @@ public struct Carousel: ViewEngine {
         core.scroller.animate(SettleAnimation(from: position, to: Double(target), velocity: 0, time: t, fixedDuration: duration))
     }
 
+    /// Ken Burns on the item autoplay dwells on: how far through its dwell (1 while the strip
+    /// moves on); nil when off, not playing, or once anyone touched the screen in the dwell.
+    public var kenBurns: (virtualIndex: Int, progress: Double)? {
+        guard let d = dwell, core.attract.lastInput <= d.start, core.attract.isPlaying, !isInteracting,
+              core.zoom?.isZoomed != true, d.end > d.start else { return nil }
+        return (d.virtualIndex, min(max((core.time - d.start) / (d.end - d.start), 0), 1))
+    }
+
+    /// Ken Burns moves the picture by itself: frames are drawn until the dwell ends.
+    public var kenBurnsMoving: Bool {
+        guard let d = dwell, let k = kenBurns else { return false }
+        return k.progress < 1 && core.time < d.end
+    }
+
+    /// At rest with autoplay playing: the dwell until its next step starts.
+    private mutating func startDwell(time t: Double) {
+        dwell = nil
+        // Only while autoplay runs: not in the pause after a touch (its next step is then
+        // further than one interval away).
+        guard settings.kenBurns, itemCount > 1, core.attract.isPlaying, let next = core.attract.next, next.due == .step,
+              let interval = settings.attract.autoplayInterval, next.time - t <= interval + 1e-9 else { return }
+        dwell = (Int(position.rounded()), t, next.time)
+    }
+
     /// The crossfade under way: the outgoing and incoming items (virtual indices) and how
     /// far the incoming one has faded in.
     public var fade: (from: Int, to: Int, progress: Double)? {
@@ -264,6 +294,7 @@ public struct Carousel: ViewEngine {
     public mutating func cameToRest(time t: Double) {
         // Rested on another picture: the one zoomed went back to fit as it left.
         if let v = core.zoom?.target?.virtualIndex, Double(v) != position { core.zoom?.show(nil) }
+        startDwell(time: t)
         guard core.movedSinceRest, itemCount > 0 else { return }
         core.movedSinceRest = false
         core.events.append(ViewEvent(time: t, kind: .settled(index: item(forVirtualIndex: Int(position.rounded())))))

@@ -16,6 +16,8 @@ public struct CarouselSettings: Hashable, Sendable {
     public var zoom: ZoomSettings? = ZoomSettings()
     /// How steps and autoplay move to another item (drags and flings always slide).
     public var transition = Transition.slide
+    /// While autoplay dwells on a picture, it slowly zooms and pans (`KenBurns`).
+    public var kenBurns = false
 
     public init() {}
 }

@@ -43,6 +43,9 @@ public struct VisibleItem: Hashable, Sendable {
     public var slot: Int
     public var frame: Rect
     public var focusDistance: Double
+    /// Only this part of the picture is shown, filling its place (fractions 0–1 of the
+    /// picture; Ken Burns); nil: all of it.
+    public var crop: Rect? = nil
 
     public init(item: Int, virtualIndex: Int, slot: Int, frame: Rect, focusDistance: Double = 0) {
         self.item = item

@@ -62,6 +62,16 @@ public struct FramePainter {
             if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer) }
             let scale = max(box.size.width / Double(w), box.size.height / Double(h))
             let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
+            if let crop = item.crop {
+                // The cover's crop, then the part of it shown.
+                let cover = Rect(x: (1 - part.width / Double(w)) / 2, y: (1 - part.height / Double(h)) / 2,
+                                 width: part.width / Double(w), height: part.height / Double(h))
+                renderer.draw(slots.texture(item.slot), source: (w, h),
+                              cropping: Rect(x: cover.minX + crop.minX * cover.size.width, y: cover.minY + crop.minY * cover.size.height,
+                                             width: crop.size.width * cover.size.width, height: crop.size.height * cover.size.height),
+                              in: box, alpha: alpha, brightness: 1 - dim)
+                return
+            }
             renderer.draw(slots.texture(item.slot),
                           part: Rect(x: ((Double(w) - part.width) / 2).rounded(.down), y: ((Double(h) - part.height) / 2).rounded(.down),
                                      width: part.width.rounded(), height: part.height.rounded()),
@@ -72,7 +82,9 @@ public struct FramePainter {
                 drawBorder(Rect(x: r.minX - border, y: r.minY - border, width: r.size.width + 2 * border, height: r.size.height + 2 * border),
                            around: r, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer)
             }
-            if radius > 0 {
+            if let crop = item.crop {
+                renderer.draw(slots.texture(item.slot), source: (w, h), cropping: crop, in: r, alpha: alpha, brightness: 1 - dim)
+            } else if radius > 0 {
                 renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,
                               radius: max(0, radius - border), brightness: 1 - dim, alpha: alpha)
             } else {

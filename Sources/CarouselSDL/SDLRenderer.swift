@@ -192,6 +192,30 @@ public final class SDLRenderer {
         Self.blending(texture, if: alpha < 255) { SDL_RenderCopy(handle, texture.handle, &src, &dst) }
     }
 
+    /// Draws the part `crop` (fractions 0–1) of the top-left `source` pixels of `texture`
+    /// so that it fills `destination`: the whole picture drawn larger, at sub-pixel places
+    /// (a slow pan does not step a texture pixel at a time), clipped to `destination`.
+    public func draw(_ texture: SDLTexture, source: (width: Int, height: Int), cropping crop: Rect, in destination: Rect,
+                     alpha: UInt8 = 255, brightness: Double = 1) {
+        guard crop.size.width > 0, crop.size.height > 0 else { return }
+        let w = destination.size.width / crop.size.width, h = destination.size.height / crop.size.height
+        var src = SDL_Rect(x: 0, y: 0, w: Int32(source.width), h: Int32(source.height))
+        // One pixel more each way: a renderer that truncates the place could leave the
+        // clip's last column or row uncovered; the clip cuts the extra off.
+        var dst = SDL_FRect(x: Float(destination.minX - crop.minX * w), y: Float(destination.minY - crop.minY * h),
+                            w: Float(w + 1), h: Float(h + 1))
+        var clip = Self.pixelRect(destination)
+        let v = UInt8(min(max(brightness, 0), 1) * 255)
+        SDL_SetTextureAlphaMod(texture.handle, alpha)
+        SDL_SetTextureColorMod(texture.handle, v, v, v)
+        var previous = SDL_Rect()
+        let clipped = SDL_RenderIsClipEnabled(handle) == SDL_TRUE
+        SDL_RenderGetClipRect(handle, &previous)
+        SDL_RenderSetClipRect(handle, &clip)
+        Self.blending(texture, if: alpha < 255) { SDL_RenderCopyF(handle, texture.handle, &src, &dst) }
+        if clipped { SDL_RenderSetClipRect(handle, &previous) } else { SDL_RenderSetClipRect(handle, nil) }
+    }
+
     /// Runs `draw` with `texture` blended when `translucent` (an opaque picture is drawn
     /// unblended, which ignores its alpha), then puts its mode back.
     private static func blending(_ texture: SDLTexture, if translucent: Bool, _ draw: () -> Void) {
