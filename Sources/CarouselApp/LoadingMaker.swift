@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselMedia
 
 /// Makes the image loading of each view a command shows, all over one pool of decoder
@@ -33,15 +34,21 @@ final class LoadingMaker {
     /// thumbnail cache at the size it gives (`thumbnails`, when there is a cache), the
     /// carousel straight, with previews from `previews` (none where frames must not depend
     /// on how fast the workers were).
+    /// `backdrops`: each picture of the carousel comes with its blurred backdrop (`--fill`).
     func perView(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, thumbnails: ThumbnailCache?,
-                 previews: ThumbnailCache? = nil) -> (ThumbnailCache.Size?) -> ImageLoading {
+                 previews: ThumbnailCache? = nil, backdrops: Bool = false) -> (ThumbnailCache.Size?) -> ImageLoading {
         { size in
-            self.make(wake: wake, waitsForImages: waitsForImages, tiles: size != nil,
+            self.make(wake: wake, waitsForImages: waitsForImages, tiles: size != nil, backdrops: backdrops && size == nil,
                       thumbnails: size.flatMap { s in thumbnails.map { ($0, s) } }, previewsFrom: previews)
         }
     }
 
-    func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false,
+    /// Gives a decoded picture its backdrop (`--fill`), on the worker that decoded it.
+    @Sendable static func addBackdrop(_ image: inout PixelImage) {
+        image.backdrop = BlurredBackdrop.make(from: image)
+    }
+
+    func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false, backdrops: Bool = false,
               thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
               previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {
         made += 1
@@ -62,7 +69,8 @@ final class LoadingMaker {
             workers: DecodeWorkers(decoder: decoder,
                                    threads: tiles ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount,
                                    whileMoving: tiles ? DecodeWorkers.defaultThreadCount : nil,
-                                   stopsDecoder: made == 1, wake: wake),
+                                   stopsDecoder: made == 1,
+                                   finish: backdrops ? Self.addBackdrop : nil, wake: wake),
             prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
             previews: previews,
             detail: detail,

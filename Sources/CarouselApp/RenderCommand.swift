@@ -60,7 +60,7 @@ public struct RenderCommand: ParsableCommand {
         let scene = try view.makeScene(
             sources: found, viewport: compositor.viewport(physical: viewport.size), behaviour: behaviour,
             renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
-            loading: loadings.perView(waitsForImages: true, thumbnails: thumbnails),
+            loading: loadings.perView(waitsForImages: true, thumbnails: thumbnails, backdrops: view.fill != .none),
             log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
         if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }
 

@@ -169,7 +169,8 @@ public struct RunCommand: ParsableCommand {
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
                 renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
                                                                 decoder: current.source.decoderSettings),
-                loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails),
+                loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
+                                          backdrops: current.view.fill != .none),
                 log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
             scene.emptyMessage = current.source.emptyMessage
             if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: EventQueue.now)) }

@@ -92,6 +92,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Pixels between the mosaic's or grid's tiles and around them.", valueName: "PX"))
     public var tileGap: Double = 10
 
+    @Option(help: ArgumentHelp("What fills the box around a picture that does not fill it: none (the background), color (the picture's average colour, darkened) or blur (a blurred, darkened copy of the picture covering the box; the whole screen with --layout paged).", valueName: "KIND"))
+    public var fill: FillKind = .none
+
     @Option(help: "Layout preset: centered, paged or preview.")
     public var layout: LayoutName = .centered
 
@@ -192,6 +195,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
         [.init("view", .string(home.rawValue)), .init("columns", .string(columns.description)),
          .init("tile-gap", .number(tileGap)),
          .init("layout", .string(layout.rawValue)),
+         .init("fill", .string(fill.rawValue)),
          .init("item-width", itemWidth.map { .string($0.description) }, unset: "from the layout"),
          .init("item-height", itemHeight.map { .string($0.description) }, unset: "from the layout"),
          .init("gap", gap.map { .string($0.description) }, unset: "from the layout"),
@@ -235,6 +239,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
         s.borderColor = borderColor
         s.cornerRadius = cornerRadius
         s.shadow = shadow
+        s.fill = fill
         return s
     }
 }
+
+extension FillKind: ExpressibleByArgument {}

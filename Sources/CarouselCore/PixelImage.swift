@@ -14,6 +14,9 @@ public struct PixelImage: Sendable, Equatable {
     /// The whole picture's size, upright, before it was fitted (what a zoom may grow to
     /// show at 1:1); nil when not known.
     public var fullSize: Size? = nil
+    /// A small blurred, darkened copy drawn behind the picture (`--fill blur`) and its
+    /// average colour (`--fill color`); nil when not asked for.
+    public var backdrop: Backdrop? = nil
 
     public init(width: Int, height: Int, pixels: [UInt8], isOpaque: Bool = false) {
         precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")
@@ -45,4 +48,28 @@ public struct PixelImage: Sendable, Equatable {
     }
 
     public var size: Size { Size(width: Double(width), height: Double(height)) }
+}
+
+/// What fills the space around a picture in its box: a small blurred, darkened copy of it,
+/// scaled up to cover the box when drawn, and its average colour.
+public struct Backdrop: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// width × height × 4 bytes, R G B A, opaque.
+    public let pixels: [UInt8]
+    public let average: (r: UInt8, g: UInt8, b: UInt8)
+
+    public init(width: Int, height: Int, pixels: [UInt8], average: (r: UInt8, g: UInt8, b: UInt8)) {
+        precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+        self.average = average
+    }
+
+    public static func == (a: Backdrop, b: Backdrop) -> Bool {
+        a.width == b.width && a.height == b.height && a.pixels == b.pixels && a.average == b.average
+    }
+
+    public var image: PixelImage { PixelImage(width: width, height: height, pixels: pixels, isOpaque: true) }
 }

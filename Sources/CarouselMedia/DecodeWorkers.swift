@@ -40,6 +40,8 @@ public final class DecodeWorkers: @unchecked Sendable {
     private let stopsDecoder: Bool
     /// Decodes run at once while the view moves (`whileMoving`); all threads at rest.
     private let movingThreads: Int
+    /// Run on each whole picture decoded, on the worker (a backdrop for `--fill`).
+    private let finish: (@Sendable (inout PixelImage) -> Void)?
 
     /// `wake` is called on a worker thread after each result, to wake the main loop.
     /// `stopsDecoder`: `stop` stops the decoder too (its helpers); false where the decoder
@@ -47,8 +49,10 @@ public final class DecodeWorkers: @unchecked Sendable {
     /// `whileMoving`: at most this many decodes at once while the view says it moves
     /// (`setMoving`), so the render thread keeps its core; nil: all `threads` always.
     public init(decoder: any ImageDecoding, threads: Int = DecodeWorkers.defaultThreadCount,
-                whileMoving: Int? = nil, stopsDecoder: Bool = true, wake: @escaping @Sendable () -> Void = {}) {
+                whileMoving: Int? = nil, stopsDecoder: Bool = true,
+                finish: (@Sendable (inout PixelImage) -> Void)? = nil, wake: @escaping @Sendable () -> Void = {}) {
         self.decoder = decoder
+        self.finish = finish
         self.wake = wake
         self.stopsDecoder = stopsDecoder
         self.movingThreads = max(1, min(whileMoving ?? threads, threads))
@@ -136,7 +140,9 @@ public final class DecodeWorkers: @unchecked Sendable {
                 if let part = request.part {
                     result = .success(try decoder.decode(request.source, part: part, fittingIn: request.box))
                 } else {
-                    result = .success(try decoder.decode(request.source, fittingIn: request.box))
+                    var image = try decoder.decode(request.source, fittingIn: request.box)
+                    finish?(&image)
+                    result = .success(image)
                 }
             }
             catch { result = .failure(error) }

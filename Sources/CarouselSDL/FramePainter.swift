@@ -78,6 +78,7 @@ public struct FramePainter {
                           in: box, radius: max(0, radius - border), brightness: 1 - dim, alpha: alpha)
         case .loaded(_, let w, let h):
             let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
+            if style.fill != .none, let b = slots.backdrop(item.slot) { drawBackdrop(b, in: box, dim: dim, alpha: alpha, on: renderer) }
             if border > 0 {
                 drawBorder(Rect(x: r.minX - border, y: r.minY - border, width: r.size.width + 2 * border, height: r.size.height + 2 * border),
                            around: r, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer)
@@ -103,6 +104,20 @@ public struct FramePainter {
                 renderer.draw(label, source: (label.width, label.height), in: r, alpha: alpha, brightness: 1 - dim)
             }
         }
+    }
+
+    /// What fills the box behind a picture: its average colour, or its blurred copy scaled
+    /// to cover the box (smoothly: a 64-pixel blur drawn large stays a blur).
+    private func drawBackdrop(_ b: (texture: SDLTexture, size: (width: Int, height: Int), average: Color), in box: Rect,
+                              dim: Double, alpha: UInt8, on renderer: SDLRenderer) {
+        let opacity = Double(alpha) / 255
+        guard style.fill == .blur else { return renderer.fill(box, b.average.darkened(dim).withOpacity(opacity)) }
+        let w = Double(b.size.width), h = Double(b.size.height)
+        let scale = max(box.size.width / w, box.size.height / h)
+        let part = Size(width: box.size.width / scale, height: box.size.height / scale)
+        renderer.draw(b.texture, source: b.size, cropping: Rect(x: (1 - part.width / w) / 2, y: (1 - part.height / h) / 2,
+                                                                width: part.width / w, height: part.height / h),
+                      in: box, alpha: alpha, brightness: 1 - dim)
     }
 
     /// Page dots along the bottom edge, the caption on a scrim just above them.

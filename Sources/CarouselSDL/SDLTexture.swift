@@ -54,5 +54,11 @@ public final class SDLTexture {
         if rc != 0 { throw SDLError("SDL_UpdateTexture") }
     }
 
+    /// Scaled smoothly (bilinear) rather than to the nearest pixel: a small blurred
+    /// backdrop drawn large stays a blur.
+    public func setSmoothScaling() {
+        SDL_SetTextureScaleMode(handle, SDL_ScaleModeLinear)
+    }
+
     deinit { SDL_DestroyTexture(handle) }
 }

@@ -23,6 +23,10 @@ public final class SlotTextures {
     private var opaque: [Bool] = []
     /// The whole picture's size behind each loaded slot, when the decoder said it.
     private var fullSizes: [Size?] = []
+    /// Each slot's backdrop (`--fill`): a small texture drawn scaled up, smoothly, and its
+    /// average colour; made once a slot has one, reused after.
+    private var backdrops: [SDLTexture?] = []
+    private var backdropShown: [(size: (width: Int, height: Int), average: Color)?] = []
     public private(set) var slotSize = (width: 0, height: 0)
     /// Textures created so far: stays at the slot count unless the slot size changes.
     public private(set) var texturesCreated = 0
@@ -49,6 +53,8 @@ public final class SlotTextures {
         previews = Array(repeating: false, count: count)
         opaque = Array(repeating: false, count: count)
         fullSizes = Array(repeating: nil, count: count)
+        backdrops = Array(repeating: nil, count: count)
+        backdropShown = Array(repeating: nil, count: count)
     }
 
     /// The slot now shows `source`, not yet decoded.
@@ -93,6 +99,18 @@ public final class SlotTextures {
         textures[slot].setBlending(!image.isOpaque)
         opaque[slot] = image.isOpaque
         fullSizes[slot] = image.fullSize
+        backdropShown[slot] = nil
+        if let b = image.backdrop {
+            if backdrops[slot] == nil || backdrops[slot]!.width < BlurredBackdropSide.side || backdrops[slot]!.height < BlurredBackdropSide.side {
+                let t = try renderer.makeTexture(width: BlurredBackdropSide.side, height: BlurredBackdropSide.side)
+                t.setSmoothScaling()
+                backdrops[slot] = t
+            }
+            if b.width <= BlurredBackdropSide.side, b.height <= BlurredBackdropSide.side {
+                try backdrops[slot]?.update(with: b.image)
+                backdropShown[slot] = ((b.width, b.height), Color(r: b.average.r, g: b.average.g, b: b.average.b))
+            }
+        }
         if let observer = uploadObserver {
             observer(Double(SDL_GetPerformanceCounter() - started) / Double(SDL_GetPerformanceFrequency()))
         }
@@ -120,10 +138,18 @@ public final class SlotTextures {
         previews.removeAll()
         opaque.removeAll()
         fullSizes.removeAll()
+        backdrops.removeAll()
+        backdropShown.removeAll()
         slotSize = (0, 0)
     }
 
     func texture(_ slot: Int) -> SDLTexture { textures[slot] }
+
+    /// The slot's backdrop texture, the size of the backdrop in its corner, and its average colour.
+    func backdrop(_ slot: Int) -> (texture: SDLTexture, size: (width: Int, height: Int), average: Color)? {
+        guard backdropShown.indices.contains(slot), let shown = backdropShown[slot], let t = backdrops[slot] else { return nil }
+        return (t, shown.size, shown.average)
+    }
 
     /// The slot's placeholder label, made once per assignment.
     func label(_ slot: Int, text: TextRenderer?, color: Color, maxWidth: Int) -> SDLTexture? {
@@ -138,4 +164,9 @@ public final class SlotTextures {
         labels[slot] = made
         return made
     }
+}
+
+/// The largest backdrop a slot holds (`BlurredBackdrop.side`, which this layer cannot see).
+enum BlurredBackdropSide {
+    static let side = 64
 }

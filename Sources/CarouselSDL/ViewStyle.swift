@@ -17,6 +17,8 @@ public struct ViewStyle: Hashable, Sendable {
     /// Each picture covers its whole box, cropped about its centre, instead of being fitted
     /// inside it: the mosaic's tiles (a panorama shows its middle), framed by the border.
     public var fillsBox = false
+    /// What fills the box around a picture that does not fill it.
+    public var fill = FillKind.none
     /// Corners of pictures, borders and placeholders rounded by this many pixels (0: square).
     public var cornerRadius = 0.0
     /// Seed 001's drop shadow: soft dark bands at the top (20 px) and bottom (10 px) of the
@@ -60,4 +62,13 @@ public enum CaptionMode: String, CaseIterable, Hashable, Sendable {
     case title
     /// The title and, on a second line, the manifest's caption.
     case full
+}
+
+/// What fills the box around a picture (`--fill`).
+public enum FillKind: String, CaseIterable, Sendable {
+    case none
+    /// The picture's average colour, darkened.
+    case color
+    /// A blurred, darkened copy of the picture scaled to cover the box.
+    case blur
 }
