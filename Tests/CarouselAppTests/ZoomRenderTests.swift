@@ -68,6 +68,7 @@ import Testing
         let zoomed = try Self.transitions(out + "/zoomed.png")
         #expect(zoomed > 60, "\(zoomed) changes along the middle row")
         #expect(try Self.transitions(out + "/back.png") < 5)
+        if let problem = Golden.compare(out + "/zoomed.png", to: "zoomed-detail") { Issue.record("zoomed-detail: \(problem)") }
         let events = try EventLines(path: out + "/events.jsonl")
         let zooms = events.ofType("zoom")
         #expect(zooms.map { $0["index"] as? Int } == [0, 0, 0])
