@@ -174,6 +174,13 @@ public final class CarouselScene: EngineScene, OpenedScene {
         try engineMoved()
     }
 
+    public var focusedPicture: PlacedPicture? {
+        guard let v = engine.currentIndex.map({ _ in Int(engine.position.rounded()) }),
+              let slot = engine.slot(forVirtualIndex: v), let picture = slots.picture(slot) else { return nil }
+        let box = painter.style.imageBox(for: engine.layout.frame(ofVirtualIndex: v, at: Double(v)))
+        return painter.style.fillsBox ? .covering(picture, box) : .fitting(picture, box)
+    }
+
     /// Puts stand-ins (`pipeline.standIn`) into the slots still waiting for their image.
     public func showStandIns() throws(SDLError) {
         for (slot, item) in shown {

@@ -14,6 +14,9 @@ public protocol OpeningScene: Scene, BenchSubject {
     func covered()
     /// Shown again, with the item the opened view showed last brought on screen.
     func returned(showing item: Int?, time: Double) throws(SDLError)
+    /// The tile showing `item`, if it is on screen with its picture: what grows into the
+    /// carousel when tapped.
+    func tile(showing item: Int) -> PlacedPicture?
     /// As `Scene.apply(.catalog)`; `recording` false where the change was logged already.
     func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError)
 }
@@ -29,4 +32,29 @@ public protocol OpenedScene: Scene, BenchSubject {
     func reopen(at index: Int, viewport: Size, time: Double) throws(SDLError)
     /// Puts stand-ins (`pipeline.standIn`) into the slots still waiting for their image.
     func showStandIns() throws(SDLError)
+    /// The centred picture where it rests, if it has its picture (or a stand-in).
+    var focusedPicture: PlacedPicture? { get }
+}
+
+/// A picture on the screen: its texture, where it is drawn and which part of it shows
+/// (fractions 0–1: a tile's cover crop, or all of it).
+public struct PlacedPicture {
+    public var picture: ShownPicture
+    public var frame: Rect
+    public var crop: Rect
+
+    /// `picture` covering `box`: its middle, cropped to the box's shape (a tile, the pager).
+    static func covering(_ picture: ShownPicture, _ box: Rect) -> PlacedPicture {
+        let w = Double(picture.width), h = Double(picture.height)
+        let scale = max(box.size.width / w, box.size.height / h)
+        let part = Size(width: min(1, box.size.width / scale / w), height: min(1, box.size.height / scale / h))
+        return PlacedPicture(picture: picture, frame: box,
+                             crop: Rect(x: (1 - part.width) / 2, y: (1 - part.height) / 2, width: part.width, height: part.height))
+    }
+
+    /// `picture` whole, fitted in `box`.
+    static func fitting(_ picture: ShownPicture, _ box: Rect) -> PlacedPicture {
+        PlacedPicture(picture: picture, frame: AspectFit.rect(of: Size(width: Double(picture.width), height: Double(picture.height)), in: box),
+                      crop: Rect(x: 0, y: 0, width: 1, height: 1))
+    }
 }

@@ -28,6 +28,11 @@ public final class SceneStack: Scene {
     private var switched = false
     /// Pictures that changed while the carousel was open: the wall's when it shows again.
     private var wallCatalog: [ImageSource]?
+    /// The picture moving between the wall and the carousel (`ViewMorph`): its texture, the
+    /// motion, the carousel's background that fades in behind it, and whether it opens.
+    private var morph: (motion: ViewMorph, picture: ShownPicture, veil: Color, opening: Bool)?
+    /// The latest time the views were advanced to.
+    private var now = 0.0
 
     /// Its events (`view`) go to the wall's log, on the wall's clock.
     public init(wall: any OpeningScene, idleHome: Double? = nil,
@@ -40,7 +45,7 @@ public final class SceneStack: Scene {
     private var active: any Scene { opened ?? wall }
 
     public var viewport: Size { active.viewport }
-    public var isAnimating: Bool { active.isAnimating }
+    public var isAnimating: Bool { active.isAnimating || morph != nil }
     public var isInteracting: Bool { active.isInteracting || pressedBack }
     public var nextScheduledTime: Double? {
         guard let opened else { return wall.nextScheduledTime }
@@ -86,6 +91,11 @@ public final class SceneStack: Scene {
     }
 
     public func advance(to time: Double) throws(SDLError) {
+        now = max(now, time)
+        if let m = morph, m.motion.isDone(at: now) {
+            morph = nil
+            switched = true
+        }
         try active.advance(to: time)
         if let opened, let idleHome, !opened.isInteracting, !opened.isAnimating, !pressedBack, time >= lastInput + idleHome {
             try goBack(time: max(lastInput + idleHome, opened.time))
@@ -97,13 +107,34 @@ public final class SceneStack: Scene {
     public func pump() throws(SDLError) -> Bool {
         let changed = try active.pump()
         try openTapped(time: nil)
+        try makeAhead()
         defer { switched = false }
         return changed || switched
     }
 
     public func draw(on renderer: SDLRenderer) {
+        if let m = morph {
+            // The wall under the carousel's background fading in (out, closing), the
+            // picture between its two places.
+            let p = m.motion.progress(at: now)
+            wall.draw(on: renderer)
+            renderer.fill(Rect(x: 0, y: 0, width: viewport.width, height: viewport.height), m.veil.withOpacity(m.opening ? p : 1 - p))
+            renderer.draw(m.picture.texture, source: (m.picture.width, m.picture.height), cropping: m.motion.crop(at: now),
+                          in: m.motion.frame(at: now))
+            return
+        }
         active.draw(on: renderer)
         if let opened { opened.painter.drawBackButton(backButton, on: renderer) }
+    }
+
+    /// At the wall's first rest, the carousel is made and parked, so that a tap opens it
+    /// without making its textures on the opening frames.
+    private func makeAhead() throws(SDLError) {
+        guard opened == nil, parked == nil, morph == nil, !wall.isAnimating, !wall.isInteracting,
+              let index = wall.currentIndex, !wall.sources.isEmpty else { return }
+        let carousel = try open(index, wall.sources, wall.time)
+        carousel.park()
+        parked = carousel
     }
 
     public func finishLoading() throws(SDLError) { try active.finishLoading() }
@@ -140,6 +171,7 @@ public final class SceneStack: Scene {
     private func goBack(time: Double) throws(SDLError) {
         guard let carousel = opened else { return }
         let shown = carousel.currentIndex
+        let leaving = carousel.focusedPicture
         carousel.park()
         opened = nil
         pressedBack = false
@@ -152,6 +184,12 @@ public final class SceneStack: Scene {
             parked = carousel
         }
         try wall.returned(showing: shown, time: time)
+        morph = nil
+        if let leaving, let shown, let tile = wall.tile(showing: shown) {
+            now = max(now, time)
+            morph = (ViewMorph(from: leaving.frame, to: tile.frame, fromCrop: leaving.crop, toCrop: tile.crop, time: time),
+                     leaving.picture, carousel.painter.style.background, false)
+        }
         wall.pipeline.record("view", at: time, ["mode": .string(wall.viewName), "index": .int(shown ?? -1)])
     }
 
@@ -180,6 +218,12 @@ public final class SceneStack: Scene {
             return nil
         }
         try carousel.showStandIns()
+        morph = nil
+        if let tile = wall.tile(showing: index), let target = carousel.focusedPicture {
+            now = max(now, t)
+            morph = (ViewMorph(from: tile.frame, to: target.frame, fromCrop: tile.crop, toCrop: target.crop, time: t),
+                     tile.picture, carousel.painter.style.background, true)
+        }
         opened = carousel
         switched = true
         wall.pipeline.record("view", at: t, ["mode": .string("carousel"), "index": .int(index)])

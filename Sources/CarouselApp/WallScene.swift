@@ -39,6 +39,12 @@ public final class WallScene: EngineScene, OpeningScene {
         try engineMoved()
     }
 
+    public func tile(showing item: Int) -> PlacedPicture? {
+        guard let tile = engine.visibleItems.first(where: { $0.item == item }),
+              let picture = pipeline.slots.picture(tile.slot) else { return nil }
+        return PlacedPicture.covering(picture, painter.style.imageBox(for: tile.frame))
+    }
+
     /// The carousel opened over the wall: the wall loads nothing meanwhile.
     public func covered() { pipeline.stopLoading() }
 

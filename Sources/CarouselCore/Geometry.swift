@@ -37,6 +37,18 @@ public struct Rect: Hashable, Sendable {
         p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
     }
 
+    /// True when `other` lies wholly inside (edges may touch), to a hundredth of a pixel.
+    public func covers(_ other: Rect) -> Bool {
+        minX <= other.minX + 0.01 && minY <= other.minY + 0.01 && maxX >= other.maxX - 0.01 && maxY >= other.maxY - 0.01
+    }
+
+    /// The area both share; empty (zero size) when they do not meet.
+    public func intersection(_ other: Rect) -> Rect {
+        let x0 = max(minX, other.minX), y0 = max(minY, other.minY)
+        let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
+        return Rect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
     /// True when the two rectangles share an area larger than zero.
     public func intersects(_ other: Rect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY

@@ -24,6 +24,18 @@ public struct FramePainter {
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      fadeIn: (item: VisibleItem, opacity: Double)? = nil,
                      detail: (texture: SDLTexture, rect: Rect)? = nil, overlay: Overlay? = nil, on renderer: SDLRenderer) {
+        // A zoomed picture (drawn last) may cover the screen: what it hides is not drawn,
+        // nor the picture itself where its sharp detail covers all of it that shows.
+        let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
+        let top = items.last.flatMap { last in pictureRect(last, slots: slots).map { (last, $0) } }
+        let hidesAll = fadeIn == nil && top.map { slots.isOpaque($0.0.slot) && $0.1.covers(screen) } == true
+        let detailCovers = detail.map { d in top.map { d.rect.covers($0.1.intersection(screen)) } == true } == true
+        if hidesAll, let (last, _) = top {
+            if !detailCovers { drawItem(last, slots: slots, on: renderer) }
+            if let detail { renderer.draw(detail.texture, source: (detail.texture.width, detail.texture.height), in: detail.rect) }
+            if let overlay { draw(overlay, viewport: viewport, on: renderer) }
+            return
+        }
         clear(viewport, on: renderer)
         if style.shadow && !style.fillsBox {
             // Seed 001: 20 px at half opacity fading down from the top, 10 px at a quarter
@@ -39,6 +51,13 @@ public struct FramePainter {
             renderer.draw(detail.texture, source: (detail.texture.width, detail.texture.height), in: detail.rect)
         }
         if let overlay { draw(overlay, viewport: viewport, on: renderer) }
+    }
+
+    /// Where an item's picture is drawn, if it has one.
+    private func pictureRect(_ item: VisibleItem, slots: SlotTextures) -> Rect? {
+        guard let picture = slots.picture(item.slot) else { return nil }
+        let box = style.imageBox(for: style.neighbours.frame(item.frame, distance: item.focusDistance))
+        return style.fillsBox ? box : AspectFit.rect(of: Size(width: Double(picture.width), height: Double(picture.height)), in: box)
     }
 
     /// One item: its card, border and picture (or placeholder), neighbours shrunk and
@@ -89,7 +108,9 @@ public struct FramePainter {
                 renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,
                               radius: max(0, radius - border), brightness: 1 - dim, alpha: alpha)
             } else {
-                renderer.draw(slots.texture(item.slot), source: (w, h), in: r, alpha: alpha, brightness: 1 - dim)
+                // Fading in, an opaque picture is drawn from its copy without an alpha channel.
+                let texture = alpha < 255 ? slots.opaqueCopy(item.slot) ?? slots.texture(item.slot) : slots.texture(item.slot)
+                renderer.draw(texture, source: (w, h), in: r, alpha: alpha, brightness: 1 - dim)
             }
         case .loading, .failed, .empty:
             let failed: Bool

@@ -52,6 +52,22 @@ public final class SDLRenderer {
         try SDLTexture(renderer: self, width: width, height: height, target: true)
     }
 
+    /// Copies the top-left `width` × `height` pixels of `source` into the target texture
+    /// `destination`, then draws where it drew before.
+    func copy(_ source: SDLTexture, width: Int, height: Int, into destination: SDLTexture) {
+        let previous = SDL_GetRenderTarget(handle)
+        SDL_SetRenderTarget(handle, destination.handle)
+        var rect = SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height))
+        var mode = SDL_BLENDMODE_NONE
+        SDL_GetTextureBlendMode(source.handle, &mode)
+        SDL_SetTextureBlendMode(source.handle, SDL_BLENDMODE_NONE)
+        SDL_SetTextureAlphaMod(source.handle, 255)
+        SDL_SetTextureColorMod(source.handle, 255, 255, 255)
+        SDL_RenderCopy(handle, source.handle, &rect, &rect)
+        SDL_SetTextureBlendMode(source.handle, mode)
+        SDL_SetRenderTarget(handle, previous)
+    }
+
     /// Draws into `texture` from now on; nil draws into the window again.
     public func setTarget(_ texture: SDLTexture?) {
         SDL_SetRenderTarget(handle, texture?.handle)

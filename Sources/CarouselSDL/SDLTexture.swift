@@ -15,10 +15,12 @@ public final class SDLTexture {
     private let renderer: SDLRenderer
 
     /// A texture the program fills with `update` (slot textures, frame targets).
-    init(renderer: SDLRenderer, width: Int, height: Int, target: Bool = false) throws(SDLError) {
+    /// `withoutAlpha`: XRGB8888, whose pixels are all opaque (a crossfade's copy).
+    init(renderer: SDLRenderer, width: Int, height: Int, target: Bool = false, withoutAlpha: Bool = false) throws(SDLError) {
         self.renderer = renderer
         let access = target ? SDL_TEXTUREACCESS_TARGET : SDL_TEXTUREACCESS_STATIC
-        guard let t = SDL_CreateTexture(renderer.handle, SDL_PIXELFORMAT_ARGB8888.rawValue, Int32(access.rawValue),
+        let format = withoutAlpha ? SDL_PIXELFORMAT_RGB888 : SDL_PIXELFORMAT_ARGB8888
+        guard let t = SDL_CreateTexture(renderer.handle, format.rawValue, Int32(access.rawValue),
                                         Int32(max(1, width)), Int32(max(1, height))) else {
             throw SDLError("SDL_CreateTexture")
         }

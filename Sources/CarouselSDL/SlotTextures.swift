@@ -23,6 +23,10 @@ public final class SlotTextures {
     private var opaque: [Bool] = []
     /// The whole picture's size behind each loaded slot, when the decoder said it.
     private var fullSizes: [Size?] = []
+    /// Uploads into each slot so far: which picture a copy was made of.
+    private var versions: [Int] = []
+    /// A crossfade's copy of one slot's picture (`opaqueCopy`), and of which upload.
+    private var fadeCopy: (slot: Int, version: Int, texture: SDLTexture)?
     /// Each slot's backdrop (`--fill`): a small texture drawn scaled up, smoothly, and its
     /// average colour; made once a slot has one, reused after.
     private var backdrops: [SDLTexture?] = []
@@ -53,6 +57,8 @@ public final class SlotTextures {
         previews = Array(repeating: false, count: count)
         opaque = Array(repeating: false, count: count)
         fullSizes = Array(repeating: nil, count: count)
+        versions = Array(repeating: 0, count: count)
+        fadeCopy = nil
         backdrops = Array(repeating: nil, count: count)
         backdropShown = Array(repeating: nil, count: count)
     }
@@ -99,6 +105,7 @@ public final class SlotTextures {
         textures[slot].setBlending(!image.isOpaque)
         opaque[slot] = image.isOpaque
         fullSizes[slot] = image.fullSize
+        versions[slot] += 1
         backdropShown[slot] = nil
         if let b = image.backdrop {
             if backdrops[slot] == nil || backdrops[slot]!.width < BlurredBackdropSide.side || backdrops[slot]!.height < BlurredBackdropSide.side {
@@ -138,12 +145,40 @@ public final class SlotTextures {
         previews.removeAll()
         opaque.removeAll()
         fullSizes.removeAll()
+        versions.removeAll()
+        fadeCopy = nil
         backdrops.removeAll()
         backdropShown.removeAll()
         slotSize = (0, 0)
     }
 
     func texture(_ slot: Int) -> SDLTexture { textures[slot] }
+
+    /// The slot's picture (its own or a stand-in) and its size in the texture's corner;
+    /// nil while it loads or when it failed.
+    public func picture(_ slot: Int) -> ShownPicture? {
+        guard contents.indices.contains(slot), case .loaded(_, let w, let h) = contents[slot] else { return nil }
+        return ShownPicture(texture: textures[slot], width: w, height: h)
+    }
+
+    /// The slot's opaque picture copied once into a texture without an alpha channel: drawn
+    /// translucent (a crossfade), the software renderer blends it at one alpha for all its
+    /// pixels, a fast path, where a texture with an alpha channel takes the slow general one
+    /// (10 ms for a 1150×860 picture). Nil for a picture with transparent pixels.
+    public func opaqueCopy(_ slot: Int) -> SDLTexture? {
+        guard let picture = picture(slot), isOpaque(slot) else { return nil }
+        if let c = fadeCopy, c.slot == slot, c.version == versions[slot] { return c.texture }
+        let copy: SDLTexture
+        if let c = fadeCopy, c.texture.width == slotSize.width, c.texture.height == slotSize.height { copy = c.texture }
+        else {
+            guard let made = try? SDLTexture(renderer: renderer, width: slotSize.width, height: slotSize.height,
+                                             target: true, withoutAlpha: true) else { return nil }
+            copy = made
+        }
+        renderer.copy(picture.texture, width: picture.width, height: picture.height, into: copy)
+        fadeCopy = (slot, versions[slot], copy)
+        return copy
+    }
 
     /// The slot's backdrop texture, the size of the backdrop in its corner, and its average colour.
     func backdrop(_ slot: Int) -> (texture: SDLTexture, size: (width: Int, height: Int), average: Color)? {
@@ -169,4 +204,11 @@ public final class SlotTextures {
 /// The largest backdrop a slot holds (`BlurredBackdrop.side`, which this layer cannot see).
 enum BlurredBackdropSide {
     static let side = 64
+}
+
+/// A picture in a texture's top-left corner, `width` × `height` pixels of it.
+public struct ShownPicture {
+    public let texture: SDLTexture
+    public let width: Int
+    public let height: Int
 }

@@ -82,6 +82,14 @@ import Testing
         #expect((ours["frames_in_motion"] as? [String: Int])?.isEmpty == false)
         let naive = json["naive"] as? [String: Any] ?? [:]
         #expect(number(naive, "images") == 4 && number(naive, "frames") > 10)
+        // The carousel's looks: crossfades, Ken Burns and zoomed panning drew frames in motion.
+        let looks = json["looks"] as? [String: Any] ?? [:]
+        let p99 = looks["frame_p99_ms_by_phase"] as? [String: Double] ?? [:]
+        let moving = looks["frames_in_motion"] as? [String: Int] ?? [:]
+        for phase in ["fades", "Ken Burns", "zoomed panning"] {
+            #expect((p99[phase] ?? 0) > 0, "\(phase): \(p99)")
+            #expect((moving[phase] ?? 0) > 5, "\(phase): \(moving)")
+        }
         let decode = json["decode"] as? [[String: Any]] ?? []
         // DCT-scaled in this process and through a helper, then a full decode.
         #expect(decode.map { $0["dct_scaled"] as? Bool } == [true, true, false])

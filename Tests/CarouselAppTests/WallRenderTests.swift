@@ -15,7 +15,7 @@ import Testing
         key right
         wait 600
         key back
-        wait 100
+        wait 300
         snapshot back
         """
 
@@ -51,7 +51,7 @@ import Testing
     /// it was (the tile was wholly on screen, nothing to scroll).
     @Test func theGridOpensTheCarouselOnATapAndBackReturnsToIt() throws {
         let images = try Fixtures.imageFolder()
-        let script = "tap 320 110 mouse\nwait 500\nkey back\nwait 100\nsnapshot back\n"
+        let script = "tap 320 110 mouse\nwait 500\nkey back\nwait 300\nsnapshot back\n"
         let (out, r) = try CarouselBinary.render([images], script: script, options: ["--view", "grid", "--columns", "2,3"])
         #expect(r.status == 0, "stderr: \(r.stderr)")
         let events = try EventLines(path: out + "/events.jsonl")
@@ -83,6 +83,26 @@ import Testing
         let back = try SDLImageCodec.decode(path: out + "/back.png")
         #expect(Self.share(of: back, differingFrom: wall, outside: nil) < 0.002)
         #expect(Self.share(of: wall, differingFrom: carousel, outside: nil) > 0.2, "the wall is not the carousel")
+    }
+
+    /// The tapped tile grows into the carousel's picture over a quarter of a second, the
+    /// wall darkening behind it, and shrinks back onto its tile on the way back.
+    @Test func theTileGrowsIntoTheCarouselAndShrinksBack() throws {
+        let images = try Fixtures.imageFolder()
+        let script = "tap 68 40 mouse\nwait 83\nsnapshot morph-open\nwait 500\nkey back\nwait 116\nsnapshot morph-close\n"
+        let (out, r) = try CarouselBinary.render([images], script: script, options: ["--view", "mosaic"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        for name in ["morph-open", "morph-close"] {
+            if let problem = Golden.compare(out + "/\(name).png", to: name) { Issue.record("\(name): \(problem)") }
+        }
+        let wall = try SDLImageCodec.decode(path: try CarouselBinary.render([images], script: "snapshot wall\n",
+                                                                             options: ["--view", "mosaic"]).out + "/wall.png")
+        let plain = try SDLImageCodec.decode(path: try CarouselBinary.render([images], script: "snapshot plain\n").out + "/plain.png")
+        for name in ["morph-open", "morph-close"] {
+            let frame = try SDLImageCodec.decode(path: out + "/\(name).png")
+            #expect(Self.share(of: frame, differingFrom: wall, outside: nil) > 0.05, "\(name) is not the wall")
+            #expect(Self.share(of: frame, differingFrom: plain, outside: nil) > 0.05, "\(name) is not the carousel")
+        }
     }
 
     @Test func aSecondTapOpensTheCarouselKeptFromTheFirstOnItsOwnTile() throws {

@@ -113,7 +113,8 @@ public struct BenchCommand: ParsableCommand {
         var scene: (any Scene)? = try view.makeScene(
             sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse([]), renderer: renderer,
             painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
-            loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails),
+            loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
+                                      backdrops: view.fill != .none),
             log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
         guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
         ours.pipeline.slots.uploadObserver = { uploads.append($0) }
@@ -137,6 +138,23 @@ public struct BenchCommand: ParsableCommand {
         }
         let box = ours.pictureBox
         scene = nil
+
+        // The carousel's looks, on a carousel of their own.
+        var looksRun: BenchReport.Run?
+        if !view.home.isTiled {
+            ProcessStats.resetPeak()
+            let looksStart = ProcessStats.now
+            let looks = try view.makeScene(
+                sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse(BenchMix.looksBehaviour), renderer: renderer,
+                painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
+                // Helpers of its own: the first carousel's ended with it.
+                loading: LoadingMaker(options, home: view.home).perView(wake: EventQueue.wakeUp, thumbnails: thumbnails,
+                                                                        previews: thumbnails, backdrops: view.fill != .none),
+                log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
+            guard let subject = looks as? any Scene & BenchSubject else { throw Failure("no scene") }
+            let p = try runner.run(BenchMix(looksIn: viewport, short: short), on: subject, startedAt: looksStart)
+            looksRun = Self.run(images: found.count, firstFrame: 0, played: p, uploads: nil, offset: 0)
+        }
 
         let decode = DecodeSampler.measure(found, box: box, helper: options.decoderSettings, perGroup: short ? 2 : 9)
 
@@ -168,7 +186,7 @@ public struct BenchCommand: ParsableCommand {
         return BenchReport(
             machine: Self.machine, restSeconds: mix.restLength, sources: sourcesText, size: "\(size)",
             renderer: "\(session.videoDriver) driver, \(renderer.name) renderer, vsync off",
-            ours: oursRun, naive: naiveRun, naiveNote: naiveNote, decode: decode,
+            ours: oursRun, naive: naiveRun, looks: looksRun, naiveNote: naiveNote, decode: decode,
             targets: Self.targets(oursRun, size: size, count: found.count, pixels: synthetic.map { $0.width * $0.height },
                                   headless: !window, isolationCost: DecodeSampler.isolationCost(decode)))
     }
@@ -185,6 +203,9 @@ public struct BenchCommand: ParsableCommand {
             frameP99Ms: frames.at(0.99).map { $0 * 1000 }, frameMaxMs: frames.largest.map { $0 * 1000 },
             framesOver16ms: frames.countAbove(1.0 / 60),
             framesOver16msByPhase: Dictionary(uniqueKeysWithValues: played.slowFrames.map { ($0.key.rawValue, $0.value) }),
+            frameP50MsByPhase: played.frameTimesByPhase.reduce(into: [:]) { p50, phase in
+                p50[phase.key.rawValue] = Percentiles(phase.value).at(0.5).map { $0 * 1000 }
+            },
             frameP99MsByPhase: played.frameTimesByPhase.reduce(into: [:]) { p99, phase in
                 p99[phase.key.rawValue] = Percentiles(phase.value).at(0.99).map { $0 * 1000 }
             },

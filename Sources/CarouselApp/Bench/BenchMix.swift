@@ -8,7 +8,8 @@ import CarouselCore
 struct BenchMix {
     enum Phase: String, CaseIterable, Codable, Sendable {
         case firstLoad = "first load", slowDrags = "slow drags", swipes = "swipes at 2/s",
-             keySteps = "key steps at 2/s", flings, jumps = "jumps to the ends", opening = "open and close", rest
+             keySteps = "key steps at 2/s", flings, jumps = "jumps to the ends", opening = "open and close", rest,
+             fades, kenBurns = "Ken Burns", zoomedPanning = "zoomed panning"
         /// Phases whose placeholder frames count against the goal of none at 2 items a second.
         var isSteadyBrowsing: Bool { self == .swipes || self == .keySteps || self == .slowDrags }
     }
@@ -110,6 +111,56 @@ struct BenchMix {
         t += restLength
         duration = t
     }
+
+    /// The carousel's looks, played on one made with `--transition fade --ken-burns
+    /// --autoplay 2 --idle-resume 1` (`looksBehaviour`): key steps a second apart that
+    /// crossfade, autoplay's dwells with Ken Burns, then a double tap into the centred
+    /// picture, pans and flings about it, and a double tap back; a rest.
+    init(looksIn viewport: Size, short: Bool = false) {
+        restLength = short ? 0.3 : 2
+        let cx = viewport.width / 2, cy = viewport.height / 2
+        var t = 0.0
+        func begin(_ p: Phase) { phases.append((p, t)) }
+        func press(_ x: Double, _ y: Double, at offset: Double) {
+            events.append(Event(offset: offset, kind: .pointer(.down, x: x, y: y)))
+            events.append(Event(offset: offset + 0.05, kind: .pointer(.up, x: x, y: y)))
+        }
+        func drag(by dx: Double, _ dy: Double, over seconds: Double) {
+            let steps = max(2, Int((seconds * 60).rounded()))
+            events.append(Event(offset: t, kind: .pointer(.down, x: cx, y: cy)))
+            for i in 1...steps {
+                let f = Double(i) / Double(steps)
+                events.append(Event(offset: t + seconds * f, kind: .pointer(.move, x: cx + dx * f, y: cy + dy * f)))
+            }
+            events.append(Event(offset: t + seconds, kind: .pointer(.up, x: cx + dx, y: cy + dy)))
+        }
+        begin(.firstLoad)
+        t += short ? 0.3 : 1.0
+        begin(.fades)
+        for _ in 0..<(short ? 2 : 6) {
+            events.append(Event(offset: t, kind: .step(.next)))
+            t += 1.0
+        }
+        begin(.kenBurns)
+        t += short ? 3.5 : 7.5  // 1 s until autoplay resumes, then steps 2 s apart
+        begin(.zoomedPanning)
+        press(cx, cy, at: t)
+        press(cx, cy, at: t + 0.15)
+        t += 0.6
+        for (dx, dy, seconds) in [(-300.0, 80.0, 0.8), (250, -150, 0.6), (400, 0, 0.12), (-500, 200, 0.15)].prefix(short ? 2 : 4) {
+            drag(by: dx, dy, over: seconds)
+            t += seconds + 1.0
+        }
+        press(cx, cy, at: t)
+        press(cx, cy, at: t + 0.15)
+        t += 0.8
+        begin(.rest)
+        t += restLength
+        duration = t
+    }
+
+    /// The behaviour the looks mix is played with.
+    static let looksBehaviour = ["--transition", "fade", "--ken-burns", "--autoplay", "2", "--idle-resume", "1"]
 
     /// The phase at `offset` seconds.
     func phase(at offset: Double) -> Phase {

@@ -17,7 +17,8 @@ struct BenchReport: Codable, Sendable {
         var framesOver16ms: Int
         /// Those frames by phase of the mix.
         var framesOver16msByPhase: [String: Int] = [:]
-        /// The frame time p99 of each phase of the mix.
+        /// The frame time p50 and p99 of each phase of the mix.
+        var frameP50MsByPhase: [String: Double] = [:]
         var frameP99MsByPhase: [String: Double] = [:]
         var slotUploads: Int?
         var uploadP50Ms: Double?
@@ -44,6 +45,7 @@ struct BenchReport: Codable, Sendable {
             case frameP50Ms = "frame_p50_ms", frameP95Ms = "frame_p95_ms", frameP99Ms = "frame_p99_ms"
             case frameMaxMs = "frame_max_ms", framesOver16ms = "frames_over_16_7_ms"
             case framesOver16msByPhase = "frames_over_16_7_ms_by_phase", frameP99MsByPhase = "frame_p99_ms_by_phase"
+            case frameP50MsByPhase = "frame_p50_ms_by_phase"
             case slotUploads = "slot_uploads", uploadP50Ms = "upload_p50_ms", uploadP99Ms = "upload_p99_ms"
             case framesInMotion = "frames_in_motion", placeholderFrames = "placeholder_frames"
             case placeholderFramesAt2PerSecond = "placeholder_frames_at_2_per_s"
@@ -69,13 +71,15 @@ struct BenchReport: Codable, Sendable {
     var renderer: String
     var ours: Run
     var naive: Run?
+    /// The carousel's looks (`BenchMix(looksIn:)`): crossfades, Ken Burns, zoomed panning.
+    var looks: Run?
     /// Why the naive run saw fewer images than ours.
     var naiveNote: String?
     var decode: [DecodeSampler.Row]
     var targets: [Target]
 
     enum CodingKeys: String, CodingKey {
-        case machine, sources, size, renderer, ours, naive, decode, targets
+        case machine, sources, size, renderer, ours, naive, decode, targets, looks
         case restSeconds = "rest_seconds"
         case naiveNote = "naive_note"
     }
@@ -128,6 +132,15 @@ struct BenchReport: Codable, Sendable {
         out += row("decoding after the last gesture", "\(ms(ours.loadingAfterStopMs)) ms", naive.map { "\(ms($0.loadingAfterStopMs)) ms" })
         out += row(String(format: "CPU at rest (%g s, after decoding)", restSeconds), ours.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–",
                    naive.map { $0.restCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–" })
+        if let looks {
+            out += "\nlooks (--transition fade --ken-burns --autoplay 2), by phase: frame p50 / p99, frames over 16.7 ms\n"
+            for phase in [BenchMix.Phase.fades, .kenBurns, .zoomedPanning] {
+                out += "  " + phase.rawValue.padding(toLength: 34, withPad: " ", startingAt: 0)
+                    + "\(ms(looks.frameP50MsByPhase[phase.rawValue])) / \(ms(looks.frameP99MsByPhase[phase.rawValue])) ms, "
+                    + "\(looks.framesOver16msByPhase[phase.rawValue] ?? 0) of \(looks.framesInMotion[phase.rawValue] ?? 0) frames in motion\n"
+            }
+            out += "  " + "peak RSS".padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%.0f MB\n", looks.peakRSSMB)
+        }
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
         if !decode.isEmpty {
             out += "\ndecode and fit, one at a time (p50 / p95)\n"

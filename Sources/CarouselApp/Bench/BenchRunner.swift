@@ -91,8 +91,10 @@ struct BenchRunner {
                 if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
             } else {
                 // At rest: sleep until the next input is due, or a decoded image wakes us.
-                let due = next < mix.events.count ? mix.events[next].offset
+                var due = next < mix.events.count ? mix.events[next].offset
                     : rest.map { $0.wall - start + mix.restLength } ?? offset + 0.05
+                // Or until the view moves by itself (autoplay), as the window would.
+                if let scene = subject as? any Scene, let planned = scene.nextScheduledTime { due = min(due, planned - start) }
                 let pause = due - (ProcessStats.now - start)
                 if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
             }
