@@ -68,6 +68,14 @@ public final class CarouselScene: EngineScene, OpenedScene {
         try engineMoved()
     }
 
+    /// Logs `zoom_detail` {index, width, height, wait_ms}: a sharp detail is on screen, so
+    /// many pixels, so long after the zoom came to rest and asked for it.
+    private func recordDetail() {
+        guard let (region, seconds) = pipeline.detail?.lastShown else { return }
+        pipeline.record("zoom_detail", at: engine.time, ["index": .int(region.item), "width": .int(Int(region.size.width)),
+                                                         "height": .int(Int(region.size.height)), "wait_ms": .int(Int((seconds * 1000).rounded()))])
+    }
+
     /// A crossfade's incoming picture is decoded (not a placeholder, not a stand-in).
     private var incomingDecoded: Bool {
         guard let slot = engine.fadeIn?.item.slot, case .loaded = slots.contents[slot] else { return false }
@@ -75,7 +83,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     }
 
     /// The zoomed picture's sharp detail and where it goes, with the strip at rest on it.
-    private var detailDrawing: (texture: SDLTexture, rect: Rect)? {
+    private var detailDrawing: (picture: ShownPicture, rect: Rect)? {
         guard let zoom = engine.zoom, zoom.isZoomed, let t = zoom.target, engine.position == Double(t.virtualIndex) else { return nil }
         return pipeline.detail?.drawing(over: zoom.frame, item: t.item)
     }
@@ -132,7 +140,10 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public func pump() throws(SDLError) -> Bool {
         var changed = try pipeline.pump(shown, time: engine.time)
         if changed { offerZoom() }
-        if try pipeline.detail?.pump() == true { changed = true }
+        if try pipeline.detail?.pump() == true {
+            changed = true
+            recordDetail()
+        }
         return changed
     }
 
@@ -223,7 +234,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
         offerZoom()
         if memoryPressure == .high { pipeline.detail?.release() } else {
+            let shown = pipeline.detail?.uploads
             try pipeline.detail?.update(engine.zoom, sources: sources, wait: pipeline.loading.waitsForImages)
+            if pipeline.detail?.uploads != shown { recordDetail() }
         }
     }
 

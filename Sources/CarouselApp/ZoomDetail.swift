@@ -13,8 +13,11 @@ final class ZoomDetail {
     private var texture: SDLTexture?
     /// What the texture holds.
     private(set) var held: ZoomRegion?
-    /// What the worker was last asked for.
+    /// What the worker was last asked for, and when (monotonic seconds).
     private var asked: ZoomRegion?
+    private var askedAt = 0.0
+    /// The last detail shown and how long it took from the asking, seconds: the event log's.
+    private(set) var lastShown: (region: ZoomRegion, seconds: Double)?
     /// Regions decoded and uploaded so far (the tests count them).
     private(set) var uploads = 0
 
@@ -37,6 +40,7 @@ final class ZoomDetail {
         if let held, held.serves(wanted, visible: visible) { return }
         if let asked, asked.serves(wanted, visible: visible) { return }
         asked = wanted
+        askedAt = EventQueue.now
         workers.want([DecodeWorkers.Request(item: item, source: sources[item], box: wanted.size, part: wanted.part)])
         if wait {
             while workers.busy { workers.waitForResult(); if try pump() { break } }
@@ -51,15 +55,19 @@ final class ZoomDetail {
         for done in workers.take() {
             guard let asked, let part = done.request.part, part == asked.part, done.request.item == asked.item,
                   case .success(let image) = done.result else { continue }
-            if texture?.width != image.width || texture?.height != image.height {
+            // Made once as large as needed so far and filled in its corner: a pan to a part of
+            // another shape does not allocate 16 MB on the drawing thread again.
+            if (texture?.width ?? 0) < image.width || (texture?.height ?? 0) < image.height {
+                let (w, h) = (max(texture?.width ?? 0, image.width), max(texture?.height ?? 0, image.height))
                 texture = nil
-                texture = try renderer.makeTexture(width: image.width, height: image.height)
+                texture = try renderer.makeTexture(width: w, height: h)
             }
             try texture?.update(with: image)
             texture?.setBlending(!image.isOpaque)
             held = ZoomRegion(item: asked.item, part: part, size: Size(width: Double(image.width), height: Double(image.height)))
             uploads += 1
             changed = true
+            if let held { lastShown = (held, EventQueue.now - askedAt) }
         }
         return changed
     }
@@ -73,9 +81,9 @@ final class ZoomDetail {
     }
 
     /// The detail to draw over the picture `zoom` has at `frame` (its rectangle on screen).
-    func drawing(over frame: Rect, item: Int) -> (texture: SDLTexture, rect: Rect)? {
+    func drawing(over frame: Rect, item: Int) -> (picture: ShownPicture, rect: Rect)? {
         guard let texture, let held, held.item == item else { return nil }
-        return (texture, Rect(x: frame.minX + held.part.minX * frame.size.width, y: frame.minY + held.part.minY * frame.size.height,
+        return (ShownPicture(texture: texture, width: Int(held.size.width), height: Int(held.size.height)), Rect(x: frame.minX + held.part.minX * frame.size.width, y: frame.minY + held.part.minY * frame.size.height,
                               width: held.part.size.width * frame.size.width, height: held.part.size.height * frame.size.height))
     }
 }

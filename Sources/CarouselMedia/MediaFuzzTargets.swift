@@ -34,8 +34,11 @@ public enum MediaFuzzTargets {
         "png-colour": { _ = try? PNGCodec.decodeWithColour($0, fittingIn: Size(width: 64, height: 64), path: "fuzz.png", deepColour: ColourConverter()) },
         // A JPEG decoded in part, as a zoom's detail is (libjpeg-turbo's cropped decode): the
         // first four bytes choose the part (x, y, width, height in 255ths), the rest is the file.
+        // Only JPEGs: other formats are decoded whole for a part, as for a slot, and the rare
+        // ones through SDL_image, which allocates what a header claims (bounded by the
+        // helper's memory limit, which this in-process target does not have).
         "jpeg-part": { bytes in
-            guard bytes.count > 4 else { return }
+            guard bytes.count > 4, ImageHeader.read(Array(bytes.dropFirst(4).prefix(32))).format == .jpeg else { return }
             let f = bytes.prefix(4).map { Double($0) / 255 }
             _ = try? FittingDecoder(maxPixels: 4_000_000).decode(Array(bytes.dropFirst(4)), name: "fuzz.jpg",
                                                                  part: Rect(x: f[0], y: f[1], width: f[2], height: f[3]),

@@ -164,17 +164,15 @@ public final class SlotTextures {
     /// The slot's opaque picture copied once into a texture without an alpha channel: drawn
     /// translucent (a crossfade), the software renderer blends it at one alpha for all its
     /// pixels, a fast path, where a texture with an alpha channel takes the slow general one
-    /// (10 ms for a 1150×860 picture). Nil for a picture with transparent pixels.
-    public func opaqueCopy(_ slot: Int) -> SDLTexture? {
-        guard let picture = picture(slot), isOpaque(slot) else { return nil }
-        if let c = fadeCopy, c.slot == slot, c.version == versions[slot] { return c.texture }
-        let copy: SDLTexture
-        if let c = fadeCopy, c.texture.width == slotSize.width, c.texture.height == slotSize.height { copy = c.texture }
-        else {
-            guard let made = try? SDLTexture(renderer: renderer, width: slotSize.width, height: slotSize.height,
-                                             target: true, withoutAlpha: true) else { return nil }
-            copy = made
-        }
+    /// (10 ms for a 1150×860 picture). Made at the size it is drawn (`size`), so that it is
+    /// never scaled while it fades (scaling and blending take the slow path again). Nil for
+    /// a picture with transparent pixels.
+    public func opaqueCopy(_ slot: Int, size: (width: Int, height: Int)) -> SDLTexture? {
+        guard let picture = picture(slot), isOpaque(slot), size.width > 0, size.height > 0 else { return nil }
+        if let c = fadeCopy, c.slot == slot, c.version == versions[slot], c.texture.width == size.width,
+           c.texture.height == size.height { return c.texture }
+        guard let copy = try? SDLTexture(renderer: renderer, width: size.width, height: size.height,
+                                         target: true, withoutAlpha: true) else { return nil }
         renderer.copy(picture.texture, width: picture.width, height: picture.height, into: copy)
         fadeCopy = (slot, versions[slot], copy)
         return copy
@@ -211,4 +209,10 @@ public struct ShownPicture {
     public let texture: SDLTexture
     public let width: Int
     public let height: Int
+
+    public init(texture: SDLTexture, width: Int, height: Int) {
+        self.texture = texture
+        self.width = width
+        self.height = height
+    }
 }
