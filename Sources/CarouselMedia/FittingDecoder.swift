@@ -142,21 +142,8 @@ public struct FittingDecoder: ImageDecoding {
                                   y: Int((stored.minY * Double(scaledHeight)).rounded(.down)),
                                   width: Int((stored.size.width * Double(scaledWidth)).rounded(.up)),
                                   height: Int((stored.size.height * Double(scaledHeight)).rounded(.up)))
-        let embedded = ICCExtraction.jpeg(markers)
-        let conversion = frame.isCMYK ? ColourConverter.Conversion(note: nil) : colour.conversion(from: embedded)
-        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, crop: crop, path: path,
-                                           finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
-        var image: PixelImage
-        if decoded.isCMYK {
-            let (rgba, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
-            image = rgba
-            image.note = note
-        } else {
-            image = decoded.image
-            if !decoded.rowsFinished { conversion.apply(to: &image) }
-            image.note = conversion.note
-        }
-        return image.oriented(orientation)
+        return try decodeJPEG(bytes, isCMYK: frame.isCMYK, markers: markers, scale: scale, target: target, crop: crop,
+                              path: path).oriented(orientation)
     }
 
     /// `image` with its whole picture's size: kept if the codec gave it, else the header's,
@@ -238,25 +225,30 @@ public struct FittingDecoder: ImageDecoding {
         try checkSize(width: frame.width, height: frame.height, path: path)
         let orientation = ExifOrientation.read(jpeg: markers)
         let (scale, target) = jpegPlan(stored: (frame.width, frame.height), orientation: orientation, box: box)
-        let embedded = ICCExtraction.jpeg(markers)
-        // An RGB picture is converted as the fitted rows come, while libjpeg decodes the
-        // next ones; a CMYK one after, through its CMYK profile.
-        let conversion = frame.isCMYK ? ColourConverter.Conversion(note: nil) : colour.conversion(from: embedded)
-        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, path: path,
-                                           finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
-        var image: PixelImage
-        if decoded.isCMYK {
-            let (rgba, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
-            image = rgba
-            image.note = note
-        } else {
-            image = decoded.image
-            if !decoded.rowsFinished { conversion.apply(to: &image) }
-            image.note = conversion.note
-        }
-        image = image.oriented(orientation)
+        var image = try decodeJPEG(bytes, isCMYK: frame.isCMYK, markers: markers, scale: scale, target: target,
+                                   crop: nil, path: path).oriented(orientation)
         image.fullSize = orientation.swapsAxes ? Size(width: Double(frame.height), height: Double(frame.width))
                                                : Size(width: Double(frame.width), height: Double(frame.height))
+        return image
+    }
+
+    /// A JPEG (or `crop` of it) decoded at `scale` to `target` in its stored axes and
+    /// converted to the screen's colours: an RGB picture as the fitted rows come, while
+    /// libjpeg decodes the next ones; a CMYK one after, through its CMYK profile.
+    private func decodeJPEG(_ bytes: UnsafeRawBufferPointer, isCMYK: Bool, markers: [UInt8], scale: DCTScale,
+                            target: (width: Int, height: Int), crop: JPEGCodec.Crop?, path: String) throws(ImageError) -> PixelImage {
+        let embedded = ICCExtraction.jpeg(markers)
+        let conversion = isCMYK ? ColourConverter.Conversion(note: nil) : colour.conversion(from: embedded)
+        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, crop: crop, path: path,
+                                           finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
+        if decoded.isCMYK {
+            var (image, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
+            image.note = note
+            return image
+        }
+        var image = decoded.image
+        if !decoded.rowsFinished { conversion.apply(to: &image) }
+        image.note = conversion.note
         return image
     }
 
