@@ -14,6 +14,9 @@ public struct PixelImage: Sendable, Equatable {
     /// The whole picture's size, upright, before it was fitted (what a zoom may grow to
     /// show at 1:1); nil when not known.
     public var fullSize: Size? = nil
+    /// The bytes are B, G, R, A (a texture's own order, turned on a worker so the drawing
+    /// thread only copies them), not R, G, B, A.
+    public var isBGRA = false
     /// A small blurred, darkened copy drawn behind the picture (`--fill blur`) and its
     /// average colour (`--fill color`); nil when not asked for.
     public var backdrop: Backdrop? = nil
@@ -48,6 +51,20 @@ public struct PixelImage: Sendable, Equatable {
     }
 
     public var size: Size { Size(width: Double(width), height: Double(height)) }
+
+    /// Turns R, G, B, A into B, G, R, A in place (`isBGRA`): red and blue swapped.
+    public mutating func turnToBGRA() {
+        guard !isBGRA else { return }
+        let count = pixels.count / 4
+        pixels.withUnsafeMutableBytes { raw in
+            for i in 0..<count {
+                let p = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+                let q = (p & 0xFF00_FF00) | ((p & 0xFF) << 16) | ((p >> 16) & 0xFF)
+                raw.storeBytes(of: q.littleEndian, toByteOffset: i &* 4, as: UInt32.self)
+            }
+        }
+        isBGRA = true
+    }
 }
 
 /// What fills the space around a picture in its box: a small blurred, darkened copy of it,

@@ -138,7 +138,9 @@ public final class DecodeWorkers: @unchecked Sendable {
             let result: Result<PixelImage, ImageError>
             do {
                 if let part = request.part {
-                    result = .success(try decoder.decode(request.source, part: part, fittingIn: request.box))
+                    var image = try decoder.decode(request.source, part: part, fittingIn: request.box)
+                    finish?(&image)
+                    result = .success(image)
                 } else {
                     var image = try decoder.decode(request.source, fittingIn: request.box)
                     finish?(&image)

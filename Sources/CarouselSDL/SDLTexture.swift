@@ -49,9 +49,12 @@ public final class SDLTexture {
     public func update(with image: PixelImage) throws(SDLError) {
         precondition(image.width <= width && image.height <= height, "image larger than its texture")
         var rect = SDL_Rect(x: 0, y: 0, w: Int32(image.width), h: Int32(image.height))
-        let argb = PixelOrder.argb(fromRGBA: image.pixels)
-        let rc = argb.withUnsafeBytes { buf in
-            SDL_UpdateTexture(handle, &rect, buf.baseAddress, Int32(image.width * 4))
+        let rc: Int32
+        if image.isBGRA {
+            rc = image.pixels.withUnsafeBytes { SDL_UpdateTexture(handle, &rect, $0.baseAddress, Int32(image.width * 4)) }
+        } else {
+            let argb = PixelOrder.argb(fromRGBA: image.pixels)
+            rc = argb.withUnsafeBytes { SDL_UpdateTexture(handle, &rect, $0.baseAddress, Int32(image.width * 4)) }
         }
         if rc != 0 { throw SDLError("SDL_UpdateTexture") }
     }

@@ -7,8 +7,8 @@ import Testing
 /// own pixels, decoded again in part, which the fitted picture scaled up cannot show; a
 /// double tap and the keys zoom and return.
 @Suite(.serialized) struct ZoomRenderTests {
-    /// A 3000×2000 JPEG of 4-pixel black and white squares: fitted to a slot it is an even
-    /// grey; only its own pixels show the squares.
+    /// A 3000×2000 JPEG of 4-pixel black and red squares: fitted to a slot it is an even
+    /// dark red; only its own pixels show the squares.
     static func checkerboard() throws -> String {
         let dir = try Fixtures.temporaryFolder("zoom")
         let (w, h) = (3000, 2000)
@@ -17,7 +17,7 @@ import Testing
         for y in 0..<h {
             for x in 0..<w {
                 let v: UInt8 = (x / 4 + y / 4) % 2 == 0 ? 0 : 255
-                row[x * 3] = v; row[x * 3 + 1] = v; row[x * 3 + 2] = v
+                row[x * 3] = v; row[x * 3 + 1] = 0; row[x * 3 + 2] = 0
             }
             ppm.append(contentsOf: row)
         }
@@ -32,13 +32,16 @@ import Testing
         return dir + "/pics"
     }
 
-    /// Dark-to-light changes along the middle row of a snapshot, in its middle half.
+    /// Dark-to-light changes of red along the middle row of a snapshot, in its middle half;
+    /// and whether every light pixel there is red (not blue: the detail's bytes in order).
     static func transitions(_ path: String) throws -> Int {
         let image = try PNGCodec.decode(try ImageFile.read(path), fittingIn: Size(width: 4096, height: 4096), path: path)
         let y = image.height / 2
         var count = 0, last: Bool? = nil
         for x in (image.width / 4)..<(image.width * 3 / 4) {
-            let v = Int(image.pixels[(y * image.width + x) * 4])
+            let i = (y * image.width + x) * 4
+            let v = Int(image.pixels[i])
+            if v > 195 { #expect(image.pixels[i + 2] < 60, "a light pixel that is not red at \(x)") }
             guard v < 60 || v > 195 else { continue }
             let dark = v < 60
             if let l = last, l != dark { count += 1 }

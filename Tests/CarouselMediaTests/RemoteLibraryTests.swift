@@ -233,6 +233,12 @@ import Testing
             library.waitUntilPolled([url], within: 10)
             #expect(Self.eventually { server.requests("/a.jpg") == 1 && server.requests("/b.jpg") == 1 })
             #expect(Self.eventually { library.cache.urls.count == 3 })
+            // Listed in memory before the index reaches the disk: a restart reads the disk.
+            // (Under load the new library once read an index without b.jpg.)
+            #expect(Self.eventually {
+                let index = (try? String(contentsOfFile: folder + "/index.json", encoding: .utf8)) ?? ""
+                return ["a.jpg", "b.jpg", "show.toml"].allSatisfy { index.contains($0) }
+            })
             library.stop()
         }
         server.stop()
