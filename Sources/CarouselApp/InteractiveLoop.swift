@@ -144,6 +144,7 @@ struct InteractiveLoop {
             // it the screen kept the last moving frame, short of where the picture rests
             // (under software emulation by 41 px; found by kiosk/vm-test).
             if drewMotion && !scene.isAnimating { needsDraw = true }
+            var drawnSeconds: Double? = nil
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
                 shownFrame = nil
@@ -155,10 +156,13 @@ struct InteractiveLoop {
                 lastFrame = now
                 let seconds = ProcessStats.now - woke
                 observer?.frameDrawn(seconds: seconds, animating: scene.isAnimating)
-                control?.frames.add(seconds: seconds, at: now)
+                drawnSeconds = seconds
             }
             observer?.passEnded(now: now, scene: scene)
             publish()
+            // Counted once the state is published: a /status that sees a frame drawn sees
+            // what it showed (the first status had frames but no view under ThreadSanitizer).
+            if let seconds = drawnSeconds { control?.frames.add(seconds: seconds, at: now) }
             if !answerAtRest.isEmpty && !scene.isAnimating { answerCommandsDone() }
         }
         // A reload asked for is under way: its answer is the status as the reload begins.
