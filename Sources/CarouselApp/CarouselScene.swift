@@ -19,13 +19,22 @@ public final class CarouselScene: EngineScene, OpenedScene {
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
-                timeOrigin: Double? = nil, warn: @escaping (String) -> Void) throws(SDLError) {
+                timeOrigin: Double? = nil, parked: Bool = false, warn: @escaping (String) -> Void) throws(SDLError) {
         self.engine = Carousel(itemCount: sources.count, viewport: viewport, settings: settings,
                                  startIndex: startIndex, time: time)
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
-        try engineMoved()
+        if parked {
+            // Made ahead (the wall's carousel): the slots and their textures, no decode, no
+            // log of a pool nobody sees; `reopen` starts it for real.
+            _ = engine.takeEvents()
+            _ = engine.takeSlotChanges()
+            try pipeline.configure(count: engine.slotCount, box: imageBoxSize)
+            park()
+        } else {
+            try engineMoved()
+        }
     }
 
     public var slots: SlotTextures { pipeline.slots }

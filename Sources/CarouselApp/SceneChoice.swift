@@ -27,12 +27,12 @@ extension ViewOptions {
             // --idle-home takes the opened carousel back to the wall, not to its first picture.
             let idleHome = carousel.attract.idleHome
             carousel.attract.idleHome = nil
-            return SceneStack(wall: wall, idleHome: idleHome) { [unowned wall] index, sources, t throws(SDLError) in
+            return SceneStack(wall: wall, idleHome: idleHome) { [unowned wall] index, sources, t, parked throws(SDLError) in
                 // Its own workers and helpers, stopped when it closes; frames and events
                 // from the same clock as the wall's.
                 try CarouselScene(sources: sources, viewport: wall.viewport, settings: carousel, startIndex: index,
                                   renderer: renderer, painter: painter, loading: loading(nil), log: log, time: t,
-                                  timeOrigin: timeOrigin ?? time, warn: warn)
+                                  timeOrigin: timeOrigin ?? time, parked: parked, warn: warn)
             }
         }
     }

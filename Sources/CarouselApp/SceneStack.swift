@@ -17,7 +17,8 @@ public final class SceneStack: Scene {
     /// Dropped when the pictures change, the textures are lost or memory is tight.
     private var parked: (any OpenedScene)?
     /// Makes the view opened on an item, over the same pictures.
-    private let open: (_ index: Int, _ sources: [ImageSource], _ time: Double) throws(SDLError) -> any OpenedScene
+    /// `parked`: made ahead, to be opened later: its slots and textures, nothing decoded.
+    private let open: (_ index: Int, _ sources: [ImageSource], _ time: Double, _ parked: Bool) throws(SDLError) -> any OpenedScene
     /// The back button's pointer went down inside it: its release goes back.
     private var pressedBack = false
     /// `--idle-home`: seconds without input after which an opened carousel goes back to the wall.
@@ -36,7 +37,7 @@ public final class SceneStack: Scene {
 
     /// Its events (`view`) go to the wall's log, on the wall's clock.
     public init(wall: any OpeningScene, idleHome: Double? = nil,
-                open: @escaping (Int, [ImageSource], Double) throws(SDLError) -> any OpenedScene) {
+                open: @escaping (Int, [ImageSource], Double, Bool) throws(SDLError) -> any OpenedScene) {
         self.wall = wall
         self.idleHome = idleHome
         self.open = open
@@ -132,9 +133,7 @@ public final class SceneStack: Scene {
     private func makeAhead() throws(SDLError) {
         guard opened == nil, parked == nil, morph == nil, !wall.isAnimating, !wall.isInteracting,
               let index = wall.currentIndex, !wall.sources.isEmpty else { return }
-        let carousel = try open(index, wall.sources, wall.time)
-        carousel.park()
-        parked = carousel
+        parked = try open(index, wall.sources, wall.time, true)
     }
 
     public func finishLoading() throws(SDLError) { try active.finishLoading() }
@@ -210,7 +209,7 @@ public final class SceneStack: Scene {
             carousel = parked
             try carousel.reopen(at: index, viewport: wall.viewport, time: t)
         } else {
-            carousel = try open(index, wall.sources, t)
+            carousel = try open(index, wall.sources, t, false)
         }
         // While a picture decodes at full size, its tile from the wall stands in, scaled up.
         carousel.pipeline.standIn = { [feed = wall.pipeline.feed] item in
