@@ -163,17 +163,15 @@ public final class CarouselScene: EngineScene, OpenedScene {
         let v = Int(engine.position.rounded())
         // A zoomed picture the strip carries away keeps its zoom until the strip rests.
         if zoom.isZoomed, let t = zoom.target, t.virtualIndex != v { return }
-        guard let slot = engine.slot(forVirtualIndex: v), case .loaded(_, let w, let h) = slots.contents[slot] else {
+        guard let slot = engine.slot(forVirtualIndex: v), let placed = focusedPicture else {
             if engine.zoom?.target?.virtualIndex != v { engine.showZoomable(nil) }
             return
         }
-        let box = painter.style.imageBox(for: engine.layout.frame(ofVirtualIndex: v, at: Double(v)))
-        let picture = Size(width: Double(w), height: Double(h))
-        let content = painter.style.fillsBox ? box : AspectFit.rect(of: picture, in: box)
-        // The largest zoom shows the whole picture's pixels 1:1 on the screen.
-        let full = slots.fullSize(slot) ?? picture
-        let shown = painter.style.fillsBox ? max(box.size.width / full.width, box.size.height / full.height)
-                                           : content.size.width / full.width
+        let content = placed.frame
+        // The largest zoom shows the whole picture's pixels 1:1 on the screen: the frame
+        // shows `crop` of the picture, whose whole is `full`.
+        let full = slots.fullSize(slot) ?? Size(width: Double(placed.picture.width), height: Double(placed.picture.height))
+        let shown = content.size.width / (full.width * placed.crop.size.width)
         let settings = engine.zoom?.settings ?? ZoomSettings()
         engine.showZoomable(ZoomPan.Target(item: engine.item(forVirtualIndex: v), virtualIndex: v, content: content,
                                            maxScale: max(settings.minimumMaxScale, shown > 0 ? 1 / shown : 1)))

@@ -50,8 +50,7 @@ struct InputMapper {
         case .end: step = .last
         case .pageUp: step = .previousPage
         case .pageDown: step = .nextPage
-        case .plus: return [.view(.zoom(by: ZoomSettings().keyFactor, about: nil, time: press.time))]
-        case .minus: return [.view(.zoom(by: 1 / ZoomSettings().keyFactor, about: nil, time: press.time))]
+        case .plus, .minus: return [.view(ZoomSettings.keyStep(in: press.name == .plus, time: press.time))]
         case .f11, .f: return keys.kiosk ? [] : [.toggleFullscreen]
         case .escape where canGoBack: return [.back]
         case .backspace: return canGoBack ? [.back] : []

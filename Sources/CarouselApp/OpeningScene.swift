@@ -45,11 +45,8 @@ public struct PlacedPicture {
 
     /// `picture` covering `box`: its middle, cropped to the box's shape (a tile, the pager).
     static func covering(_ picture: ShownPicture, _ box: Rect) -> PlacedPicture {
-        let w = Double(picture.width), h = Double(picture.height)
-        let scale = max(box.size.width / w, box.size.height / h)
-        let part = Size(width: min(1, box.size.width / scale / w), height: min(1, box.size.height / scale / h))
-        return PlacedPicture(picture: picture, frame: box,
-                             crop: Rect(x: (1 - part.width) / 2, y: (1 - part.height) / 2, width: part.width, height: part.height))
+        PlacedPicture(picture: picture, frame: box,
+                      crop: AspectFit.coverPart(of: Size(width: Double(picture.width), height: Double(picture.height)), in: box.size))
     }
 
     /// `picture` whole, fitted in `box`.

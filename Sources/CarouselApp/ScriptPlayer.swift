@@ -93,8 +93,7 @@ struct ScriptPlayer {
             case .pagedown: try h.input(.step(.nextPage, time: time))
             case .escape: quit = true
             case .back: try h.back(time)
-            case .plus: try h.input(.zoom(by: ZoomSettings().keyFactor, about: nil, time: time))
-            case .minus: try h.input(.zoom(by: 1 / ZoomSettings().keyFactor, about: nil, time: time))
+            case .plus, .minus: try h.input(ZoomSettings.keyStep(in: key == .plus, time: time))
             }
         case .wheel(let dx, let dy):
             // SDL's convention: y > 0 scrolls up (back), x > 0 scrolls right (forward).

@@ -9,6 +9,15 @@ public enum AspectFit {
                     height: max(1, (image.height * scale).rounded()))
     }
 
+    /// The middle part of `image` (fractions 0–1 of it) that covers `box` when scaled to
+    /// fill it: the crop of a tile, the pager, a backdrop.
+    public static func coverPart(of image: Size, in box: Size) -> Rect {
+        guard !image.isEmpty, !box.isEmpty else { return Rect(x: 0, y: 0, width: 1, height: 1) }
+        let scale = max(box.width / image.width, box.height / image.height)
+        let w = min(1, box.width / scale / image.width), h = min(1, box.height / scale / image.height)
+        return Rect(x: (1 - w) / 2, y: (1 - h) / 2, width: w, height: h)
+    }
+
     /// The fitted rectangle of `image` centred in `box`.
     public static func rect(of image: Size, in box: Rect) -> Rect {
         let s = size(of: image, in: box.size)

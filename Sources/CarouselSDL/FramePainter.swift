@@ -92,8 +92,7 @@ public struct FramePainter {
             let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
             if let crop = item.crop {
                 // The cover's crop, then the part of it shown.
-                let cover = Rect(x: (1 - part.width / Double(w)) / 2, y: (1 - part.height / Double(h)) / 2,
-                                 width: part.width / Double(w), height: part.height / Double(h))
+                let cover = AspectFit.coverPart(of: Size(width: Double(w), height: Double(h)), in: box.size)
                 renderer.draw(slots.texture(item.slot), source: (w, h),
                               cropping: Rect(x: cover.minX + crop.minX * cover.size.width, y: cover.minY + crop.minY * cover.size.height,
                                              width: crop.size.width * cover.size.width, height: crop.size.height * cover.size.height),
@@ -162,10 +161,7 @@ public struct FramePainter {
             for area in areas { renderer.fill(area, b.average.darkened(dim).withOpacity(opacity)) }
             return
         }
-        let w = Double(b.size.width), h = Double(b.size.height)
-        let scale = max(box.size.width / w, box.size.height / h)
-        let cover = Rect(x: (1 - box.size.width / scale / w) / 2, y: (1 - box.size.height / scale / h) / 2,
-                         width: box.size.width / scale / w, height: box.size.height / scale / h)
+        let cover = AspectFit.coverPart(of: Size(width: Double(b.size.width), height: Double(b.size.height)), in: box.size)
         for area in areas {
             // The part of the backdrop under this area of the box.
             let crop = Rect(x: cover.minX + (area.minX - box.minX) / box.size.width * cover.size.width,

@@ -17,4 +17,10 @@ public struct ZoomSettings: Hashable, Sendable {
     /// ... and this many pixels of it is a double tap.
     public var doubleTapDistance = 40.0
     public init() {}
+
+    /// What a `+` (in) or `-` (out) key asks, about the screen's centre.
+    public static func keyStep(in zoomIn: Bool, time: Double) -> ViewInput {
+        let f = ZoomSettings().keyFactor
+        return .zoom(by: zoomIn ? f : 1 / f, about: nil, time: time)
+    }
 }
