@@ -40,8 +40,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public var slots: SlotTextures { pipeline.slots }
     public var feed: ImageFeed { pipeline.feed }
     public var currentIndex: Int? { engine.currentIndex }
-    /// Moving by itself, Ken Burns included: the loop draws every frame.
-    public var isAnimating: Bool { engine.isAnimating || engine.kenBurnsMoving }
+    /// Moving by itself, Ken Burns included, or a zoom's detail going up a band a frame:
+    /// the loop draws every frame.
+    public var isAnimating: Bool { engine.isAnimating || engine.kenBurnsMoving || pipeline.detail?.isUploading == true }
 
     public func draw(on renderer: SDLRenderer) {
         if engine.itemCount == 0 {
@@ -92,7 +93,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     }
 
     /// The zoomed picture's sharp detail and where it goes, with the strip at rest on it.
-    private var detailDrawing: (picture: ShownPicture, rect: Rect)? {
+    private var detailDrawing: (picture: BandedPicture, rect: Rect)? {
         guard let zoom = engine.zoom, zoom.isZoomed, let t = zoom.target, engine.position == Double(t.virtualIndex) else { return nil }
         return pipeline.detail?.drawing(over: zoom.frame, item: t.item)
     }

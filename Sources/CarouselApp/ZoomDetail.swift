@@ -4,14 +4,15 @@ import CarouselSDL
 
 /// The sharp detail of a zoomed picture: the part of it on screen (and a margin) decoded
 /// again in a helper at the resolution the zoom shows it at (`ZoomPan.wantedRegion`), held
-/// in one texture and drawn over the fitted picture scaled up, which shows until it comes.
-/// One region at a time, at most twice the screen's pixels; let go when the zoom ends or
-/// memory gets tight. Main thread only.
+/// in one banded picture and drawn over the fitted picture scaled up, which shows until it
+/// comes. One region at a time, at most twice the screen's pixels (a second set of bands
+/// only while a larger one is being filled behind the one shown); let go when the zoom
+/// ends or memory gets tight. Main thread only.
 final class ZoomDetail {
     private let workers: DecodeWorkers
     private let renderer: SDLRenderer
-    private var texture: SDLTexture?
-    /// What the texture holds.
+    /// The detail shown, and the region it is.
+    private var picture: BandedPicture?
     private(set) var held: ZoomRegion?
     /// What the worker was last asked for, and when (monotonic seconds).
     private var asked: ZoomRegion?
@@ -43,47 +44,88 @@ final class ZoomDetail {
         askedAt = EventQueue.now
         workers.want([DecodeWorkers.Request(item: item, source: sources[item], box: wanted.size, part: wanted.part)])
         if wait {
-            while workers.busy { workers.waitForResult(); if try pump() { break } }
-            _ = try pump()
+            while workers.busy { workers.waitForResult(); if try pump(all: true) { break } }
+            _ = try pump(all: true)
         }
     }
 
-    /// Uploads a detail the worker finished; whether one came.
+    /// Uploads a detail the worker finished, a band per call (made, cleared and filled:
+    /// 4 MB, 1–3 ms in software) into bands not on screen; into the bands shown, when they
+    /// hold it, all at once (their pages are touched: 3 ms for 16 MB). Whether a new detail
+    /// is now shown. `all`: the whole of it at once (render, which waits).
     @discardableResult
-    func pump() throws(SDLError) -> Bool {
-        var changed = false
+    func pump(all: Bool = false) throws(SDLError) -> Bool {
+        var atOnce = all
         for done in workers.take() {
             guard let asked, let part = done.request.part, part == asked.part, done.request.item == asked.item,
                   case .success(let image) = done.result else { continue }
-            // Made once as large as needed so far and filled in its corner: a pan to a part of
-            // another shape does not allocate 16 MB on the drawing thread again.
-            if (texture?.width ?? 0) < image.width || (texture?.height ?? 0) < image.height {
-                let (w, h) = (max(texture?.width ?? 0, image.width), max(texture?.height ?? 0, image.height))
-                texture = nil
-                texture = try renderer.makeTexture(width: w, height: h)
+            let region = ZoomRegion(item: asked.item, part: part, size: Size(width: Double(image.width), height: Double(image.height)))
+            if let picture, picture.holds(width: image.width, height: image.height) {
+                pending = Upload(region: region, image: image, rows: picture.bandRows, bands: picture.bands, next: 0)
+                atOnce = atOnce || held != nil
+            } else {
+                // Made as large as needed so far; the one shown stays until this is full.
+                bandWidth = max(bandWidth, image.width)
+                pending = Upload(region: region, image: image, rows: max(16, (4 << 20) / max(4, bandWidth * 4)), bands: [], next: 0)
             }
-            try texture?.update(with: image)
-            texture?.setBlending(!image.isOpaque)
-            held = ZoomRegion(item: asked.item, part: part, size: Size(width: Double(image.width), height: Double(image.height)))
-            uploads += 1
-            changed = true
-            if let held { lastShown = (held, EventQueue.now - askedAt) }
         }
-        return changed
+        return try finish(all: atOnce)
     }
 
-    /// Drops the texture and any request: the zoom ended, or memory is tight.
+    /// A detail being uploaded: rows per band, the bands made so far, the next to fill.
+    private struct Upload {
+        let region: ZoomRegion
+        let image: PixelImage
+        let rows: Int
+        var bands: [SDLTexture]
+        var next: Int
+    }
+    private var pending: Upload?
+    /// The widest detail so far: bands are made this wide, so a narrower one reuses them.
+    private var bandWidth = 0
+
+    /// Whether a detail is still being uploaded (the loop keeps drawing until it shows).
+    var isUploading: Bool { pending != nil }
+
+    /// Fills the next band of the pending detail (all of them with `all`), making it first
+    /// if needed; shows the detail once every band is full.
+    private func finish(all: Bool) throws(SDLError) -> Bool {
+        guard var upload = pending else { return false }
+        let (image, rows) = (upload.image, upload.rows)
+        let count = BandedPicture.bandCount(height: image.height, rows: rows)
+        repeat {
+            let i = upload.next
+            if upload.bands.count <= i { upload.bands.append(try renderer.makeTexture(width: bandWidth, height: rows)) }
+            try upload.bands[i].update(with: image, rows: (i * rows)..<min(image.height, (i + 1) * rows), at: 0)
+            upload.next += 1
+        } while all && upload.next < count
+        guard upload.next >= count else {
+            pending = upload
+            return false
+        }
+        pending = nil
+        let shown = BandedPicture(bands: upload.bands, bandRows: rows, width: image.width, height: image.height)
+        shown.setBlending(!image.isOpaque)
+        picture = shown
+        held = upload.region
+        uploads += 1
+        lastShown = (upload.region, EventQueue.now - askedAt)
+        return true
+    }
+
+    /// Drops the detail and any request: the zoom ended, or memory is tight.
     func release() {
         if asked != nil { workers.want([]) }
-        texture = nil
+        picture = nil
         held = nil
         asked = nil
+        pending = nil
     }
 
     /// The detail to draw over the picture `zoom` has at `frame` (its rectangle on screen).
-    func drawing(over frame: Rect, item: Int) -> (picture: ShownPicture, rect: Rect)? {
-        guard let texture, let held, held.item == item else { return nil }
-        return (ShownPicture(texture: texture, width: Int(held.size.width), height: Int(held.size.height)), Rect(x: frame.minX + held.part.minX * frame.size.width, y: frame.minY + held.part.minY * frame.size.height,
+    func drawing(over frame: Rect, item: Int) -> (picture: BandedPicture, rect: Rect)? {
+        guard let picture, let held, held.item == item else { return nil }
+        return (picture, Rect(x: frame.minX + held.part.minX * frame.size.width, y: frame.minY + held.part.minY * frame.size.height,
                               width: held.part.size.width * frame.size.width, height: held.part.size.height * frame.size.height))
     }
 }

@@ -49,6 +49,18 @@ public struct Rect: Hashable, Sendable {
         return Rect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
+    /// What of this rectangle lies outside `hole`: up to four bands (above, below, left,
+    /// right of it), none thinner than half a pixel; this whole rectangle when they do not meet.
+    public func around(_ hole: Rect) -> [Rect] {
+        let h = hole.intersection(self)
+        guard h.size.width > 0, h.size.height > 0 else { return [self] }
+        return [Rect(x: minX, y: minY, width: size.width, height: h.minY - minY),
+                Rect(x: minX, y: h.maxY, width: size.width, height: maxY - h.maxY),
+                Rect(x: minX, y: h.minY, width: h.minX - minX, height: h.size.height),
+                Rect(x: h.maxX, y: h.minY, width: maxX - h.maxX, height: h.size.height)]
+            .filter { $0.size.width >= 0.5 && $0.size.height >= 0.5 }
+    }
+
     /// True when the two rectangles share an area larger than zero.
     public func intersects(_ other: Rect) -> Bool {
         minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY

@@ -23,7 +23,7 @@ public struct FramePainter {
     /// `fadeIn`: an item crossfading in over the others at this opacity (0–1).
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      fadeIn: (item: VisibleItem, opacity: Double)? = nil,
-                     detail: (picture: ShownPicture, rect: Rect)? = nil, overlay: Overlay? = nil, on renderer: SDLRenderer) {
+                     detail: (picture: BandedPicture, rect: Rect)? = nil, overlay: Overlay? = nil, on renderer: SDLRenderer) {
         // A zoomed picture (drawn last) may cover the screen: what it hides is not drawn,
         // nor the picture itself where its sharp detail covers all of it that shows.
         let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
@@ -31,7 +31,7 @@ public struct FramePainter {
         let hidesAll = fadeIn == nil && top.map { slots.isOpaque($0.0.slot) && $0.1.covers(screen) } == true
         let detailCovers = detail.map { d in top.map { d.rect.covers($0.1.intersection(screen)) } == true } == true
         if hidesAll, let (last, _) = top {
-            if !detailCovers { drawItem(last, slots: slots, on: renderer) }
+            if !detailCovers { drawItem(last, slots: slots, around: detail, within: screen, on: renderer) }
             if let detail { drawDetail(detail, on: renderer) }
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
             return
@@ -45,7 +45,8 @@ public struct FramePainter {
             renderer.fillGradient(Rect(x: 0, y: viewport.height - 10, width: viewport.width, height: 10),
                                   top: Color(r: 0, g: 0, b: 0, a: 0), bottom: Color(r: 0, g: 0, b: 0, a: 64))
         }
-        for item in items { drawItem(item, slots: slots, on: renderer) }
+        for item in items.dropLast() { drawItem(item, slots: slots, on: renderer) }
+        if let last = items.last { drawItem(last, slots: slots, around: detail, within: screen, on: renderer) }
         if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
         if let detail { drawDetail(detail, on: renderer) }
         if let overlay { draw(overlay, viewport: viewport, on: renderer) }
@@ -53,13 +54,30 @@ public struct FramePainter {
 
     /// A zoomed picture's sharp detail: decoded at the size it shows, so drawn pixel for
     /// pixel (within a pixel and a half it is not scaled: scaling by one row repeats one).
-    private func drawDetail(_ detail: (picture: ShownPicture, rect: Rect), on renderer: SDLRenderer) {
+    private func drawDetail(_ detail: (picture: BandedPicture, rect: Rect), on renderer: SDLRenderer) {
+        renderer.draw(detail.picture, in: place(of: detail))
+    }
+
+    /// Where a detail is drawn: its rectangle, or its own size at whole pixels when that is
+    /// within a pixel and a half of it.
+    private func place(of detail: (picture: BandedPicture, rect: Rect)) -> Rect {
         let (w, h) = (Double(detail.picture.width), Double(detail.picture.height))
-        var rect = detail.rect
-        if abs(rect.size.width - w) < 1.5 && abs(rect.size.height - h) < 1.5 {
-            rect = Rect(x: rect.minX.rounded(), y: rect.minY.rounded(), width: w, height: h)
+        let rect = detail.rect
+        guard abs(rect.size.width - w) < 1.5 && abs(rect.size.height - h) < 1.5 else { return rect }
+        return Rect(x: rect.minX.rounded(), y: rect.minY.rounded(), width: w, height: h)
+    }
+
+    /// The zoomed item, only where its detail will not cover it (on the screen, around the
+    /// detail's place, which is drawn a pixel into so no seam shows): a picture scaled up
+    /// is the dearest drawing of a frame in software.
+    private func drawItem(_ item: VisibleItem, slots: SlotTextures, around detail: (picture: BandedPicture, rect: Rect)?,
+                          within screen: Rect, on renderer: SDLRenderer) {
+        guard let detail else { return drawItem(item, slots: slots, on: renderer) }
+        let p = place(of: detail)
+        let hole = Rect(x: p.minX + 1, y: p.minY + 1, width: max(0, p.size.width - 2), height: max(0, p.size.height - 2))
+        for area in screen.around(hole) {
+            renderer.clipped(to: area) { drawItem(item, slots: slots, on: renderer) }
         }
-        renderer.draw(detail.picture.texture, source: (detail.picture.width, detail.picture.height), in: rect)
     }
 
     /// Where an item's picture is drawn, if it has one.
@@ -122,7 +140,8 @@ public struct FramePainter {
                 // made at the size it is drawn.
                 let size = (width: Int(r.size.width.rounded()), height: Int(r.size.height.rounded()))
                 if alpha < 255, let copy = slots.opaqueCopy(item.slot, size: size) {
-                    renderer.draw(copy, source: size, in: r, alpha: alpha, brightness: 1 - dim)
+                    // At the fade's first frame the copy is made and nothing of it shows.
+                    if alpha > 0 { renderer.draw(copy, source: size, in: r, alpha: alpha, brightness: 1 - dim) }
                 } else {
                     renderer.draw(slots.texture(item.slot), source: (w, h), in: r, alpha: alpha, brightness: 1 - dim)
                 }
@@ -149,14 +168,7 @@ public struct FramePainter {
     private func drawBackdrop(_ b: (texture: SDLTexture, size: (width: Int, height: Int), average: Color), in box: Rect,
                               around picture: Rect?, dim: Double, alpha: UInt8, on renderer: SDLRenderer) {
         let opacity = Double(alpha) / 255
-        var areas = [box]
-        if let p = picture?.intersection(box), p.size.width > 0, p.size.height > 0 {
-            areas = [Rect(x: box.minX, y: box.minY, width: box.size.width, height: p.minY - box.minY),
-                     Rect(x: box.minX, y: p.maxY, width: box.size.width, height: box.maxY - p.maxY),
-                     Rect(x: box.minX, y: p.minY, width: p.minX - box.minX, height: p.size.height),
-                     Rect(x: p.maxX, y: p.minY, width: box.maxX - p.maxX, height: p.size.height)]
-                .filter { $0.size.width >= 0.5 && $0.size.height >= 0.5 }
-        }
+        let areas = picture.map { box.around($0) } ?? [box]
         guard style.fill == .blur else {
             for area in areas { renderer.fill(area, b.average.darkened(dim).withOpacity(opacity)) }
             return

@@ -157,8 +157,8 @@ public final class SDLRenderer {
                      alpha: UInt8 = 255, brightness: Double = 1) {
         var dst = Self.pixelRect(destination)
         let scaled = Int(dst.w) != source.width || Int(dst.h) != source.height
-        if scaled && !viewportRect.covers(destination) {
-            // Scaled and partly off the screen: only the part on it (see `drawVisible`).
+        if scaled && !drawableRect.covers(destination) {
+            // Scaled and partly off the screen or the clip: only the part on it (see `drawVisible`).
             return drawVisible(texture, source: source, mapping: destination, within: viewportRect,
                                alpha: alpha, brightness: brightness)
         }
@@ -176,6 +176,23 @@ public final class SDLRenderer {
         return Rect(x: 0, y: 0, width: Double(r.w), height: Double(r.h))
     }
 
+    /// What a drawing can reach now: the viewport, cut to the clip while there is one.
+    var drawableRect: Rect {
+        guard SDL_RenderIsClipEnabled(handle) == SDL_TRUE else { return viewportRect }
+        var c = SDL_Rect()
+        SDL_RenderGetClipRect(handle, &c)
+        return viewportRect.intersection(Rect(x: Double(c.x), y: Double(c.y), width: Double(c.w), height: Double(c.h)))
+    }
+
+    /// Runs `draw` with all drawing cut to `rect` (whole pixels), then lifts the cut.
+    public func clipped(to rect: Rect, _ draw: () -> Void) {
+        var clip = Self.pixelRect(rect)
+        guard clip.w > 0, clip.h > 0 else { return }
+        SDL_RenderSetClipRect(handle, &clip)
+        draw()
+        SDL_RenderSetClipRect(handle, nil)
+    }
+
     /// Draws the top-left `source` pixels of `texture` as if into `mapping` (float, any
     /// size), but only what falls inside `area`: the texture pixels that cover it (rounded
     /// outwards to whole pixels) into exactly where `mapping` puts them, clipped to `area`.
@@ -184,8 +201,11 @@ public final class SDLRenderer {
     /// allocation and 12 ms on every frame; this keeps it to what shows.
     private func drawVisible(_ texture: SDLTexture, source: (width: Int, height: Int), mapping: Rect, within area: Rect,
                              alpha: UInt8, brightness: Double) {
-        let visible = area.intersection(viewportRect).intersection(mapping)
+        let visible = area.intersection(drawableRect).intersection(mapping)
         guard visible.size.width > 0, visible.size.height > 0, mapping.size.width > 0, mapping.size.height > 0 else { return }
+        if isSoftware {
+            return drawInBands(texture, source: source, mapping: mapping, within: Self.pixelRect(visible), alpha: alpha, brightness: brightness)
+        }
         let sx = mapping.size.width / Double(source.width), sy = mapping.size.height / Double(source.height)
         let x0 = max(0, Int(((visible.minX - mapping.minX) / sx).rounded(.down)))
         let y0 = max(0, Int(((visible.minY - mapping.minY) / sy).rounded(.down)))
@@ -209,6 +229,62 @@ public final class SDLRenderer {
         Self.blending(texture, if: alpha < 255) { SDL_RenderCopyF(handle, texture.handle, &src, &dst) }
         if clipped { SDL_RenderSetClipRect(handle, &previous) } else { SDL_RenderSetClipRect(handle, nil) }
     }
+
+    /// `drawVisible` for the software renderer, which must never be given a scaled copy
+    /// that reaches past the screen (a temporary picture of the whole destination) or past
+    /// the clip (SDL trims the source in whole pixels, and the picture slides by up to a
+    /// texture pixel): the texture pixels wholly inside `visible` in one copy, and the
+    /// slivers of those cut by its edges, each stretched over what shows of it (under
+    /// nearest scaling a texture pixel is one colour, so this is the same picture).
+    private func drawInBands(_ texture: SDLTexture, source: (width: Int, height: Int), mapping: Rect, within visible: SDL_Rect,
+                             alpha: UInt8, brightness: Double) {
+        guard visible.w > 0, visible.h > 0 else { return }
+        let columns = Self.bands(count: source.width, start: mapping.minX, step: mapping.size.width / Double(source.width),
+                                 from: Int(visible.x), to: Int(visible.x + visible.w))
+        let rows = Self.bands(count: source.height, start: mapping.minY, step: mapping.size.height / Double(source.height),
+                              from: Int(visible.y), to: Int(visible.y + visible.h))
+        let v = UInt8(min(max(brightness, 0), 1) * 255)
+        SDL_SetTextureAlphaMod(texture.handle, alpha)
+        SDL_SetTextureColorMod(texture.handle, v, v, v)
+        Self.blending(texture, if: alpha < 255) {
+            for row in rows {
+                for column in columns {
+                    var src = SDL_Rect(x: Int32(column.texels.lowerBound), y: Int32(row.texels.lowerBound),
+                                       w: Int32(column.texels.count), h: Int32(row.texels.count))
+                    var dst = SDL_Rect(x: Int32(column.pixels.lowerBound), y: Int32(row.pixels.lowerBound),
+                                       w: Int32(column.pixels.count), h: Int32(row.pixels.count))
+                    SDL_RenderCopy(handle, texture.handle, &src, &dst)
+                }
+            }
+        }
+    }
+
+    /// Along one axis: texture pixels `0..<count` laid from `start`, `step` screen pixels
+    /// each; the screen pixels `from..<to` shown as at most three bands of texture pixels
+    /// and the screen pixels each covers: the sliver cut at the start, the whole ones, the
+    /// sliver cut at the end. A texture pixel `i` begins at the screen pixel
+    /// `start + i × step` rounded.
+    static func bands(count: Int, start: Double, step: Double, from: Int, to: Int) -> [(texels: Range<Int>, pixels: Range<Int>)] {
+        guard count > 0, step > 0, to > from else { return [] }
+        func edge(_ i: Int) -> Int { Int((start + Double(i) * step).rounded()) }
+        // The first texture pixel beginning at or after `from`, the last boundary at or before `to`.
+        var first = min(count, max(0, Int(((Double(from) - start) / step).rounded(.down))))
+        while first < count && edge(first) < from { first += 1 }
+        while first > 0 && edge(first - 1) >= from { first -= 1 }
+        var last = min(count, max(0, Int(((Double(to) - start) / step).rounded(.up))))
+        while last > 0 && edge(last) > to { last -= 1 }
+        while last < count && edge(last + 1) <= to { last += 1 }
+        // No boundary inside: all of it is one texture pixel.
+        if first > last { return [(max(0, min(count, first) - 1)..<max(1, min(count, first)), from..<to)] }
+        var out: [(texels: Range<Int>, pixels: Range<Int>)] = []
+        if edge(first) > from && first > 0 { out.append(((first - 1)..<first, from..<edge(first))) }
+        if last > first { out.append((first..<last, edge(first)..<edge(last))) }
+        if edge(last) < to && last < count { out.append((last..<(last + 1), edge(last)..<to)) }
+        return out
+    }
+
+    /// Whether this is SDL's software renderer (drawing on the CPU into a surface).
+    var isSoftware: Bool { driverName == "software" }
 
     /// Fills `rect` with a vertical gradient from `top` to `bottom` (a shadow band).
     public func fillGradient(_ rect: Rect, top: Color, bottom: Color) {

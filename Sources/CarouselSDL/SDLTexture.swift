@@ -47,11 +47,26 @@ public final class SDLTexture {
     }
 
     public func update(with image: PixelImage) throws(SDLError) {
-        precondition(image.width <= width && image.height <= height, "image larger than its texture")
-        var rect = SDL_Rect(x: 0, y: 0, w: Int32(image.width), h: Int32(image.height))
+        try update(with: image, rows: 0..<image.height)
+    }
+
+    /// Copies the rows `rows` of `image` into the texture's rows from `top` (the same rows
+    /// by default): a large picture uploaded a band at a time.
+    public func update(with image: PixelImage, rows: Range<Int>, at top: Int? = nil) throws(SDLError) {
+        let top = top ?? rows.lowerBound
+        precondition(image.width <= width && top >= 0 && top + rows.count <= height, "image larger than its texture")
+        precondition(rows.lowerBound >= 0 && rows.upperBound <= image.height, "rows outside the image")
+        guard !rows.isEmpty else { return }
+        var rect = SDL_Rect(x: 0, y: Int32(top), w: Int32(image.width), h: Int32(rows.count))
         let rc: Int32
         if image.isBGRA {
-            rc = image.pixels.withUnsafeBytes { SDL_UpdateTexture(handle, &rect, $0.baseAddress, Int32(image.width * 4)) }
+            rc = image.pixels.withUnsafeBytes {
+                SDL_UpdateTexture(handle, &rect, $0.baseAddress! + rows.lowerBound * image.width * 4, Int32(image.width * 4))
+            }
+        } else if rows != 0..<image.height {
+            let part = Array(image.pixels[(rows.lowerBound * image.width * 4)..<(rows.upperBound * image.width * 4)])
+            let argb = PixelOrder.argb(fromRGBA: part)
+            rc = argb.withUnsafeBytes { SDL_UpdateTexture(handle, &rect, $0.baseAddress, Int32(image.width * 4)) }
         } else {
             let argb = PixelOrder.argb(fromRGBA: image.pixels)
             rc = argb.withUnsafeBytes { SDL_UpdateTexture(handle, &rect, $0.baseAddress, Int32(image.width * 4)) }

@@ -171,8 +171,12 @@ public final class SlotTextures {
         guard let picture = picture(slot), isOpaque(slot), size.width > 0, size.height > 0 else { return nil }
         if let c = fadeCopy, c.slot == slot, c.version == versions[slot], c.texture.width == size.width,
            c.texture.height == size.height { return c.texture }
-        guard let copy = try? SDLTexture(renderer: renderer, width: size.width, height: size.height,
-                                         target: true, withoutAlpha: true) else { return nil }
+        // The last fade's texture is filled again when it has the size: pictures of one
+        // shape fade one after another without a new 4 MB texture each time.
+        let reused = fadeCopy.flatMap { $0.texture.width == size.width && $0.texture.height == size.height ? $0.texture : nil }
+        fadeCopy = nil
+        guard let copy = reused ?? (try? SDLTexture(renderer: renderer, width: size.width, height: size.height,
+                                                    target: true, withoutAlpha: true)) else { return nil }
         renderer.copy(picture.texture, width: picture.width, height: picture.height, into: copy)
         fadeCopy = (slot, versions[slot], copy)
         return copy

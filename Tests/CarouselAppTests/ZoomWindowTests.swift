@@ -46,7 +46,9 @@ struct ZoomWindowTests {
         #expect(app.waitFor("zoom", count: count + 1))
         #expect(app.ofType("release").count == releases)
         #expect(scales().last == 2.5)
-        // Zoomed, with its sharp detail decoded: at rest the program sleeps.
+        // Zoomed, with its sharp detail decoded and uploaded a band a frame (shown once
+        // full): at rest the program sleeps.
+        #expect(app.waitFor("zoom_detail", count: 1))
         app.waitForRest()
         let before = app.cpuTicks
         Thread.sleep(forTimeInterval: 2)
