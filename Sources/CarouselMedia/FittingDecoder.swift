@@ -84,19 +84,31 @@ public struct FittingDecoder: ImageDecoding {
     /// The part `part` (fractions 0–1 of the upright picture) of the encoded image `bytes`,
     /// fitted to `box`: what a zoom shows sharp. A JPEG decodes only that part, at the
     /// smallest DCT scale that still covers `box` (`JPEGCodec.Crop`); any other format is
-    /// decoded whole at full size, then cropped (the helper's memory limit bounds it).
+    /// decoded whole at full size (`wholeForParts`), then cut (the helper's memory limit
+    /// bounds it).
     public func decode(_ bytes: [UInt8], name path: String, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        if let whole = try wholeForParts(bytes, name: path) { return Self.cut(part, of: whole, fittingIn: box) }
         let part = Self.clamped(part)
+        return try bytes.withUnsafeBytes { raw in
+            Result { () throws(ImageError) in try decodeJPEGPart(raw, markers: bytes, part: part, box: box, path: path) }
+        }.get()
+    }
+
+    /// The whole picture at its own size, upright, that parts of a format decoded only
+    /// whole are cut from (a helper keeps it while a zoom asks for parts); nil for a JPEG,
+    /// which decodes each part on its own.
+    public func wholeForParts(_ bytes: [UInt8], name path: String) throws(ImageError) -> PixelImage? {
         let header = ImageHeader.read(bytes)
         if let w = header.width, let h = header.height { try checkSize(width: w, height: h, path: path) }
-        if header.format == .jpeg {
-            return try bytes.withUnsafeBytes { raw in
-                Result { () throws(ImageError) in try decodeJPEGPart(raw, markers: bytes, part: part, box: box, path: path) }
-            }.get()
-        }
+        guard header.format != .jpeg else { return nil }
         // A square as large as the picture's longer side fits it, upright either way, at 1:1.
         let side = Double(max(header.width ?? 8192, header.height ?? 8192))
-        let whole = try fitted(bytes, name: path, fittingIn: Size(width: side, height: side))
+        return try fitted(bytes, name: path, fittingIn: Size(width: side, height: side))
+    }
+
+    /// The part `part` (fractions 0–1) of `whole`, fitted to `box` (never enlarged).
+    public static func cut(_ part: Rect, of whole: PixelImage, fittingIn box: Size) -> PixelImage {
+        let part = clamped(part)
         let x = Int((part.minX * Double(whole.width)).rounded(.down)), y = Int((part.minY * Double(whole.height)).rounded(.down))
         let w = max(1, min(whole.width - x, Int((part.size.width * Double(whole.width)).rounded(.up))))
         let h = max(1, min(whole.height - y, Int((part.size.height * Double(whole.height)).rounded(.up))))

@@ -19,6 +19,44 @@ import Testing
         do { _ = try decoder.decode(source(path), fittingIn: box); return nil } catch { return error.reason }
     }
 
+    /// A zoom's parts of a format decoded only whole are cut from one whole decode its
+    /// helper keeps: a file rewritten under the same inode, size and time still gives the
+    /// picture kept, a decode of another picture in between goes to the other helper and
+    /// leaves it be, and a file whose time changed is decoded again.
+    @Test func aZoomsPartsAreCutFromTheWholePictureItsHelperKeeps() throws {
+        let dir = NSTemporaryDirectory() + "whole-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func ppm(_ rgb: (UInt8, UInt8, UInt8)) -> Data {
+            Data(Array("P6\n400 300\n255\n".utf8) + (0..<(400 * 300)).flatMap { _ in [rgb.0, rgb.1, rgb.2] })
+        }
+        let path = dir + "/p.ppm", other = dir + "/q.ppm"
+        try ppm((200, 0, 0)).write(to: URL(fileURLWithPath: path))
+        try ppm((0, 200, 0)).write(to: URL(fileURLWithPath: other))
+        var info = stat()
+        stat(path, &info)
+        let written = info.st_mtim
+        let decoder = Self.decoder(helpers: 2)
+        defer { decoder.stop() }
+        let part = Rect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)
+        func partColour() throws -> (UInt8, UInt8, UInt8) {
+            let image = try decoder.decode(Self.source(path), part: part, fittingIn: Size(width: 100, height: 100))
+            return (image.pixels[0], image.pixels[1], image.pixels[2])
+        }
+        #expect(try partColour() == (200, 0, 0))
+        // Rewritten in place (same inode and size), its time put back: the helper's key.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: ppm((0, 0, 200)))
+        try handle.close()
+        var times = [written, written]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        _ = try decoder.decode(Self.source(other), fittingIn: Self.box)
+        #expect(try partColour() == (200, 0, 0), "the part is cut from the whole picture kept")
+        times[1].tv_sec += 5
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        #expect(try partColour() == (0, 0, 200), "a changed file is decoded again")
+    }
+
     static func isRunning(_ pid: pid_t) -> Bool {
         // A zombie still has a /proc entry: only a running process counts.
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

@@ -29,19 +29,23 @@ public enum DecoderHelper {
         let budget = MemoryBudget(limit: limit, inUse: addressSpace)
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
         var trimmed = true
+        var wholes = WholePictureCache()
         while true {
-            let received = socket.receive(until: trimmed ? nil : MonotonicClock.now + idleTrim)
-            trimmed = false
+            let deadlines = [trimmed ? nil : MonotonicClock.now + idleTrim, wholes.expiry].compactMap { $0 }
+            let received = socket.receive(until: deadlines.min())
             switch received {
             case .timedOut:
-                _ = malloc_trim(0)
+                // Idle: the memory freed goes back, and a whole picture no zoom asked of lately.
+                if wholes.expire(now: MonotonicClock.now) || !trimmed { _ = malloc_trim(0) }
                 trimmed = true
+                continue
             case .closed:
                 exit(0)
             case .malformed:
                 exit(2)  // the main process is ours: this cannot happen, so stop
             case .message(let message, let passed):
-                let reply = answer(message, file: passed, budget: budget, colour: colour)
+                trimmed = false
+                let reply = answer(message, file: passed, budget: budget, colour: colour, wholes: &wholes)
                 if let passed { close(passed) }
                 switch reply {
                 case .image(let image):
@@ -65,7 +69,8 @@ public enum DecoderHelper {
         case message(HelperMessage)
     }
 
-    private static func answer(_ message: HelperMessage, file: Int32?, budget: MemoryBudget, colour: ColourConverter) -> Reply {
+    private static func answer(_ message: HelperMessage, file: Int32?, budget: MemoryBudget, colour: ColourConverter,
+                               wholes: inout WholePictureCache) -> Reply {
         switch message {
         case .decode(let job):
             guard let file else { return .message(.failed(reason: "was not passed to the decoder")) }
@@ -75,9 +80,21 @@ public enum DecoderHelper {
                 let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
                 if let part = job.partRect {
                     // A zoom's detail: the picture's own size bounds it (`maxPixels`), and
-                    // the helper's memory limit any whole decode a format needs for it.
-                    return .image(try decoder.decode(ImageFile.read(file, name: job.name), name: job.name, part: part, fittingIn: box))
+                    // the helper's memory limit any whole decode a format needs for it,
+                    // which is kept for the next part the zoom asks of the same file.
+                    let key = WholePictureCache.Key(file: file)
+                    if let key, let whole = wholes.picture(for: key, now: MonotonicClock.now) {
+                        return .image(FittingDecoder.cut(part, of: whole, fittingIn: box))
+                    }
+                    wholes.clear()
+                    let bytes = try ImageFile.read(file, name: job.name)
+                    guard let whole = try decoder.wholeForParts(bytes, name: job.name) else {
+                        return .image(try decoder.decode(bytes, name: job.name, part: part, fittingIn: box))
+                    }
+                    if let key { wholes.keep(whole, for: key, now: MonotonicClock.now) }
+                    return .image(FittingDecoder.cut(part, of: whole, fittingIn: box))
                 }
+                wholes.clear()
                 pixels = try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
                 return .image(try decoder.decode(file: file, name: job.name, fittingIn: box))
             } catch {

@@ -55,6 +55,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     /// Files that crashed or hung a helper, with the reason: not tried again in this run.
     private var killers: [FileIdentity: String] = [:]
     private var tally = Tally()
+    /// The helper that decoded the last part of a picture for a zoom.
+    private var partHelper: pid_t?
     private var stopped = false
     private var warnedUnsandboxed = false
     /// Why helpers could not be started, each said once; the last one, for the files it fails.
@@ -119,7 +121,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }
         let fd = try ImageFile.open(path)
         defer { close(fd) }
-        guard let helper = checkOut() else {
+        guard let helper = checkOut(forPart: part != nil) else {
             let why = lock.withLock { lastSpawnProblem }.map { " (\($0))" } ?? ""
             throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + why)
         }
@@ -131,6 +133,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         let started = MonotonicClock.now
         switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):
+            // It may now hold the whole picture the next part is cut from.
+            if part != nil { lock.withLock { partHelper = helper.pid } }
             checkIn(helper)
             let took = MonotonicClock.now - started
             MediaCounters.count { $0.decodes += 1; $0.decodeSeconds += took }
@@ -179,8 +183,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    private func checkOut() -> HelperProcess? {
-        let h = waitForAStart() ?? spawn()
+    private func checkOut(forPart: Bool = false) -> HelperProcess? {
+        let h = waitForAStart(forPart: forPart) ?? spawn()
         guard let h else { return nil }
         let ok = lock.withLock { () -> Bool in
             guard !stopped else { return false }
@@ -196,11 +200,16 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         starts.withLock { while starting > 0 { starts.wait() } }
     }
 
-    /// An idle helper, if there is one or one being started at creation becomes ready.
-    private func waitForAStart() -> HelperProcess? {
+    /// An idle helper, if there is one or one being started at creation becomes ready: for
+    /// a zoom's part the one that decoded the last part (it may hold the whole picture,
+    /// `WholePictureCache`), for anything else another one while there is one.
+    private func waitForAStart(forPart: Bool) -> HelperProcess? {
         starts.withLock {
             while true {
-                if let h = lock.withLock({ () -> HelperProcess? in stopped ? nil : idle.popLast() }) { return h }
+                if let h = lock.withLock({ () -> HelperProcess? in
+                    guard !stopped, let last = idle.indices.last else { return nil }
+                    return idle.remove(at: idle.lastIndex { ($0.pid == partHelper) == forPart } ?? last)
+                }) { return h }
                 if starting == 0 || isStopped { return nil }
                 starts.wait()
             }
