@@ -8,6 +8,8 @@ public struct FramePainter {
     /// Drawn behind everything, scaled to cover the screen and cropped about its centre.
     public var backdrop: SDLTexture?
     private let captions = TextCache()
+    /// A crossfade's still part, in software.
+    let still = StillFrame()
 
     public init(style: ViewStyle, text: TextRenderer?) {
         self.style = style
@@ -15,7 +17,10 @@ public struct FramePainter {
     }
 
     /// Forgets the caption textures, for a lost rendering device: they are made again when drawn.
-    public func forgetTextures() { captions.removeAll() }
+    public func forgetTextures() {
+        captions.removeAll()
+        still.forget()
+    }
 
     /// Draws the visible items (neighbours shrunk and dimmed by their distance from the
     /// focus, as their layout measures it), then the overlay.
@@ -36,6 +41,26 @@ public struct FramePainter {
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
             return
         }
+        if let fadeIn, renderer.isSoftware {
+            // In software the still part of a crossfade is drawn once, then copied.
+            let key = StillFrame.Key(items: items, contents: items.map { slots.contents[$0.slot] },
+                                     versions: items.map { slots.version($0.slot) },
+                                     width: Int(viewport.width), height: Int(viewport.height))
+            still.draw(key, on: renderer) { drawStill(items, slots: slots, viewport: viewport, detail: detail, on: renderer) }
+            drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer)
+            if let overlay { draw(overlay, viewport: viewport, on: renderer) }
+            return
+        }
+        drawStill(items, slots: slots, viewport: viewport, detail: detail, on: renderer)
+        if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
+        if let detail { drawDetail(detail, on: renderer) }
+        if let overlay { draw(overlay, viewport: viewport, on: renderer) }
+    }
+
+    /// The background and the items, the last around a zoom's detail if there is one.
+    private func drawStill(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
+                           detail: (picture: BandedPicture, rect: Rect)?, on renderer: SDLRenderer) {
+        let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
         clear(viewport, on: renderer)
         if style.shadow && !style.fillsBox {
             // Seed 001: 20 px at half opacity fading down from the top, 10 px at a quarter
@@ -47,9 +72,6 @@ public struct FramePainter {
         }
         for item in items.dropLast() { drawItem(item, slots: slots, on: renderer) }
         if let last = items.last { drawItem(last, slots: slots, around: detail, within: screen, on: renderer) }
-        if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
-        if let detail { drawDetail(detail, on: renderer) }
-        if let overlay { draw(overlay, viewport: viewport, on: renderer) }
     }
 
     /// A zoomed picture's sharp detail: decoded at the size it shows, so drawn pixel for
@@ -238,7 +260,9 @@ public struct FramePainter {
     /// whole `outer` and then copy the picture over most of it), else `outer` filled.
     private func drawBorder(_ outer: Rect, around inner: Rect, radius: Double, opaque: Bool, _ color: Color,
                             on renderer: SDLRenderer) {
-        if radius == 0 && opaque && color.a == 255 {
+        // Around an opaque picture only the ring: a fading one (translucent) drawn over a
+        // filled border was washed out by the border's colour under it.
+        if radius == 0 && opaque {
             renderer.fillRing(outer, inner: inner, color)
         } else {
             renderer.fillRounded(outer, radius: radius, color)

@@ -69,6 +69,14 @@ public final class SDLRenderer {
         SDL_SetRenderTarget(handle, previous)
     }
 
+    /// Runs `draw` into the target texture `target`, then draws where it drew before.
+    func drawing(into target: SDLTexture, _ draw: () -> Void) {
+        let previous = SDL_GetRenderTarget(handle)
+        SDL_SetRenderTarget(handle, target.handle)
+        draw()
+        SDL_SetRenderTarget(handle, previous)
+    }
+
     /// Draws into `texture` from now on; nil draws into the window again.
     public func setTarget(_ texture: SDLTexture?) {
         SDL_SetRenderTarget(handle, texture?.handle)

@@ -167,6 +167,9 @@ public final class SlotTextures {
     /// (10 ms for a 1150×860 picture). Made at the size it is drawn (`size`), so that it is
     /// never scaled while it fades (scaling and blending take the slow path again). Nil for
     /// a picture with transparent pixels.
+    /// How many pictures the slot has had uploaded: what it shows changed when this did.
+    public func version(_ slot: Int) -> Int { versions.indices.contains(slot) ? versions[slot] : -1 }
+
     public func opaqueCopy(_ slot: Int, size: (width: Int, height: Int)) -> SDLTexture? {
         guard let picture = picture(slot), isOpaque(slot), size.width > 0, size.height > 0 else { return nil }
         if let c = fadeCopy, c.slot == slot, c.version == versions[slot], c.texture.width == size.width,
