@@ -11,13 +11,8 @@ import Testing
     @Test(arguments: [(-13.4, -9.7, 7.3), (-1000.6, -700.2, 61.7), (40.3, 20.6, 4.4), (-2.5, 4.0, 0.6)])
     func aScaledPictureShowsItsOwnPixelsEverywhere(x: Double, y: Double, scale: Double) throws {
         let (screenW, screenH) = (97, 61)
-        let session = try SDLSession(videoDriver: "dummy")
-        var options = SDLWindow.Options()
-        options.hidden = true
-        options.width = screenW
-        options.height = screenH
-        let window = try SDLWindow(options, session: session)
-        let renderer = try SDLRenderer(window: window, kind: .software, vsync: false)
+        let screen = try SoftwareScreen(width: screenW, height: screenH)
+        let renderer = screen.renderer
         #expect(renderer.isSoftware)
         let (w, h) = (20, 15)
         var pixels = [UInt8]()
@@ -47,7 +42,7 @@ import Testing
             }
         }
         #expect(wrong.isEmpty, "\(wrong.count) pixels wrong, first: \(wrong.prefix(5))")
-        withExtendedLifetime((session, window, texture)) {}
+        withExtendedLifetime((screen, texture)) {}
     }
 
     /// The bands along one axis cover the screen pixels asked, in order, without a gap, and

@@ -6,13 +6,8 @@ import Testing
 /// A slot's stand-in (a thumbnail) shows until its own image comes, which replaces it.
 @Suite(.serialized) struct SlotPreviewTests {
     @Test func aStandInShowsUntilTheImageReplacesIt() throws {
-        let session = try SDLSession(videoDriver: "dummy")
-        var options = SDLWindow.Options()
-        options.hidden = true
-        options.width = 64
-        options.height = 64
-        let window = try SDLWindow(options, session: session)
-        let renderer = try SDLRenderer(window: window, kind: .software, vsync: false)
+        let screen = try SoftwareScreen(width: 64, height: 64)
+        let renderer = screen.renderer
         let slots = SlotTextures(renderer: renderer)
         try slots.configure(count: 2, width: 40, height: 30)
         let source = ImageSource(path: "/p.jpg")
@@ -30,6 +25,6 @@ import Testing
         try slots.fillPreview(1, with: PixelImage(width: 12, height: 8, fill: (1, 2, 3, 255)))
         slots.fail(1)
         #expect(slots.contents[1] == .failed(source) && !slots.isPreview(1))
-        withExtendedLifetime((session, window)) {}
+        withExtendedLifetime(screen) {}
     }
 }

@@ -6,13 +6,8 @@ import Testing
 /// once and copied into each frame; drawn again only when what it shows changes.
 @Suite(.serialized) struct StillFrameTests {
     @Test func aCrossfadeDrawsItsStillPartOnceUntilItChanges() throws {
-        let session = try SDLSession(videoDriver: "dummy")
-        var options = SDLWindow.Options()
-        options.hidden = true
-        options.width = 320
-        options.height = 180
-        let window = try SDLWindow(options, session: session)
-        let renderer = try SDLRenderer(window: window, kind: .software, vsync: false)
+        let screen = try SoftwareScreen(width: 320, height: 180)
+        let renderer = screen.renderer
         let slots = SlotTextures(renderer: renderer)
         try slots.configure(count: 3, width: 100, height: 80)
         // Opaque pictures of one grey each, as a JPEG decodes.
@@ -58,6 +53,6 @@ import Testing
         #expect(painter.still.drawings == 4)
         let edge = (80 * 320 + 2) * 4
         #expect(moved.pixels[edge..<edge + 3] != filled.pixels[edge..<edge + 3], "the neighbour's old place shows what is there now")
-        withExtendedLifetime((session, window)) {}
+        withExtendedLifetime(screen) {}
     }
 }
