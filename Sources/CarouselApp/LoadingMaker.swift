@@ -43,11 +43,6 @@ final class LoadingMaker {
         }
     }
 
-    /// Gives a decoded picture its backdrop (`--fill`), on the worker that decoded it.
-    @Sendable static func addBackdrop(_ image: inout PixelImage) {
-        image.backdrop = BlurredBackdrop.make(from: image)
-    }
-
     func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false, backdrops: Bool = false,
               thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
               previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {
@@ -71,8 +66,7 @@ final class LoadingMaker {
             workers: DecodeWorkers(decoder: decoder,
                                    threads: tiles ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount,
                                    whileMoving: tiles ? DecodeWorkers.defaultThreadCount : nil,
-                                   stopsDecoder: made == 1,
-                                   finish: backdrops ? Self.addBackdrop : nil, wake: wake),
+                                   stopsDecoder: made == 1, backdrops: backdrops, wake: wake),
             prefetch: source.prefetch, reshufflesEachPass: source.order == .random, waitsForImages: waitsForImages,
             previews: previews,
             detail: detail,

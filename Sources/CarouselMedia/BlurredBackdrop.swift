@@ -2,9 +2,9 @@ import CarouselCore
 
 /// Makes a picture's backdrop (`--fill`): shrunk to fit 64×64 by area averaging, blurred by
 /// three box passes each way (close to a Gaussian), darkened to 55 % so the picture in front
-/// stands out, with its average colour. About a millisecond from a fitted picture; run on
-/// a decode worker, never on the render thread. Its input is pixels already decoded (no
-/// parser), so it needs no helper of its own.
+/// stands out, with its average colour. About a millisecond from a fitted picture; made in
+/// the decoder helper that fitted it (`HelperMessage.DecodeJob.backdrop`), its pixels
+/// handed back after the picture's, never on the render thread.
 public enum BlurredBackdrop {
     public static let side = 64
     public static let brightness = 0.55

@@ -40,8 +40,10 @@ public final class DecodeWorkers: @unchecked Sendable {
     private let stopsDecoder: Bool
     /// Decodes run at once while the view moves (`whileMoving`); all threads at rest.
     private let movingThreads: Int
-    /// Run on each whole picture decoded, on the worker (a backdrop for `--fill`).
+    /// Run on each picture decoded, on the worker.
     private let finish: (@Sendable (inout PixelImage) -> Void)?
+    /// Whole pictures come with their blurred backdrop (`--fill`), made by the decoder.
+    private let backdrops: Bool
 
     /// `wake` is called on a worker thread after each result, to wake the main loop.
     /// `stopsDecoder`: `stop` stops the decoder too (its helpers); false where the decoder
@@ -49,9 +51,10 @@ public final class DecodeWorkers: @unchecked Sendable {
     /// `whileMoving`: at most this many decodes at once while the view says it moves
     /// (`setMoving`), so the render thread keeps its core; nil: all `threads` always.
     public init(decoder: any ImageDecoding, threads: Int = DecodeWorkers.defaultThreadCount,
-                whileMoving: Int? = nil, stopsDecoder: Bool = true,
+                whileMoving: Int? = nil, stopsDecoder: Bool = true, backdrops: Bool = false,
                 finish: (@Sendable (inout PixelImage) -> Void)? = nil, wake: @escaping @Sendable () -> Void = {}) {
         self.decoder = decoder
+        self.backdrops = backdrops
         self.finish = finish
         self.wake = wake
         self.stopsDecoder = stopsDecoder
@@ -142,7 +145,7 @@ public final class DecodeWorkers: @unchecked Sendable {
                     finish?(&image)
                     result = .success(image)
                 } else {
-                    var image = try decoder.decode(request.source, fittingIn: request.box)
+                    var image = try decoder.decode(request.source, fittingIn: request.box, withBackdrop: backdrops)
                     finish?(&image)
                     result = .success(image)
                 }

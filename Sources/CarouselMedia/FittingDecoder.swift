@@ -6,6 +6,8 @@ import Glibc
 public protocol ImageDecoding: Sendable {
     /// The image at `source`, upright and aspect-fitted to `box`, in device pixels.
     func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage
+    /// The same, with its blurred backdrop (`--fill`) when `withBackdrop`.
+    func decode(_ source: ImageSource, fittingIn box: Size, withBackdrop: Bool) throws(ImageError) -> PixelImage
     /// The part `part` (fractions 0–1 of the upright picture) of the image at `source`,
     /// fitted to `box`: the detail a zoom shows.
     func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage
@@ -15,6 +17,13 @@ public protocol ImageDecoding: Sendable {
 
 extension ImageDecoding {
     public func stop() {}
+
+    /// Made here from the fitted picture; a decoder with helpers has them make it.
+    public func decode(_ source: ImageSource, fittingIn box: Size, withBackdrop: Bool) throws(ImageError) -> PixelImage {
+        var image = try decode(source, fittingIn: box)
+        if withBackdrop && image.backdrop == nil { image.backdrop = BlurredBackdrop.make(from: image) }
+        return image
+    }
 
     /// A decoder that cannot decode parts says so; the zoom keeps the fitted picture.
     public func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {

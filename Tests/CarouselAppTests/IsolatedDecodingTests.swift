@@ -102,6 +102,19 @@ import Testing
         }
     }
 
+    /// `--fill`'s backdrop is made in the helper, from the picture it fitted: the same as
+    /// one made in-process from the same picture; none when not asked for.
+    @Test func theBackdropIsMadeInTheHelper() throws {
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        for name in ["baseline.jpg", "phone.heic", "alpha.png"] {
+            let source = Self.source(ImageDamage.fixtures + "/" + name)
+            let image = try decoder.decode(source, fittingIn: Self.box, withBackdrop: true)
+            #expect(image.backdrop != nil && image.backdrop == BlurredBackdrop.make(from: image), "\(name)")
+            #expect(try decoder.decode(source, fittingIn: Self.box).backdrop == nil)
+        }
+    }
+
     /// prophoto.jpg and prophoto.webp are baseline.jpg converted to ProPhoto RGB with the
     /// profile embedded: through the helper they show baseline's colours again, where
     /// their raw values are far off.

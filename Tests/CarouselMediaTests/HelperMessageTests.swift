@@ -13,6 +13,8 @@ import Testing
         .probeOpen(path: "/etc/passwd"), .image(width: 1037, height: 691, isOpaque: true),
         .image(width: 1037, height: 691, isOpaque: true, fullWidth: 6000, fullHeight: 4000),
         .image(width: 3, height: 2, isOpaque: false, note: "its colour profile is damaged or unreadable; shown as sRGB"),
+        .decode(.init(name: "fill.jpg", boxWidth: 1037, boxHeight: 749, maxPixels: 100_000_000, dctScaling: true, backdrop: true)),
+        .image(width: 1037, height: 691, isOpaque: true, backdrop: .init(width: 64, height: 43, average: [12, 200, 255])),
         .failed(reason: "is a corrupt PNG (end of stream)"),
     ]
 
@@ -20,11 +22,19 @@ import Testing
         for m in Self.samples { #expect(HelperMessage(decoding: m.encoded) == m) }
     }
 
+    @Test func aBackdropOfAnotherSizeIsRefused() {
+        for (w, h) in [(0, 10), (65, 10), (10, 0), (64, 1_000_000)] {
+            let m = HelperMessage.image(width: 5, height: 5, isOpaque: true, backdrop: .init(width: w, height: h, average: [1, 2, 3]))
+            #expect(HelperMessage(decoding: m.encoded) == nil, "\(w)x\(h)")
+        }
+    }
+
     @Test func aPartOutsideThePictureIsRefused() {
         for part in [[1_000_001, 0, 1, 1], [0, 0, 0, 1], [0, 0, 1, 2_000_000]] {
             var m = HelperMessage.decode(.init(name: "a", boxWidth: 1, boxHeight: 1, maxPixels: 1, dctScaling: true, part: [0, 0, 1, 1])).encoded
             let tail = part.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
-            m.replaceSubrange(m.count - 16 ..< m.count, with: tail)
+            // The part is the last 16 bytes before the backdrop flag.
+            m.replaceSubrange(m.count - 17 ..< m.count - 1, with: tail)
             #expect(HelperMessage(decoding: m) == nil)
         }
     }

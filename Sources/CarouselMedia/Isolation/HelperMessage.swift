@@ -16,9 +16,19 @@ enum HelperMessage: Equatable, Sendable {
     /// Helper to main: the fitted image's size; its pixels are in the attached memfd.
     /// `note`: what to say once about it (its colour profile was ignored); empty: nothing.
     /// `fullWidth` × `fullHeight`: the whole picture's upright size (0 × 0: not known).
-    case image(width: Int, height: Int, isOpaque: Bool, note: String = "", fullWidth: Int = 0, fullHeight: Int = 0)
+    /// `backdrop`: the blurred backdrop asked for (`--fill`), whose pixels follow the
+    /// picture's in the memfd; nil: none.
+    case image(width: Int, height: Int, isOpaque: Bool, note: String = "", fullWidth: Int = 0, fullHeight: Int = 0,
+               backdrop: BackdropShape? = nil)
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
+
+    /// A backdrop's size (each side 1 to `BlurredBackdrop.side`) and average colour.
+    struct BackdropShape: Equatable, Sendable {
+        var width: Int
+        var height: Int
+        var average: [UInt8]
+    }
 
     struct DecodeJob: Equatable, Sendable {
         var name: String
@@ -29,6 +39,8 @@ enum HelperMessage: Equatable, Sendable {
         /// Only this part of the upright picture, in millionths of it (x, y, width, height);
         /// nil: the whole picture.
         var part: [Int]? = nil
+        /// The picture's blurred backdrop too (`--fill`).
+        var backdrop = false
 
         /// The part as fractions of the picture.
         var partRect: Rect? {
@@ -54,11 +66,17 @@ enum HelperMessage: Equatable, Sendable {
             out.u32(job.boxWidth); out.u32(job.boxHeight); out.u64(job.maxPixels)
             out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
             if let p = job.part, p.count == 4 { out.u8(1); p.forEach { out.u32($0) } } else { out.u8(0) }
+            out.u8(job.backdrop ? 1 : 0)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
-        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight):
+        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop):
             out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0); out.text(note)
             out.u32(fullWidth); out.u32(fullHeight)
+            if let b = backdrop, b.average.count == 3 {
+                out.u8(1); out.u32(b.width); out.u32(b.height); b.average.forEach { out.u8($0) }
+            } else {
+                out.u8(0)
+            }
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
         }
@@ -82,14 +100,22 @@ enum HelperMessage: Equatable, Sendable {
                       x <= 1_000_000, y <= 1_000_000, pw >= 1, ph >= 1, pw <= 1_000_000, ph <= 1_000_000 else { return nil }
                 part = [x, y, pw, ph]
             }
-            self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct, part: part))
+            guard let backdrop = r.flag() else { return nil }
+            self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct, part: part,
+                                     backdrop: backdrop))
         case .probeOpen:
             guard let path = r.text() else { return nil }
             self = .probeOpen(path: path)
         case .image:
             guard let w = r.u32(), let h = r.u32(), let opaque = r.flag(), let note = r.text(),
-                  let fw = r.u32(), let fh = r.u32() else { return nil }
-            self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh)
+                  let fw = r.u32(), let fh = r.u32(), let hasBackdrop = r.flag() else { return nil }
+            var backdrop: BackdropShape? = nil
+            if hasBackdrop {
+                guard let bw = r.u32(), let bh = r.u32(), let red = r.u8(), let green = r.u8(), let blue = r.u8(),
+                      (1...BlurredBackdrop.side).contains(bw), (1...BlurredBackdrop.side).contains(bh) else { return nil }
+                backdrop = BackdropShape(width: bw, height: bh, average: [red, green, blue])
+            }
+            self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh, backdrop: backdrop)
         case .failed:
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)

@@ -104,7 +104,7 @@ final class HelperProcess: @unchecked Sendable {
         guard socket.send(.decode(job), attaching: file) else { return .lost(reap()) }
         return answer(until: deadline) { message, fd in
             switch message {
-            case .image(let w, let h, let opaque, let note, let fw, let fh):
+            case .image(let w, let h, let opaque, let note, let fw, let fh, let backdrop):
                 guard let fd else { return .lost("sent an image without pixels") }
                 // The helper was asked for a fitted image: more than the box is a lie.
                 guard w >= 1, h >= 1, w <= job.boxWidth, h <= job.boxHeight else {
@@ -112,7 +112,12 @@ final class HelperProcess: @unchecked Sendable {
                     return .lost("sent an image of \(w)x\(h) for a box of \(job.boxWidth)x\(job.boxHeight)")
                 }
                 do throws(HelperFault) {
-                    var image = try SharedPixels.read(fd, width: w, height: h, isOpaque: opaque)
+                    // A backdrop only when asked for.
+                    guard backdrop == nil || job.backdrop else {
+                        close(fd)
+                        return .lost("sent a backdrop nobody asked for")
+                    }
+                    var image = try SharedPixels.read(fd, width: w, height: h, isOpaque: opaque, backdrop: backdrop)
                     image.note = note.isEmpty ? nil : note
                     if fw > 0, fh > 0 { image.fullSize = Size(width: Double(fw), height: Double(fh)) }
                     return .image(image)

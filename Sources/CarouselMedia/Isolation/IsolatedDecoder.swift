@@ -107,14 +107,19 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     public var helperProcesses: [pid_t] { lock.withLock { Array(live.keys) } }
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
-        try decode(source, part: nil, box: box)
+        try decode(source, part: nil, box: box, backdrop: false)
+    }
+
+    /// The backdrop is made in the helper, from the picture it fitted.
+    public func decode(_ source: ImageSource, fittingIn box: Size, withBackdrop: Bool) throws(ImageError) -> PixelImage {
+        try decode(source, part: nil, box: box, backdrop: withBackdrop)
     }
 
     public func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
-        try decode(source, part: part as Rect?, box: box)
+        try decode(source, part: part as Rect?, box: box, backdrop: false)
     }
 
-    private func decode(_ source: ImageSource, part: Rect?, box: Size) throws(ImageError) -> PixelImage {
+    private func decode(_ source: ImageSource, part: Rect?, box: Size, backdrop: Bool) throws(ImageError) -> PixelImage {
         let path = source.path
         if let reason = lock.withLock({ killers[source.file] }) {
             throw ImageError(path: path, reason: reason + "; not tried again until a restart")
@@ -129,7 +134,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             [p.minX, p.minY, p.size.width, p.size.height].map { Int((min(max($0, 0), 1) * 1e6).rounded()) }
         }.map { p in [p[0], p[1], max(1, min(p[2], 1_000_000 - p[0])), max(1, min(p[3], 1_000_000 - p[1]))] }
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
-                                          maxPixels: settings.maxPixels, dctScaling: settings.dctScaling, part: millionths)
+                                          maxPixels: settings.maxPixels, dctScaling: settings.dctScaling, part: millionths,
+                                          backdrop: backdrop)
         let started = MonotonicClock.now
         switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):

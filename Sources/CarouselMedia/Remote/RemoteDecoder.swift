@@ -14,10 +14,14 @@ public struct RemoteDecoder: ImageDecoding {
     }
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
-        guard RemoteURL.isRemote(source.path) else { return try inner.decode(source, fittingIn: box) }
+        try decode(source, fittingIn: box, withBackdrop: false)
+    }
+
+    public func decode(_ source: ImageSource, fittingIn box: Size, withBackdrop: Bool) throws(ImageError) -> PixelImage {
+        guard RemoteURL.isRemote(source.path) else { return try inner.decode(source, fittingIn: box, withBackdrop: withBackdrop) }
         let file = try library.file(for: source.path)
         let local = ImageSource(path: file, title: source.title, caption: source.caption, stamp: FileStamp.of(file))
-        do { return try inner.decode(local, fittingIn: box) } catch {
+        do { return try inner.decode(local, fittingIn: box, withBackdrop: withBackdrop) } catch {
             throw ImageError(path: source.path, reason: error.reason)
         }
     }
