@@ -21,6 +21,8 @@
 #include <sys/inotify.h>
 #include <poll.h>
 #include <linux/netlink.h>  /* udev's device announcements, which SDL's KMS/DRM input hears */
+#include <linux/input.h>     /* evdev: the input devices read on KMS/DRM (EventDeviceReader) */
+#include <time.h>
 #include <sys/ioctl.h>
 #include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
 #include <unistd.h>
@@ -137,6 +139,41 @@ static inline int kc_udev_announcements(void) {
     a.nl_groups = 2; /* udev's group; 1 is the kernel's, before udev has run its rules */
     if (bind(fd, (struct sockaddr *)&a, sizeof a) < 0) { close(fd); return -1; }
     return fd;
+}
+
+/* evdev's ioctls, macros Swift cannot import. Each returns the ioctl's result (-1 and errno
+   on failure). `kc_evdev_bits` fills `bits` (bytes) with the codes of event type `type` the
+   device has (type 0: which event types); `kc_evdev_props` with its INPUT_PROP_* bits. */
+static inline int kc_evdev_bits(int fd, int type, unsigned char *bits, int bytes) {
+    return ioctl(fd, EVIOCGBIT(type, bytes), bits);
+}
+static inline int kc_evdev_props(int fd, unsigned char *bits, int bytes) {
+    return ioctl(fd, EVIOCGPROP(bytes), bits);
+}
+/* An absolute axis's range: min and max; 0 on success. */
+static inline int kc_evdev_abs_range(int fd, int axis, int *min, int *max) {
+    struct input_absinfo info;
+    if (ioctl(fd, EVIOCGABS(axis), &info) < 0) return -1;
+    *min = info.minimum; *max = info.maximum;
+    return 0;
+}
+/* The device's name, NUL-terminated in `name`. */
+static inline int kc_evdev_name(int fd, char *name, int bytes) {
+    int n = ioctl(fd, EVIOCGNAME(bytes - 1), name);
+    if (n < 0) return -1;
+    name[n < bytes ? n : bytes - 1] = 0;
+    return n;
+}
+/* Event times on CLOCK_MONOTONIC instead of the wall clock, which NTP may step. */
+static inline int kc_evdev_monotonic(int fd) {
+    int clock = CLOCK_MONOTONIC;
+    return ioctl(fd, EVIOCSCLOCKID, &clock);
+}
+/* Seconds on CLOCK_MONOTONIC, the clock event times are given on after kc_evdev_monotonic. */
+static inline double kc_monotonic_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
 /* Sets the DPMS property of every connected connector of the DRM device `fd` (whose master

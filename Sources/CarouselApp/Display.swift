@@ -26,7 +26,7 @@ struct Display {
         if case .screen = kind { onScreen = true } else { onScreen = false }
         let accelerated = view.renderer == .opengl || view.renderer == .opengles2
         do {
-            session = try SDLSession(videoDriver: onScreen ? nil : (accelerated ? "offscreen" : "dummy"))
+            session = try SDLSession(videoDriver: onScreen ? nil : (accelerated ? "offscreen" : "dummy"), inputLog: { Log.info($0) })
         } catch {
             throw onScreen ? Failure(DisplayAdvice.message(for: error)) : error
         }

@@ -132,8 +132,8 @@ public struct RunCommand: ParsableCommand {
         Log.info("screen: SDL video driver \(session.videoDriver), renderer \(renderer.driverName), \(Int(output.width))x\(Int(output.height))")
         if session.drawsOnKMS {
             let udev = EventQueue.hearsUdev ? " and udev's announcements" : ""
-            Log.info(session.inputDevicesWatched.map { "screen: at rest the loop sleeps on \($0) input devices\(udev) (SDL's own wait polls on KMS/DRM)" }
-                     ?? "screen: /dev/input cannot be watched, so at rest SDL's event wait polls every millisecond")
+            Log.info(session.inputDevicesRead.map { "input: read from the devices themselves, \($0) at start; those plugged in later through /dev/input\(udev)" }
+                     ?? "input: /dev/input cannot be watched, so SDL reads the devices and its event wait polls every millisecond at rest")
         }
         if kiosk {
             session.showCursor(false)

@@ -2,61 +2,102 @@ import CSDL2
 import Glibc
 import CLinux
 
-/// An SDL event, opaque outside this module so that only the platform layer touches C types.
+/// An event of the platform layer, opaque outside this module so that only it touches C
+/// types: SDL's, or an input device's as `EventDeviceReader` read it (KMS/DRM).
 public struct SDLEvent {
-    let raw: SDL_Event
+    enum Origin {
+        case sdl(SDL_Event)
+        case device(DeviceInput)
+    }
+    let origin: Origin
 }
 
-/// The run loop's access to SDL's event queue and clock.
+/// The run loop's access to SDL's event queue, the input devices' and SDL's clock.
 public enum EventQueue {
     /// Blocks until an event arrives: where an idle carousel spends its time, using no CPU.
     public static func wait() -> SDLEvent? {
-        if deviceWait != nil { return waitOnDevices(until: nil) }
+        if reader != nil { return waitOnWake(until: nil) }
         var e = SDL_Event()
-        return SDL_WaitEvent(&e) == 1 ? SDLEvent(raw: e) : nil
+        return SDL_WaitEvent(&e) == 1 ? SDLEvent(origin: .sdl(e)) : nil
     }
 
     /// Blocks until an event arrives or the clock (`now`) reaches `deadline`; nil at the deadline.
     public static func wait(until deadline: Double) -> SDLEvent? {
-        if deviceWait != nil { return waitOnDevices(until: deadline) }
+        if reader != nil { return waitOnWake(until: deadline) }
         let ms = ((deadline - now) * 1000).rounded(.up)
         var e = SDL_Event()
-        return SDL_WaitEventTimeout(&e, Int32(min(max(ms, 0), Double(Int32.max)))) == 1 ? SDLEvent(raw: e) : nil
+        return SDL_WaitEventTimeout(&e, Int32(min(max(ms, 0), Double(Int32.max)))) == 1 ? SDLEvent(origin: .sdl(e)) : nil
     }
 
-    /// Where SDL's own wait polls (KMS/DRM): sleeps on the input devices instead; set on the
-    /// main thread by `blockOnInputDevices()` and used only there.
-    nonisolated(unsafe) private static var deviceWait: InputDeviceWait?
+    /// On KMS/DRM, the input devices read by a thread of their own (SDL's wait there polls
+    /// every millisecond, and its evdev reader misplaces an absolute pointer); set on the
+    /// main thread by `readInputDevices` and used only there.
+    nonisolated(unsafe) private static var reader: EventDeviceReader?
+    /// What `reader` handed over and `poll` has not given out yet.
+    nonisolated(unsafe) private static var pending: [DeviceInput] = []
 
-    /// Written after every event `post` pushes, so that a wait on the devices wakes for it.
+    /// Written after every event `post` pushes and whenever the devices' reader has
+    /// something, so that a wait on it wakes.
     private static let wakeDescriptor: Int32 = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
 
-    /// Makes `wait` sleep in poll(2) on the input devices instead of in SDL's wait, which
-    /// polls every millisecond on KMS/DRM. Main thread. Returns how many devices it listens
-    /// to, or nil when it cannot (SDL's wait stays).
-    public static func blockOnInputDevices() -> Int? {
-        guard wakeDescriptor >= 0, let wait = InputDeviceWait(now: now) else { return nil }
-        deviceWait = wait
-        return wait.deviceCount
+    /// Reads the input devices on a thread of its own and sleeps on what it hands over
+    /// instead of in SDL's wait. Main thread. Returns how many devices it found, or nil when
+    /// it cannot (SDL's reader and wait stay).
+    static func readInputDevices(screen: (width: Double, height: Double), log: @escaping @Sendable (String) -> Void) -> Int? {
+        guard wakeDescriptor >= 0, reader == nil,
+              let r = EventDeviceReader(wake: wakeDescriptor, screen: screen, log: log) else { return nil }
+        reader = r
+        return r.startCount
     }
 
-    /// Whether the wait on the devices also wakes for udev's announcements of new devices
-    /// (else it polls for a few seconds after each change of /dev/input).
-    public static var hearsUdev: Bool { deviceWait?.hearsUdev ?? false }
+    /// Stops reading the devices (SDL is shutting down). Main thread.
+    static func stopReadingInputDevices() {
+        reader?.stop()
+        reader = nil
+        pending = []
+    }
 
-    private static func waitOnDevices(until deadline: Double?) -> SDLEvent? {
+    /// Whether udev's announcements wake the loop (so that SDL adds a keyboard plugged in later).
+    public static var hearsUdev: Bool { reader?.hearsUdev ?? false }
+
+    private static func waitOnWake(until deadline: Double?) -> SDLEvent? {
         while true {
             if let e = poll() { return e }
             let left = deadline.map { $0 - now }
             if let left, left <= 0 { return nil }
-            deviceWait?.block(timeout: left, now: now, wake: wakeDescriptor)
+            let ms: Int32 = left.map { Int32(min(max(($0 * 1000).rounded(.up), 0), Double(Int32.max))) } ?? -1
+            var fd = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+            if Glibc.poll(&fd, 1, ms) > 0 {
+                var count: UInt64 = 0
+                _ = read(wakeDescriptor, &count, 8)
+            }
         }
     }
 
     /// The next queued event, without blocking.
     public static func poll() -> SDLEvent? {
+        if let reader {
+            if pending.isEmpty { pending = reader.take() }
+            if !pending.isEmpty { return SDLEvent(origin: .device(pending.removeFirst())) }
+        }
         var e = SDL_Event()
-        return SDL_PollEvent(&e) == 1 ? SDLEvent(raw: e) : nil
+        while SDL_PollEvent(&e) == 1 {
+            // SDL's own reading of the pointer and fingers, while the reader reads them.
+            if reader != nil && readByDevices(e.type) { continue }
+            return SDLEvent(origin: .sdl(e))
+        }
+        return nil
+    }
+
+    /// SDL's pointer and touch events, which the devices' reader gives instead.
+    private static func readByDevices(_ type: UInt32) -> Bool {
+        switch SDL_EventType(type) {
+        case SDL_MOUSEMOTION, SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP, SDL_MOUSEWHEEL,
+             SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP, SDL_MULTIGESTURE, SDL_DOLLARGESTURE:
+            return true
+        default:
+            return false
+        }
     }
 
     /// The code `wakeUp` posts: something is ready to be drawn.
@@ -81,4 +122,7 @@ public enum EventQueue {
 
     /// Seconds since SDL started, on the same clock as event timestamps.
     public static var now: Double { Double(SDL_GetTicks64()) / 1000 }
+
+    /// A time on CLOCK_MONOTONIC (the devices' event times) on `now`'s clock.
+    static func fromMonotonic(_ t: Double) -> Double { t + now - kc_monotonic_seconds() }
 }

@@ -22,7 +22,32 @@ public struct SDLInputTranslator {
     }
 
     public mutating func translate(_ event: SDLEvent, geometry g: InputGeometry) -> [WindowInput] {
-        translate(event.raw, geometry: g)
+        switch event.origin {
+        case .sdl(let e): translate(e, geometry: g)
+        case .device(let d): translate(d, geometry: g, time: EventQueue.fromMonotonic)
+        }
+    }
+
+    /// An input device's event as `EventDeviceReader` read it (KMS/DRM): positions 0–1 of
+    /// the panel or screen; `time` turns its CLOCK_MONOTONIC time into the loop's clock.
+    mutating func translate(_ d: DeviceInput, geometry g: InputGeometry, time: (Double) -> Double) -> [WindowInput] {
+        switch d {
+        case .finger(let id, let phase, let x, let y, let t):
+            return [finger(id, phase, fingerPoint(x, y, g), time: time(t))]
+        case .pointer(let phase, let x, let y, let t):
+            let p = scaleWindowPoint(x * g.window.width, y * g.window.height, g)
+            let mapped: PointerEvent.Phase = switch phase {
+            case .down: .down
+            case .move: .move
+            case .up: .up
+            case .cancel: .cancel
+            }
+            return [.pointer(PointerEvent(mapped, .mouse, x: p.x, y: p.y, time: time(t)))]
+        case .wheel(let vertical, let horizontal, let t):
+            return wheel(up: vertical, right: horizontal, at: nil, g, time: time(t))
+        case .activity:
+            return []
+        }
     }
 
     mutating func translate(_ e: SDL_Event, geometry g: InputGeometry) -> [WindowInput] {
@@ -46,34 +71,18 @@ public struct SDLInputTranslator {
         case SDL_MOUSEWHEEL:
             guard e.wheel.which != SDL_TOUCH_MOUSEID_VALUE else { return [] }
             let flip: Double = e.wheel.direction == UInt32(SDL_MOUSEWHEEL_FLIPPED.rawValue) ? -1 : 1
-            // SDL: y > 0 scrolls up (back), x > 0 scrolls right (forward).
-            let delta = (Double(e.wheel.preciseX) - Double(e.wheel.preciseY)) * flip
-            if SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0 {
-                let up = Double(e.wheel.preciseY) * flip
-                guard up != 0 else { return [] }
-                return [.zoomWheel(up, at: scaleWindowPoint(Double(e.wheel.mouseX), Double(e.wheel.mouseY), g), time: time)]
-            }
-            return delta == 0 ? [] : [.scroll(delta, time: time)]
+            return wheel(up: Double(e.wheel.preciseY) * flip, right: Double(e.wheel.preciseX) * flip,
+                         at: scaleWindowPoint(Double(e.wheel.mouseX), Double(e.wheel.mouseY), g), g, time: time)
 
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
             guard e.tfinger.touchId != SDL_MOUSE_TOUCHID_VALUE else { return [] }
-            let id = e.tfinger.fingerId
             let p = fingerPoint(Double(e.tfinger.x), Double(e.tfinger.y), g)
-            var phase: PointerEvent.Phase
-            switch SDL_EventType(e.type) {
-            case SDL_FINGERDOWN:
-                phase = .down
-                fingerDown[id] = (time, false)
-            case SDL_FINGERMOTION:
-                phase = .move
-                fingerDown[id]?.moved = true
-            default:
-                phase = .up
-                if let d = fingerDown.removeValue(forKey: id), !d.moved, time - d.time < Self.noiseDuration {
-                    phase = .cancel
-                }
+            let phase: DeviceInput.Phase = switch SDL_EventType(e.type) {
+            case SDL_FINGERDOWN: .down
+            case SDL_FINGERMOTION: .move
+            default: .up
             }
-            return [.pointer(PointerEvent(phase, .finger(id), x: p.x, y: p.y, time: time))]
+            return [finger(e.tfinger.fingerId, phase, p, time: time)]
 
         case SDL_KEYDOWN:
             return key(e.key.keysym.sym, mod: e.key.keysym.mod, time: time)
@@ -96,6 +105,39 @@ public struct SDLInputTranslator {
         default:
             return []
         }
+    }
+
+    /// A finger, noise filtered: a touch shorter than `noiseDuration` that never moved is cancelled.
+    private mutating func finger(_ id: Int64, _ phase: DeviceInput.Phase, _ p: Point, time: Double) -> WindowInput {
+        var mapped: PointerEvent.Phase
+        switch phase {
+        case .down:
+            mapped = .down
+            fingerDown[id] = (time, false)
+        case .move:
+            mapped = .move
+            fingerDown[id]?.moved = true
+        case .up:
+            mapped = .up
+            if let d = fingerDown.removeValue(forKey: id), !d.moved, time - d.time < Self.noiseDuration { mapped = .cancel }
+        case .cancel:
+            mapped = .cancel
+            fingerDown[id] = nil
+        }
+        return .pointer(PointerEvent(mapped, .finger(id), x: p.x, y: p.y, time: time))
+    }
+
+    /// Wheel notches (up and right positive): a scroll, or with Ctrl held a zoom about the
+    /// pointer (`at`; the centre when the pointer's place is not known).
+    private func wheel(up: Double, right: Double, at point: Point?, _ g: InputGeometry, time: Double) -> [WindowInput] {
+        if SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0 {
+            guard up != 0 else { return [] }
+            let centre = g.rotation.toLogical(Point(x: g.drawable.width / 2, y: g.drawable.height / 2), physical: g.drawable)
+            return [.zoomWheel(up, at: point ?? centre, time: time)]
+        }
+        // Up scrolls back, right forward.
+        let delta = right - up
+        return delta == 0 ? [] : [.scroll(delta, time: time)]
     }
 
     private func key(_ sym: SDL_Keycode, mod: UInt16, time: Double) -> [WindowInput] {

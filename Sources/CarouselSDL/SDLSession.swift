@@ -7,12 +7,13 @@ import CSDL2TTF
 public final class SDLSession {
     /// The video driver SDL chose (x11, wayland, kmsdrm, offscreen, dummy…).
     public let videoDriver: String
-    /// On KMS/DRM, how many input devices the event wait sleeps on (nil: SDL's own wait).
-    public let inputDevicesWatched: Int?
+    /// On KMS/DRM, how many input devices its own reader found at start (nil: SDL reads them).
+    public let inputDevicesRead: Int?
 
     /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil: a driver
     ///   that shows something on a screen (SDL_VIDEODRIVER in the environment still wins).
-    public init(videoDriver requested: String? = nil) throws(SDLError) {
+    /// - Parameter inputLog: where the devices' reader says what it opened and lost (KMS/DRM).
+    public init(videoDriver requested: String? = nil, inputLog: @escaping @Sendable (String) -> Void = { _ in }) throws(SDLError) {
         // Signals are the program's to handle (SDL installs no handlers of its own).
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // Keep the compositor from being bypassed/unredirected and the screensaver decisions ours.
@@ -25,8 +26,15 @@ public final class SDLSession {
             try Self.startOnAScreen()
         }
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
-        // SDL's event wait polls every millisecond on KMS/DRM: sleep on the devices instead.
-        inputDevicesWatched = videoDriver.lowercased() == "kmsdrm" ? EventQueue.blockOnInputDevices() : nil
+        // On KMS/DRM the devices are read here (SDL 2.26's evdev reader misplaces an absolute
+        // pointer, and its event wait polls every millisecond): EventDeviceReader.
+        if videoDriver.lowercased() == "kmsdrm" {
+            var mode = SDL_DisplayMode()
+            let screen = SDL_GetDesktopDisplayMode(0, &mode) == 0 ? (Double(mode.w), Double(mode.h)) : (1920.0, 1080.0)
+            inputDevicesRead = EventQueue.readInputDevices(screen: screen, log: inputLog)
+        } else {
+            inputDevicesRead = nil
+        }
         if TTF_Init() != 0 {
             let error = SDLError("TTF_Init")
             SDL_Quit()
@@ -78,6 +86,7 @@ public final class SDLSession {
     }
 
     deinit {
+        EventQueue.stopReadingInputDevices()
         TTF_Quit()
         SDL_Quit()
     }

@@ -1,0 +1,244 @@
+import CLinux
+import Foundation
+import Glibc
+import Synchronization
+
+/// Reads the input devices themselves on KMS/DRM, on a thread of its own, and hands what
+/// they did to the run loop (`take`), waking it through `wake` (an eventfd).
+///
+/// Why not SDL's evdev reader (issue 43, found by kiosk/vm-test): SDL 2.26 took an axis a
+/// report left out as 0 (a tablet's press landed at the top edge), passed absolute axes
+/// unscaled, read `/dev/input/mouseN` as if it were evdev, and read at all only when the
+/// loop pumped, so a long frame overflowed a device's kernel buffer and lost a press. Here:
+/// - every `/dev/input/event*` node that is a touchscreen, pointer or keyboard is opened
+///   once, at start, when it appears (inotify on /dev/input: made, then given its
+///   permissions by udev) and when it comes back after a reset; one log line per device
+///   opened and per device lost;
+/// - its events are read as they come (the thread sleeps in poll(2): no CPU at rest) and
+///   decoded by `EvdevDecoder` with the kernel's own times (CLOCK_MONOTONIC);
+/// - keys are SDL's still (its keyboard path follows the console's keymap and keeps typed
+///   keys off the console): key activity and udev's announcements only wake the loop so
+///   that SDL reads them when it pumps. SDL's own pointer and finger events are dropped
+///   by `EventQueue` while this reads.
+final class EventDeviceReader: @unchecked Sendable {
+    private static let folder = "/dev/input"
+
+    private struct Shared {
+        var queue: [DeviceInput] = []
+        var screen: (width: Double, height: Double)
+    }
+    private let shared: Mutex<Shared>
+    private let stopDescriptor: Int32
+    private let wake: Int32
+    private let log: @Sendable (String) -> Void
+
+    // The thread's own; touched by `init` before it starts, then only by the thread.
+    private let inotify: Int32
+    private let announcements: Int32
+    private var devices: [String: Device] = [:]
+    private var nextNumber = 1
+    private var screenSeen: (width: Double, height: Double)
+
+    private struct Device {
+        let fd: Int32
+        let name: String
+        var decoder: EvdevDecoder
+        /// The node's device number: a node made again under the same name is another device.
+        let rdev: UInt
+    }
+
+    /// How many devices it found at start.
+    private(set) var startCount = 0
+    /// Whether udev's announcements are heard (they wake the loop so that SDL adds the
+    /// keyboards it reads).
+    let hearsUdev: Bool
+
+    /// Nil when /dev/input cannot be watched.
+    init?(wake: Int32, screen: (width: Double, height: Double), log: @escaping @Sendable (String) -> Void) {
+        let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard fd >= 0 else { return nil }
+        guard inotify_add_watch(fd, Self.folder, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB)) >= 0 else {
+            close(fd)
+            return nil
+        }
+        let stop = eventfd(0, Int32(EFD_CLOEXEC | EFD_NONBLOCK))
+        guard stop >= 0 else {
+            close(fd)
+            return nil
+        }
+        inotify = fd
+        stopDescriptor = stop
+        self.wake = wake
+        self.log = log
+        shared = Mutex(Shared(screen: screen))
+        screenSeen = screen
+        announcements = kc_udev_announcements()
+        hearsUdev = announcements >= 0
+        rescan(atStart: true)
+        startCount = devices.count
+        let thread = Thread { [self] in run() }
+        thread.name = "input devices"
+        thread.start()
+    }
+
+    /// What the devices did since the last call, oldest first. Any thread.
+    func take() -> [DeviceInput] {
+        shared.withLock { s in
+            defer { s.queue.removeAll(keepingCapacity: true) }
+            return s.queue
+        }
+    }
+
+    /// The screen a mouse moves over (pixels).
+    func setScreen(width: Double, height: Double) {
+        shared.withLock { $0.screen = (width, height) }
+    }
+
+    /// Ends the thread; it closes what it opened.
+    func stop() {
+        var one: UInt64 = 1
+        _ = write(stopDescriptor, &one, 8)
+    }
+
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let order = Array(devices.keys)
+            var fds = [pollfd(fd: stopDescriptor, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: announcements, events: Int16(POLLIN), revents: 0)]
+                + order.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
+            let n = poll(&fds, nfds_t(fds.count), -1)
+            if n < 0 && errno != EINTR { break }
+            if fds[0].revents != 0 { break }
+            var woke = false
+            if fds[1].revents != 0 {
+                while read(inotify, &buffer, buffer.count) > 0 {}
+                if rescan(atStart: false) { woke = true }
+            }
+            if fds[2].revents != 0 {
+                // Dropped here: SDL reads its own copy from its monitor when the loop pumps.
+                while recv(announcements, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+                _ = rescan(atStart: false)
+                woke = true
+            }
+            var inputs: [DeviceInput] = []
+            let screen = shared.withLock { $0.screen }
+            if screen != screenSeen {
+                screenSeen = screen
+                for k in devices.keys { devices[k]?.decoder.setScreen(width: screen.width, height: screen.height) }
+            }
+            for (i, path) in order.enumerated() where fds[i + 3].revents != 0 {
+                if !drain(path, into: &inputs) { lose(path) }
+            }
+            if !inputs.isEmpty {
+                shared.withLock { $0.queue.append(contentsOf: inputs) }
+                woke = true
+            }
+            if woke {
+                var one: UInt64 = 1
+                _ = write(wake, &one, 8)
+            }
+        }
+        for path in Array(devices.keys) { close(devices[path]!.fd) }
+        devices = [:]
+        close(inotify)
+        if announcements >= 0 { close(announcements) }
+        close(stopDescriptor)
+    }
+
+    /// Reads what a device has; false when it is gone.
+    private func drain(_ path: String, into inputs: inout [DeviceInput]) -> Bool {
+        guard var device = devices[path] else { return true }
+        defer { devices[path] = device }
+        let size = MemoryLayout<input_event>.stride
+        var events = [input_event](repeating: input_event(), count: 64)
+        while true {
+            let n = events.withUnsafeMutableBytes { read(device.fd, $0.baseAddress, $0.count) }
+            if n < 0 { return errno == EAGAIN || errno == EINTR }
+            if n == 0 { return false }
+            for e in events.prefix(n / size) {
+                let time = Double(e.time.tv_sec) + Double(e.time.tv_usec) / 1e6
+                inputs += device.decoder.take(EvdevDecoder.Event(type: e.type, code: e.code, value: e.value, time: time))
+            }
+            if n < events.count * size { return true }
+        }
+    }
+
+    private func lose(_ path: String) {
+        guard let device = devices.removeValue(forKey: path) else { return }
+        close(device.fd)
+        log("input: lost \(path) (\(device.name))")
+    }
+
+    /// Opens the event devices not yet open, closes those gone or replaced. True when one
+    /// was opened (SDL may add it too when it next pumps).
+    @discardableResult
+    private func rescan(atStart: Bool) -> Bool {
+        guard let dir = opendir(Self.folder) else { return false }
+        defer { closedir(dir) }
+        var present: [String: UInt] = [:]
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasPrefix("event") else { continue }
+            var st = stat()
+            guard stat("\(Self.folder)/\(name)", &st) == 0 else { continue }
+            present["\(Self.folder)/\(name)"] = UInt(st.st_rdev)
+        }
+        for (path, device) in devices where present[path] != device.rdev { lose(path) }
+        var opened = false
+        for (path, rdev) in present.sorted(by: { $0.key < $1.key }) where devices[path] == nil {
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else {
+                // A node udev has not given its permissions yet is opened when it does (IN_ATTRIB).
+                if atStart { log("input: cannot open \(path): \(String(cString: strerror(errno)))") }
+                continue
+            }
+            guard let device = describe(fd, rdev: rdev) else {
+                close(fd)
+                continue
+            }
+            devices[path] = device
+            opened = true
+            log("input: opened \(path) (\(device.name)): \(Self.describe(device.decoder.capabilities))")
+        }
+        return opened
+    }
+
+    private func describe(_ fd: Int32, rdev: UInt) -> Device? {
+        func bits(_ type: Int32, _ count: Int) -> BitSet {
+            var b = [UInt8](repeating: 0, count: count / 8 + 1)
+            _ = kc_evdev_bits(fd, type, &b, Int32(b.count))
+            return BitSet(bytes: b)
+        }
+        var props = [UInt8](repeating: 0, count: 8)
+        _ = kc_evdev_props(fd, &props, Int32(props.count))
+        let caps = EvdevDecoder.Capabilities.classify(
+            types: bits(0, Int(EV_MAX)), keys: bits(Int32(EV_KEY), Int(KEY_MAX)), absolute: bits(Int32(EV_ABS), Int(ABS_MAX)),
+            relative: bits(Int32(EV_REL), Int(REL_MAX)), properties: BitSet(bytes: props),
+            range: { axis in
+                var lo: Int32 = 0, hi: Int32 = 0
+                guard kc_evdev_abs_range(fd, Int32(axis), &lo, &hi) == 0, hi > lo else { return nil }
+                return lo...hi
+            })
+        guard let caps else { return nil }
+        _ = kc_evdev_monotonic(fd)
+        var name = [CChar](repeating: 0, count: 256)
+        let named = kc_evdev_name(fd, &name, Int32(name.count)) >= 0
+        let number = nextNumber
+        nextNumber = nextNumber % 32_000 + 1
+        let screen = shared.withLock { $0.screen }
+        return Device(fd: fd, name: named ? String(cString: name) : "unnamed",
+                      decoder: EvdevDecoder(caps, device: number, screen: screen), rdev: rdev)
+    }
+
+    static func describe(_ c: EvdevDecoder.Capabilities) -> String {
+        switch c.kind {
+        case .multitouch: "touchscreen, \(c.slots) fingers, \(c.x.lowerBound)–\(c.x.upperBound) × \(c.y.lowerBound)–\(c.y.upperBound)"
+        case .singleTouch: "touchscreen, one finger, \(c.x.lowerBound)–\(c.x.upperBound) × \(c.y.lowerBound)–\(c.y.upperBound)"
+        case .absolutePointer: "absolute pointer, \(c.x.lowerBound)–\(c.x.upperBound) × \(c.y.lowerBound)–\(c.y.upperBound)"
+        case .relativePointer: "mouse"
+        case .keys: "keys (read by SDL)"
+        }
+    }
+}
