@@ -169,12 +169,21 @@ static inline int kc_evdev_monotonic(int fd) {
     int clock = CLOCK_MONOTONIC;
     return ioctl(fd, EVIOCSCLOCKID, &clock);
 }
-/* Seconds on CLOCK_MONOTONIC, the clock event times are given on after kc_evdev_monotonic. */
+/* Seconds on CLOCK_MONOTONIC, the clock event times are given on after kc_evdev_monotonic,
+   and on CLOCK_MONOTONIC_RAW, SDL's (not slewed by NTP, so the two drift apart). */
 static inline double kc_monotonic_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
+static inline double kc_monotonic_raw_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Names the calling thread (top -H, /proc/PID/task/TID/comm); at most 15 bytes are kept. */
+static inline int kc_name_thread(const char *name) { return prctl(PR_SET_NAME, name, 0, 0, 0); }
 
 /* Sets the DPMS property of every connected connector of the DRM device `fd` (whose master
    the caller holds: SDL's KMS/DRM session) to on (0) or off (3), with the kernel's own

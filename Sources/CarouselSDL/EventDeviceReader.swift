@@ -76,9 +76,10 @@ final class EventDeviceReader: @unchecked Sendable {
         hearsUdev = announcements >= 0
         rescan(atStart: true)
         startCount = devices.count
-        let thread = Thread { [self] in run() }
-        thread.name = "input devices"
-        thread.start()
+        Thread { [self] in
+            _ = kc_name_thread("input devices")
+            run()
+        }.start()
     }
 
     /// What the devices did since the last call, oldest first. Any thread.

@@ -47,6 +47,7 @@ public enum EventQueue {
         guard wakeDescriptor >= 0, reader == nil,
               let r = EventDeviceReader(wake: wakeDescriptor, screen: screen, log: log) else { return nil }
         reader = r
+        sdlStart = kc_monotonic_raw_seconds() - now
         return r.startCount
     }
 
@@ -123,6 +124,15 @@ public enum EventQueue {
     /// Seconds since SDL started, on the same clock as event timestamps.
     public static var now: Double { Double(SDL_GetTicks64()) / 1000 }
 
-    /// A time on CLOCK_MONOTONIC (the devices' event times) on `now`'s clock.
-    static func fromMonotonic(_ t: Double) -> Double { t + now - kc_monotonic_seconds() }
+    /// A time on CLOCK_MONOTONIC (the devices' event times) on `now`'s clock. SDL counts
+    /// CLOCK_MONOTONIC_RAW from its start, which NTP does not slew: the two clocks are read
+    /// side by side each time (microseconds apart; `now` alone has only milliseconds, and a
+    /// finger's times went back by 0.6 ms between two events).
+    static func fromMonotonic(_ t: Double) -> Double {
+        let raw = kc_monotonic_raw_seconds(), mono = kc_monotonic_seconds()
+        return t + (raw - mono) - sdlStart
+    }
+
+    /// When SDL started, on CLOCK_MONOTONIC_RAW (read once; `now` truncates to the millisecond).
+    nonisolated(unsafe) private static var sdlStart: Double = kc_monotonic_raw_seconds() - now
 }

@@ -130,4 +130,15 @@ import Testing
         #expect(up == [.pointer(PointerEvent(.cancel, .finger(9), x: 640, y: 200, time: 10.005))])
         #expect(t.translate(.activity, geometry: g, time: { $0 }).isEmpty)
     }
+
+    /// The kernel's event times on the loop's clock keep their order and spacing (they went
+    /// back by 0.6 ms between two events while `now`, to the millisecond, was the bridge).
+    @Test func deviceTimesKeepTheirSpacingOnTheLoopsClock() {
+        for i in 0..<2000 {
+            let t = Double(i) * 0.0003
+            let d = EventQueue.fromMonotonic(t + 0.0001) - EventQueue.fromMonotonic(t)
+            #expect(abs(d - 0.0001) < 0.00002, "\(d)")
+            if abs(d - 0.0001) >= 0.00002 { return }
+        }
+    }
 }
