@@ -86,7 +86,7 @@ let package = Package(
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
-        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2"]),
+        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore", "TestSupport"],
                     exclude: ["Snapshots", "ImageFixtures"]),

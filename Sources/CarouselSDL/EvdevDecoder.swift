@@ -278,12 +278,7 @@ public struct EvdevDecoder {
         }
         if wheel != 0 || hwheel != 0 { out.append(.wheel(vertical: wheel, horizontal: hwheel, time: time)) }
         if keyActivity { out.append(.activity) }
-        touch = nil
-        button = nil
-        moved = false
-        wheel = 0
-        hwheel = 0
-        keyActivity = false
+        clearReport()
         return out
     }
 
@@ -315,13 +310,18 @@ public struct EvdevDecoder {
         case .keys:
             break
         }
+        clearReport()
+        return out
+    }
+
+    /// Forgets what the report just ended carried (the axes' values stay).
+    private mutating func clearReport() {
         touch = nil
         button = nil
         moved = false
         wheel = 0
         hwheel = 0
         keyActivity = false
-        return out
     }
 
     private var pointerUnit: (Double, Double) {
@@ -380,4 +380,12 @@ public enum DeviceInput: Equatable, Sendable {
     case wheel(vertical: Double, horizontal: Double, time: Double)
     /// Something SDL reads itself (keys, the cursor's motion): the loop wakes to let it.
     case activity
+
+    /// Motion only: what may go when too much waits (a press or a lift may not).
+    var isMotion: Bool {
+        switch self {
+        case .finger(_, .move, _, _, _), .pointer(.move, _, _, _), .activity: true
+        default: false
+        }
+    }
 }

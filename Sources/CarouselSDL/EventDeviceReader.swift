@@ -22,6 +22,8 @@ import Synchronization
 ///   by `EventQueue` while this reads.
 final class EventDeviceReader: @unchecked Sendable {
     private static let folder = "/dev/input"
+    /// At most this many inputs wait for the loop.
+    static let queueLimit = 4096
 
     private struct Shared {
         var queue: [DeviceInput] = []
@@ -38,6 +40,7 @@ final class EventDeviceReader: @unchecked Sendable {
     private var devices: [String: Device] = [:]
     private var nextNumber = 1
     private var screenSeen: (width: Double, height: Double)
+    private var saidPollFailed = false
 
     private struct Device {
         let fd: Int32
@@ -109,8 +112,15 @@ final class EventDeviceReader: @unchecked Sendable {
                        pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: announcements, events: Int16(POLLIN), revents: 0)]
                 + order.map { pollfd(fd: devices[$0]!.fd, events: Int16(POLLIN), revents: 0) }
-            let n = poll(&fds, nfds_t(fds.count), -1)
-            if n < 0 && errno != EINTR { break }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                // Never given up: a kiosk without its reader is deaf. Said once.
+                if errno != EINTR && !saidPollFailed {
+                    saidPollFailed = true
+                    log("input: poll(2) failed (\(String(cString: strerror(errno)))); trying again every 100 ms")
+                }
+                if errno != EINTR { usleep(100_000) }
+                continue
+            }
             if fds[0].revents != 0 { break }
             var woke = false
             if fds[1].revents != 0 {
@@ -133,7 +143,13 @@ final class EventDeviceReader: @unchecked Sendable {
                 if !drain(path, into: &inputs) { lose(path) }
             }
             if !inputs.isEmpty {
-                shared.withLock { $0.queue.append(contentsOf: inputs) }
+                shared.withLock { s in
+                    s.queue.append(contentsOf: inputs)
+                    // A loop that does not take them (stopped, or a device chattering): the
+                    // motion goes, presses and lifts stay, so memory stays bounded.
+                    if s.queue.count > Self.queueLimit { s.queue.removeAll { $0.isMotion } }
+                    if s.queue.count > Self.queueLimit { s.queue.removeFirst(s.queue.count - Self.queueLimit) }
+                }
                 woke = true
             }
             if woke {
@@ -229,7 +245,8 @@ final class EventDeviceReader: @unchecked Sendable {
         let number = nextNumber
         nextNumber = nextNumber % 32_000 + 1
         let screen = shared.withLock { $0.screen }
-        return Device(fd: fd, name: named ? String(cString: name) : "unnamed",
+        let text = named ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unnamed"
+        return Device(fd: fd, name: text,
                       decoder: EvdevDecoder(caps, device: number, screen: screen), rdev: rdev)
     }
 

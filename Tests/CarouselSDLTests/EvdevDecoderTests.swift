@@ -1,3 +1,4 @@
+import CLinux
 import Testing
 @testable import CarouselCore
 @testable import CarouselSDL
@@ -131,14 +132,20 @@ import Testing
         #expect(t.translate(.activity, geometry: g, time: { $0 }).isEmpty)
     }
 
-    /// The kernel's event times on the loop's clock keep their order and spacing (they went
-    /// back by 0.6 ms between two events while `now`, to the millisecond, was the bridge).
+    /// The kernel's event times on the loop's clock keep their spacing (through SDL's clock,
+    /// which counts whole milliseconds, two events 0.1 ms apart came out up to 1 ms off, and
+    /// a finger's times went back). Over 20 ms, so that the millisecond turns many times.
     @Test func deviceTimesKeepTheirSpacingOnTheLoopsClock() {
-        for i in 0..<2000 {
-            let t = Double(i) * 0.0003
+        let start = kc_monotonic_seconds()
+        var samples = 0, off: [Double] = []
+        while kc_monotonic_seconds() - start < 0.02 {
+            let t = Double(samples) * 0.0003
             let d = EventQueue.fromMonotonic(t + 0.0001) - EventQueue.fromMonotonic(t)
-            #expect(abs(d - 0.0001) < 0.00002, "\(d)")
-            if abs(d - 0.0001) >= 0.00002 { return }
+            if abs(d - 0.0001) > 0.0001 { off.append(d) }
+            samples += 1
         }
+        // A busy machine may put the thread aside between clock readings more than twice in
+        // a row, rarely: a few samples off are allowed, not one at each turn of the millisecond.
+        #expect(off.count < 3, "\(off.count) of \(samples) spacings off by more than 0.1 ms: \(off.prefix(5))")
     }
 }
