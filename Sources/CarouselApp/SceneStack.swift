@@ -140,7 +140,7 @@ public final class SceneStack: Scene {
 
     public func apply(_ change: SceneChange) throws(SDLError) {
         switch change {
-        case .catalog(let new, let t):
+        case .catalog(let new, _):
             // New pictures: an opened view stays open on its picture (a visitor's view does
             // not close because a file came or a broken one was left out) and the wall takes
             // the same list when it shows again.

@@ -4,7 +4,7 @@ import Testing
 
 /// A picture drawn scaled and partly off the screen, by the software renderer in
 /// bands: every screen pixel shows a texture pixel it lies on, none is left blank.
-@Suite(.serialized) struct ScaledDrawingTests {
+@Suite(.serialized) @MainActor struct ScaledDrawingTests {
     /// Texture pixel (x, y) has red x × 12, green y × 16, blue 77: each one told apart.
     static func texel(_ x: Int, _ y: Int) -> (UInt8, UInt8, UInt8) { (UInt8(x * 12), UInt8(y * 16), 77) }
 

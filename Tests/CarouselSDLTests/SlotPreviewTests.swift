@@ -4,7 +4,7 @@ import CarouselMedia
 import Testing
 
 /// A slot's stand-in (a thumbnail) shows until its own image comes, which replaces it.
-@Suite(.serialized) struct SlotPreviewTests {
+@Suite(.serialized) @MainActor struct SlotPreviewTests {
     @Test func aStandInShowsUntilTheImageReplacesIt() throws {
         let screen = try SoftwareScreen(width: 64, height: 64)
         let renderer = screen.renderer

@@ -4,7 +4,7 @@ import Testing
 
 /// In software a crossfade's still part (background, outgoing picture, neighbours) is drawn
 /// once and copied into each frame; drawn again only when what it shows changes.
-@Suite(.serialized) struct StillFrameTests {
+@Suite(.serialized) @MainActor struct StillFrameTests {
     @Test func aCrossfadeDrawsItsStillPartOnceUntilItChanges() throws {
         let screen = try SoftwareScreen(width: 320, height: 180)
         let renderer = screen.renderer

@@ -20,7 +20,8 @@ struct MemoryBudget {
         defer { fclose(f) }
         var line = [CChar](repeating: 0, count: 128)
         guard fgets(&line, Int32(line.count), f) != nil,
-              let pages = String(cString: line).split(separator: " ").first.flatMap({ Int($0) }) else { return 0 }
+              let pages = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .split(separator: " ").first.flatMap({ Int($0) }) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
