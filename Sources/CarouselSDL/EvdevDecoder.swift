@@ -55,11 +55,13 @@ public struct EvdevDecoder {
         public static func classify(types: BitSet, keys: BitSet, absolute: BitSet, relative: BitSet,
                                     properties: BitSet, range: (UInt16) -> ClosedRange<Int32>?) -> Capabilities? {
             let hiRes = relative.contains(Code.relWheelHiRes)
+            // Slots: the kernel's protocol B. A device without them (protocol A, old drivers)
+            // is read by the single contact every such driver also reports.
             if absolute.contains(Code.absMTPositionX) && absolute.contains(Code.absMTPositionY)
-                && !properties.contains(Code.propPointer) {
+                && absolute.contains(Code.absMTSlot) && !properties.contains(Code.propPointer) {
                 guard let x = range(Code.absMTPositionX), let y = range(Code.absMTPositionY) else { return nil }
                 var slots = 1
-                if absolute.contains(Code.absMTSlot), let r = range(Code.absMTSlot) {
+                if let r = range(Code.absMTSlot) {
                     slots = Int(clamping: Int64(r.upperBound) - Int64(r.lowerBound) + 1)
                 }
                 return Capabilities(kind: .multitouch, x: x, y: y, slots: slots, hiResWheel: hiRes)

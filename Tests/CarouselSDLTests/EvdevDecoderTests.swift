@@ -108,6 +108,8 @@ import Testing
         #expect(classify(types: [1, 3], keys: [C.btnTouch], abs: [C.absX, C.absY, C.absMTSlot, C.absMTPositionX, C.absMTPositionY, C.absMTTrackingID],
                          props: [1]) == .multitouch)
         #expect(classify(types: [1, 3], keys: [C.btnTouch], abs: [C.absX, C.absY]) == .singleTouch)
+        #expect(classify(types: [1, 3], keys: [C.btnTouch], abs: [C.absX, C.absY, C.absMTPositionX, C.absMTPositionY]) == .singleTouch,
+                "multitouch without slots (protocol A): its single contact")
         #expect(classify(types: [1, 2], keys: [C.btnLeft], rel: [C.relX, C.relY]) == .relativePointer)
         #expect(classify(types: [1, 17], keys: [1, 30, 103]) == .keys, "a keyboard")
         #expect(classify(types: [1], keys: [116]) == .keys, "a power button")
