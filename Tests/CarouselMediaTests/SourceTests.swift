@@ -110,7 +110,7 @@ import Testing
     @Test func scanningTenThousandFilesDecodesNone() throws {
         let dir = try MediaFixtures.folder("many")
         // Names only: every file holds one byte, which no decoder would accept.
-        for i in 0..<10_000 { FileManager.default.createFile(atPath: "\(dir)/p\(i).jpg", contents: Data([0])) }
+        for i in 0..<10_000 { _ = FileManager.default.createFile(atPath: "\(dir)/p\(i).jpg", contents: Data([0])) }
         let found = try SourceScanner().scan([dir])
         #expect(found.count == 10_000)
         #expect(found[9].title == "p9" && found[10].title == "p10")
