@@ -1,6 +1,7 @@
 import CarouselControl
 import CarouselCore
 import CarouselMedia
+import CarouselSDL
 
 /// Every parser of the program that reads bytes from outside, by name: the image parts'
 /// (`MediaFuzzTargets`) and the command's own (the config file, the gesture script, the
@@ -26,6 +27,22 @@ public enum FuzzTargets {
             let newline = bytes.firstIndex(of: 10) ?? bytes.endIndex
             let payload = newline < bytes.endIndex ? Array(bytes[(newline + 1)...]) : []
             _ = MQTTCommand.parse(name: String(decoding: bytes[..<newline], as: UTF8.self), payload: payload)
+        },
+        // An input device's event stream (KMS/DRM, EventDeviceReader): byte 0 says what the
+        // device is and byte 1 its slots, then 8 bytes an event (type, code, value; little-endian).
+        "evdev": { bytes in
+            guard bytes.count >= 2 else { return }
+            let kinds: [EvdevDecoder.Capabilities.Kind] = [.multitouch, .singleTouch, .absolutePointer, .relativePointer, .keys]
+            let caps = EvdevDecoder.Capabilities(kind: kinds[Int(bytes[0]) % kinds.count], x: -5...4095, y: 0...Int32(bytes[1]) + 1,
+                                                 slots: Int(bytes[1]), hiResWheel: bytes[0] & 0x80 != 0)
+            var decoder = EvdevDecoder(caps, device: 7, screen: (1280, 800))
+            var i = 2
+            while i + 8 <= bytes.count {
+                let u16 = { (k: Int) in UInt16(bytes[k]) | UInt16(bytes[k + 1]) << 8 }
+                let value = Int32(bitPattern: UInt32(u16(i + 4)) | UInt32(u16(i + 6)) << 16)
+                _ = decoder.take(.init(type: u16(i), code: u16(i + 2), value: value, time: Double(i)))
+                i += 8
+            }
         },
     ]) { a, _ in a }
 
