@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// What one input device (a Linux evdev node) says, turned into fingers, a pointer, a wheel
 /// and key activity: the kernel's event stream of one device, decoded the way the kernel's
 /// input protocol means it. Pure: bytes in, `DeviceInput` out; `EventDeviceReader` feeds it.
@@ -100,7 +102,7 @@ public struct EvdevDecoder {
     /// Tells this device's fingers from another's (the high bits of each finger's id).
     private let device: Int64
     /// Where a relative pointer is, in pixels of `screen` (it has no place of its own).
-    private var screen: (width: Double, height: Double)
+    private let screen: (width: Double, height: Double)
 
     private struct Slot {
         var contact: Int32 = -1
@@ -135,13 +137,6 @@ public struct EvdevDecoder {
         slots = Array(repeating: Slot(), count: capabilities.slots)
         pointerX = self.screen.width / 2
         pointerY = self.screen.height / 2
-    }
-
-    /// The size a relative pointer moves over changed (the screen's mode).
-    public mutating func setScreen(width: Double, height: Double) {
-        screen = (max(1, width), max(1, height))
-        pointerX = min(pointerX, screen.width - 1)
-        pointerY = min(pointerY, screen.height - 1)
     }
 
     /// Takes one event; what it completes (at SYN_REPORT) comes back.
@@ -372,7 +367,8 @@ public struct BitSet: Equatable, Sendable {
 
 /// One thing an input device did, as the run loop takes it.
 public enum DeviceInput: Equatable, Sendable {
-    public enum Phase: Equatable, Sendable { case down, move, up, cancel }
+    /// The engine's own phases (down, move, up, cancel).
+    public typealias Phase = PointerEvent.Phase
     /// A finger: its id (unique while it is down), where (0–1 across and down the panel)
     /// and when (seconds, CLOCK_MONOTONIC).
     case finger(Int64, Phase, x: Double, y: Double, time: Double)

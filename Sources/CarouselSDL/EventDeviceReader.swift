@@ -25,11 +25,10 @@ final class EventDeviceReader: @unchecked Sendable {
     /// At most this many inputs wait for the loop.
     static let queueLimit = 4096
 
-    private struct Shared {
-        var queue: [DeviceInput] = []
-        var screen: (width: Double, height: Double)
-    }
-    private let shared: Mutex<Shared>
+    /// What the devices did and the loop has not taken yet.
+    private let queue = Mutex<[DeviceInput]>([])
+    /// The screen a mouse moves over (pixels: KMS/DRM's mode, fixed while the program runs).
+    private let screen: (width: Double, height: Double)
     private let stopDescriptor: Int32
     private let wake: Int32
     private let log: @Sendable (String) -> Void
@@ -39,7 +38,6 @@ final class EventDeviceReader: @unchecked Sendable {
     private let announcements: Int32
     private var devices: [String: Device] = [:]
     private var nextNumber = 1
-    private var screenSeen: (width: Double, height: Double)
     private var saidPollFailed = false
 
     private struct Device {
@@ -73,8 +71,7 @@ final class EventDeviceReader: @unchecked Sendable {
         stopDescriptor = stop
         self.wake = wake
         self.log = log
-        shared = Mutex(Shared(screen: screen))
-        screenSeen = screen
+        self.screen = screen
         announcements = kc_udev_announcements()
         hearsUdev = announcements >= 0
         rescan(atStart: true)
@@ -87,15 +84,10 @@ final class EventDeviceReader: @unchecked Sendable {
 
     /// What the devices did since the last call, oldest first. Any thread.
     func take() -> [DeviceInput] {
-        shared.withLock { s in
-            defer { s.queue.removeAll(keepingCapacity: true) }
-            return s.queue
+        queue.withLock { q in
+            defer { q.removeAll(keepingCapacity: true) }
+            return q
         }
-    }
-
-    /// The screen a mouse moves over (pixels).
-    func setScreen(width: Double, height: Double) {
-        shared.withLock { $0.screen = (width, height) }
     }
 
     /// Ends the thread; it closes what it opened.
@@ -134,21 +126,16 @@ final class EventDeviceReader: @unchecked Sendable {
                 woke = true
             }
             var inputs: [DeviceInput] = []
-            let screen = shared.withLock { $0.screen }
-            if screen != screenSeen {
-                screenSeen = screen
-                for k in devices.keys { devices[k]?.decoder.setScreen(width: screen.width, height: screen.height) }
-            }
             for (i, path) in order.enumerated() where fds[i + 3].revents != 0 {
                 if !drain(path, into: &inputs) { lose(path) }
             }
             if !inputs.isEmpty {
-                shared.withLock { s in
-                    s.queue.append(contentsOf: inputs)
+                queue.withLock { q in
+                    q.append(contentsOf: inputs)
                     // A loop that does not take them (stopped, or a device chattering): the
                     // motion goes, presses and lifts stay, so memory stays bounded.
-                    if s.queue.count > Self.queueLimit { s.queue.removeAll { $0.isMotion } }
-                    if s.queue.count > Self.queueLimit { s.queue.removeFirst(s.queue.count - Self.queueLimit) }
+                    if q.count > Self.queueLimit { q.removeAll { $0.isMotion } }
+                    if q.count > Self.queueLimit { q.removeFirst(q.count - Self.queueLimit) }
                 }
                 woke = true
             }
@@ -217,7 +204,7 @@ final class EventDeviceReader: @unchecked Sendable {
             }
             devices[path] = device
             opened = true
-            log("input: opened \(path) (\(device.name)): \(Self.describe(device.decoder.capabilities))")
+            log("input: opened \(path) (\(device.name)): \(Self.summary(device.decoder.capabilities))")
         }
         return opened
     }
@@ -244,13 +231,12 @@ final class EventDeviceReader: @unchecked Sendable {
         let named = kc_evdev_name(fd, &name, Int32(name.count)) >= 0
         let number = nextNumber
         nextNumber = nextNumber % 32_000 + 1
-        let screen = shared.withLock { $0.screen }
         let text = named ? String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unnamed"
         return Device(fd: fd, name: text,
                       decoder: EvdevDecoder(caps, device: number, screen: screen), rdev: rdev)
     }
 
-    static func describe(_ c: EvdevDecoder.Capabilities) -> String {
+    static func summary(_ c: EvdevDecoder.Capabilities) -> String {
         switch c.kind {
         case .multitouch: "touchscreen, \(c.slots) fingers, \(c.x.lowerBound)–\(c.x.upperBound) × \(c.y.lowerBound)–\(c.y.upperBound)"
         case .singleTouch: "touchscreen, one finger, \(c.x.lowerBound)–\(c.x.upperBound) × \(c.y.lowerBound)–\(c.y.upperBound)"

@@ -36,13 +36,7 @@ public struct SDLInputTranslator {
             return [finger(id, phase, fingerPoint(x, y, g), time: time(t))]
         case .pointer(let phase, let x, let y, let t):
             let p = scaleWindowPoint(x * g.window.width, y * g.window.height, g)
-            let mapped: PointerEvent.Phase = switch phase {
-            case .down: .down
-            case .move: .move
-            case .up: .up
-            case .cancel: .cancel
-            }
-            return [.pointer(PointerEvent(mapped, .mouse, x: p.x, y: p.y, time: time(t)))]
+            return [.pointer(PointerEvent(phase, .mouse, x: p.x, y: p.y, time: time(t)))]
         case .wheel(let vertical, let horizontal, let t):
             return wheel(up: vertical, right: horizontal, at: nil, g, time: time(t))
         case .activity:
@@ -77,7 +71,7 @@ public struct SDLInputTranslator {
         case SDL_FINGERDOWN, SDL_FINGERMOTION, SDL_FINGERUP:
             guard e.tfinger.touchId != SDL_MOUSE_TOUCHID_VALUE else { return [] }
             let p = fingerPoint(Double(e.tfinger.x), Double(e.tfinger.y), g)
-            let phase: DeviceInput.Phase = switch SDL_EventType(e.type) {
+            let phase: PointerEvent.Phase = switch SDL_EventType(e.type) {
             case SDL_FINGERDOWN: .down
             case SDL_FINGERMOTION: .move
             default: .up
@@ -108,23 +102,19 @@ public struct SDLInputTranslator {
     }
 
     /// A finger, noise filtered: a touch shorter than `noiseDuration` that never moved is cancelled.
-    private mutating func finger(_ id: Int64, _ phase: DeviceInput.Phase, _ p: Point, time: Double) -> WindowInput {
-        var mapped: PointerEvent.Phase
+    private mutating func finger(_ id: Int64, _ phase: PointerEvent.Phase, _ p: Point, time: Double) -> WindowInput {
+        var phase = phase
         switch phase {
         case .down:
-            mapped = .down
             fingerDown[id] = (time, false)
         case .move:
-            mapped = .move
             fingerDown[id]?.moved = true
         case .up:
-            mapped = .up
-            if let d = fingerDown.removeValue(forKey: id), !d.moved, time - d.time < Self.noiseDuration { mapped = .cancel }
+            if let d = fingerDown.removeValue(forKey: id), !d.moved, time - d.time < Self.noiseDuration { phase = .cancel }
         case .cancel:
-            mapped = .cancel
             fingerDown[id] = nil
         }
-        return .pointer(PointerEvent(mapped, .finger(id), x: p.x, y: p.y, time: time))
+        return .pointer(PointerEvent(phase, .finger(id), x: p.x, y: p.y, time: time))
     }
 
     /// Wheel notches (up and right positive): a scroll, or with Ctrl held a zoom about the
