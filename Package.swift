@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies point one way:
-//   carousel (executable) -> CarouselSDL, CarouselMedia, CarouselControl -> CarouselCore
+//   carousel (executable) -> CarouselApp -> CarouselPainting -> CarouselSDL -> CarouselCore
+//   CarouselApp -> CarouselMedia, CarouselControl -> CarouselCore
 //   CarouselApp (config file), CarouselMedia (manifests) -> TOMLReader
 // CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock; swift-numerics'
 // RealModule for exp and log).
@@ -70,11 +71,15 @@ let package = Package(
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
+        // Windows, textures, events and drawing primitives: the only part that calls SDL.
         .target(name: "CarouselSDL",
                 dependencies: ["CarouselCore", "CSDL2", "CSDL2TTF", "CLinux"]),
+        // What a view looks like, painted with CarouselSDL's primitives: slots, captions,
+        // page dots, the back button, messages.
+        .target(name: "CarouselPainting", dependencies: ["CarouselCore", "CarouselSDL"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselSDL", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
+                    "CarouselCore", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
@@ -86,7 +91,7 @@ let package = Package(
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
-        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
+        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore", "TestSupport"],
                     exclude: ["Snapshots", "ImageFixtures"]),

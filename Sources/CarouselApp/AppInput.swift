@@ -31,7 +31,7 @@ public enum AppInput: Equatable, Sendable {
     /// A remote `screen`: on or off until the opening hours next change.
     case screen(on: Bool)
     /// A remote `view`: the wall, or the carousel opened over it.
-    case showView(ControlCommand.ViewMode)
+    case showView(ViewKind)
     /// A remote `brightness`, 0 to 1.
     case brightness(Double)
 }

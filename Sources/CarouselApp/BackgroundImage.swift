@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselPainting
 
 /// `--background-image FILE`: a picture behind everything, scaled to cover the screen.
 /// Decoded once, at start, through a decoder helper like any picture (it is a file from

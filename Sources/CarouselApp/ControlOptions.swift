@@ -1,3 +1,4 @@
+import CarouselSDL
 import ArgumentParser
 import Foundation
 import CarouselControl
@@ -92,11 +93,11 @@ extension ControlOptions {
 
     /// Starts the control API and MQTT as set; a one-line failure if the API cannot listen
     /// or a token or password cannot be read. The broker is reached in the background.
-    func start() throws -> Running? {
+    func start(clock: LoopClock) throws -> Running? {
         guard control != nil || mqtt != nil else { return nil }
         do throws(ControlRefusal) {
             let desk = ControlDesk(
-                version: CarouselCommand.version, clock: { ProcessStats.now }, wake: { WakeReason.control.post() },
+                version: CarouselCommand.version, clock: { clock.now() }, wake: { WakeReason.control.post() },
                 figures: {
                     let m = MediaCounters.now
                     var f = ProcessFigures()

@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselPainting
 
 /// The images behind a view's slots, shared by every view: the feed that decodes them in
 /// the helpers, the slot textures they are uploaded into, and the one report of each

@@ -6,8 +6,10 @@ import CarouselSDL
 
 /// The interactive run loop. Event-driven: while nothing moves it blocks in SDL's event
 /// wait and draws nothing, waking only for input, a decoded image or attract mode's next
-/// step; while the strip animates it draws every refresh (vsync paces it), feeding the
-/// engine a monotonic clock.
+/// step; while the strip animates it draws every refresh (vsync paces it). The clock is
+/// read once a pass, on waking: that time is the time of everything the pass does (input,
+/// the engine's motion, the frame recorded, the control API's answers); a frame drawn
+/// reads it once more, to measure how long the frame took.
 struct InteractiveLoop {
     let scene: any Scene
     let window: SDLWindow
@@ -78,8 +80,12 @@ struct InteractiveLoop {
     /// Rides along (`carousel bench --soak`'s driver); nil normally.
     var observer: (any LoopObserver)?
 
+    /// The program's one clock (`LoopClock.system`; a test's own in tests).
+    let clock: LoopClock
+
     init(scene: any Scene, window: SDLWindow, compositor: ScreenCompositor, touch: TouchTransform,
-         keys: KeyBindings, catalog: CatalogUpdater? = nil) {
+         keys: KeyBindings, catalog: CatalogUpdater? = nil, clock: LoopClock = .system) {
+        self.clock = clock
         self.translator = SDLInputTranslator { Log.info($0) }
         self.mapper = InputMapper(keys: keys)
         self.catalog = catalog
@@ -92,15 +98,14 @@ struct InteractiveLoop {
     }
 
     mutating func run() throws -> Outcome {
+        // The time the last pass ended: how long to sleep is reckoned from it.
+        var asleep = clock.now()
         while running {
-            // The clock is read twice a pass: going to sleep (how long to sleep) and waking
-            // (the time of everything this pass does: input, motion, the frame drawn).
-            let asleep = EventQueue.now
             observer?.willSleep(now: asleep, window: window)
             // Idle: sleep until something happens. Moving: take what is queued and draw.
             let event = nextEvent(now: asleep)
-            let woke = ProcessStats.now
-            let now = EventQueue.now
+            let now = clock.now()
+            asleep = now
             if let first = event {
                 try handle(first, now: now)
                 while running, let e = EventQueue.poll() { try handle(e, now: now) }
@@ -154,7 +159,8 @@ struct InteractiveLoop {
                 drewMotion = scene.isAnimating
                 needsDraw = false
                 lastFrame = now
-                let seconds = ProcessStats.now - woke
+                asleep = clock.now()
+                let seconds = asleep - now
                 observer?.frameDrawn(seconds: seconds, animating: scene.isAnimating)
                 drawnSeconds = seconds
             }
@@ -204,7 +210,7 @@ struct InteractiveLoop {
         }
     }
 
-    /// Switches a panel turned off by `followOpeningHours` on again.
+    /// Switches a panel turned off by `followScreenPlan` on again.
     private mutating func switchPanelOn() {
         guard panelOff else { return }
         panelOff = false
@@ -215,11 +221,11 @@ struct InteractiveLoop {
     private func nextEvent(now: Double) -> SDLEvent? {
         if !screenOn {
             let due = [screenPlan.state(now: now).nextChange, readback.isEmpty ? nil : lastReadback + readbackKept].compactMap { $0 }.min()
-            return due.map(EventQueue.wait(until:)) ?? EventQueue.wait()
+            return due.map { EventQueue.wait(until: $0, on: clock) } ?? EventQueue.wait()
         }
         if scene.isAnimating || needsDraw {
             if let pace = framePacing, let lastFrame, now < lastFrame + pace {
-                return EventQueue.wait(until: lastFrame + pace)
+                return EventQueue.wait(until: lastFrame + pace, on: clock)
             }
             return EventQueue.poll()
         }
@@ -227,7 +233,7 @@ struct InteractiveLoop {
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.nextScheduledTime, catalog?.nextCheck, screenPlan.state(now: now).nextChange,
                          observer?.nextDue, readback.isEmpty ? nil : lastReadback + readbackKept].compactMap { $0 }
-        if let due = deadlines.min() { return EventQueue.wait(until: due) }
+        if let due = deadlines.min() { return EventQueue.wait(until: due, on: clock) }
         return EventQueue.wait()
     }
 
@@ -362,17 +368,16 @@ struct InteractiveLoop {
     private mutating func answerScreenshots() {
         let size = renderer.outputSize
         let (w, h) = (Int(size.width), Int(size.height))
-        let started = ProcessStats.now
+        let started = clock.now()
         renderer.setTarget(nil)
-        let now = EventQueue.now
         let bgra = try? renderer.readFrame(width: w, height: h, into: &readback)
-        control?.noteReadback(seconds: ProcessStats.now - started)
+        control?.noteReadback(seconds: clock.now() - started)
         let answer = bgra.map { LoopAnswer.frame(width: w, height: h, pixels: readback, bgra: $0) }
             ?? .refused(ControlRefusal(500, "the frame could not be read back"))
         for pending in screenshots { pending.answer(answer) }
         // This frame is the one on screen until the next is drawn (counted after present).
         if bgra != nil { shownFrame = (framesDrawn + 1, answer) }
-        lastReadback = now
+        lastReadback = started
         screenshots = []
         screenshotsAskedAt = nil
     }

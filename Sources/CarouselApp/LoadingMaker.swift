@@ -16,7 +16,7 @@ final class LoadingMaker {
 
     /// Starts a helper for each decode worker of the home view: the wall decodes on every
     /// core while it rests (its first screen), the carousel on all but one.
-    init(_ source: SourceOptions, home: ViewMode, broken: BrokenMode = .show) {
+    init(_ source: SourceOptions, home: ViewKind, broken: BrokenMode = .show) {
         self.source = source
         self.broken = broken == .skip ? BrokenPictures() : nil
         let helpers = home.isTiled ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount

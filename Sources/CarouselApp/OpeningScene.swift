@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselSDL
+import CarouselPainting
 
 /// A view that opens another on a tap (the mosaic and the grid open the carousel): what a
 /// `SceneStack` needs of the view at its bottom.

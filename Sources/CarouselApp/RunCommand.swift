@@ -95,6 +95,8 @@ public struct RunCommand: ParsableCommand {
         }
         // First, before any thread exists: SIGTERM, SIGINT and SIGHUP become events.
         SignalWatcher.start()
+        // The one clock of the run: the loop, the control API, MQTT and the event log read it.
+        let clock = LoopClock.system
         // Driven by a soak: it ends with the bench that started it.
         if soakDrive != nil { _ = kc_parent_death_signal(SIGTERM) }
         // A kiosk starts even when its folder is not there yet (a USB stick or a network
@@ -109,7 +111,7 @@ public struct RunCommand: ParsableCommand {
         var found = scanned.sources
         // The control API: listening before the screen opens, so a wrong address or a
         // missing token stops the start at once.
-        let control = try remote.start()
+        let control = try remote.start(clock: clock)
         let tap = control.map { desk in { @Sendable (type: String, fields: [(String, String)], line: String) in
             desk.desk.feed.record(type: type, fields: fields, line: line) } }
         let log = try events.map { try EventLog.open($0, tap: tap) } ?? tap.map { EventLog(write: { _ in }, tap: $0) }
@@ -140,7 +142,7 @@ public struct RunCommand: ParsableCommand {
             session.disableScreenSaver()
         }
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
-        let clockOrigin = EventQueue.now
+        let clockOrigin = clock.now()
         RemoteSources.report(to: log, timeOrigin: clockOrigin)
         let pressure = Self.watchMemoryPressure()
         var startIndex = view.startIndex
@@ -150,7 +152,7 @@ public struct RunCommand: ParsableCommand {
         // Headless drivers and --no-vsync do not pace frames: the loop does, at 60 a second.
         let paced = screen.pacesItself(vsync: vsync)
         let soak = soakDrive.map { seed in
-            SoakDriver(seed: seed, width: size.width, height: size.height, now: EventQueue.now) {
+            SoakDriver(seed: seed, width: size.width, height: size.height, now: clock.now()) {
                 FileHandle.standardOutput.write(Data($0.utf8))
             }
         }
@@ -171,17 +173,17 @@ public struct RunCommand: ParsableCommand {
                                                                 decoder: current.source.decoderSettings),
                 loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
                                           backdrops: current.view.fill != .none),
-                log: log, time: EventQueue.now, timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
+                log: log, time: clock.now(), timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
             scene.emptyMessage = current.source.emptyMessage
-            if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: EventQueue.now)) }
+            if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: clock.now())) }
             let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
             var shown = scanned
             shown.sources = found  // a failed reload keeps what rescans made of it
             let catalog = CatalogUpdater(options: current.source, initial: shown,
-                                         noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: EventQueue.now,
+                                         noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: clock.now(),
                                          wake: { WakeReason.foldersChanged.post() }, scanned: { WakeReason.workDone.post() })
             var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
-                                       keys: keys, catalog: catalog)
+                                       keys: keys, catalog: catalog, clock: clock)
             loop.memoryPressure = pressure
             loop.framePacing = paced ? 1.0 / 60 : nil
             loop.observer = soak
@@ -207,7 +209,7 @@ public struct RunCommand: ParsableCommand {
                     Log.warn("reload: the control and MQTT options take effect at the next start (systemctl restart kiosk-carousel); the token file is read again now")
                 }
                 // At the signal's time: a carousel at rest last advanced its clock long ago.
-                scene.recordCatalogChange(from: found, to: fresh.sources, at: EventQueue.now)
+                scene.recordCatalogChange(from: found, to: fresh.sources, at: clock.now())
                 (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")
             } catch {

@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselPainting
 
 extension ViewOptions {
     /// The view `--view` asks for, over these pictures: what run, render and bench drive.
@@ -18,7 +19,7 @@ extension ViewOptions {
         case .mosaic, .grid:
             var settings = wallSettings
             settings.attract = carouselSettings(behaviour).attract
-            let columnWidth = settings.arrangement.layout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
+            let columnWidth = settings.kind.tileLayout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
                                                           gap: settings.gap).columnWidth
             let wall = try WallScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
                                        painter: painter, loading: loading(.atLeast(columnWidth)), log: log, time: time,

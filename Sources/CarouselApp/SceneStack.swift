@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselPainting
 
 /// A view and the view it opens, one over the other: `--view mosaic` or `grid` and the
 /// carousel a tap opens, centred on that picture. Escape, Backspace, a script's `key back`

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import CarouselCore
 import CarouselSDL
+import CarouselPainting
 
 extension Length: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
@@ -47,18 +48,8 @@ public struct PixelSize: ExpressibleByArgument, Equatable, Sendable, CustomStrin
     public var size: Size { Size(width: Double(width), height: Double(height)) }
 }
 
-/// The view shown at start.
-public enum ViewMode: String, CaseIterable, ExpressibleByArgument, Sendable {
-    /// The strip with one picture in the centre.
-    case carousel
-    /// Seed 003's wall of tiles, scrolled vertically.
-    case mosaic
-    /// A phone gallery's grid of square tiles, scrolled vertically.
-    case grid
-
-    /// A wall of tiles that opens the carousel on a tap.
-    public var isTiled: Bool { self != .carousel }
-}
+/// `--view`: the view shown at start.
+extension ViewKind: ExpressibleByArgument {}
 
 /// `--columns P,L`: the mosaic's columns in a portrait and in a landscape viewport.
 public struct ColumnCounts: ExpressibleByArgument, Equatable, Sendable, CustomStringConvertible {
@@ -84,7 +75,7 @@ public struct ColumnCounts: ExpressibleByArgument, Equatable, Sendable, CustomSt
 /// Layout and look options shared by `carousel render` and the interactive `carousel`.
 public struct ViewOptions: ParsableArguments, Sendable {
     @Option(name: .customLong("view"), help: "The view at start: carousel (one picture in the centre), mosaic (a wall of tiles as tall as their pictures) or grid (square tiles); both walls scroll vertically and open the carousel on a tap.")
-    public var home: ViewMode = .carousel
+    public var home: ViewKind = .carousel
 
     @Option(help: ArgumentHelp("The mosaic's or grid's columns in a portrait and in a landscape viewport (1 to 20 each).", valueName: "P,L"))
     public var columns = ColumnCounts(portrait: 3, landscape: 5)
@@ -186,7 +177,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
         s.portraitColumns = columns.portrait
         s.landscapeColumns = columns.landscape
         s.gap = tileGap
-        s.arrangement = home == .grid ? .grid : .mosaic
+        s.kind = home.isTiled ? home : .mosaic
         return s
     }
 

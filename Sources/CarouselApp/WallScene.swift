@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselPainting
 
 /// A wall, the mosaic (seed 003) or the grid: its engine (`Wall`: a tile layout and friction
 /// physics), the shared image pipeline behind its tiles, and the same painter as the carousel's (a tile
@@ -72,7 +73,7 @@ public final class WallScene: EngineScene, OpeningScene {
     deinit { sizes.stop() }
 
     /// The view's name in events and options: `mosaic` or `grid`.
-    public var viewName: String { engine.settings.arrangement.rawValue }
+    public var viewName: String { engine.settings.kind.rawValue }
     public var currentIndex: Int? { engine.topItem }
 
     public func draw(on renderer: SDLRenderer) {

@@ -41,7 +41,7 @@ final class ZoomDetail {
         if let held, held.serves(wanted, visible: visible) { return }
         if let asked, asked.serves(wanted, visible: visible) { return }
         asked = wanted
-        askedAt = EventQueue.now
+        askedAt = LoopClock.system.now()
         workers.want([DecodeWorkers.Request(item: item, source: sources[item], box: wanted.size, part: wanted.part)])
         if wait {
             while workers.busy { workers.waitForResult(); if try pump(all: true) { break } }
@@ -109,7 +109,7 @@ final class ZoomDetail {
         picture = shown
         held = upload.region
         uploads += 1
-        lastShown = (upload.region, EventQueue.now - askedAt)
+        lastShown = (upload.region, LoopClock.system.now() - askedAt)
         return true
     }
 

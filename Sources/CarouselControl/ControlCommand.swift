@@ -1,3 +1,5 @@
+import CarouselCore
+
 /// What an operator asks a screen to do, over HTTP or MQTT: the same commands for both, each
 /// carried into the run loop as an input like a key press.
 public enum ControlCommand: Hashable, Sendable {
@@ -7,19 +9,14 @@ public enum ControlCommand: Hashable, Sendable {
     /// The item whose source (path or URL) is this.
     case gotoSource(String)
     case pause, play
-    case view(ViewMode)
+    /// A wall kind (`mosaic` or `grid`) goes back to the screen's wall, whichever it is.
+    case view(ViewKind)
     case screen(on: Bool)
     /// The panel's backlight, 0 to 1.
     case brightness(Double)
     /// Read the configuration and the sources again (as SIGHUP).
     case reload
 
-    /// The views a screen can be switched between.
-    public enum ViewMode: String, Hashable, Sendable, CaseIterable {
-        /// The wall of tiles (`--view mosaic` or `grid`).
-        case mosaic
-        case carousel
-    }
 
     /// Its name in logs and MQTT topics.
     public var name: String {

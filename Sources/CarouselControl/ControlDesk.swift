@@ -13,7 +13,8 @@ public final class ControlDesk: Sendable {
     public let figures: @Sendable () -> ProcessFigures
     /// An RGBA frame as PNG bytes, scaled down to a width if given.
     public let encodePNG: @Sendable (_ width: Int, _ height: Int, _ rgba: [UInt8], _ scaledTo: Int?) -> [UInt8]?
-    private let clock: @Sendable () -> Double
+    /// The program's one clock (the run loop's), which MQTT's pacing reads too.
+    let clock: @Sendable () -> Double
     private let started: Double
     private let shown = NIOLockedValueBox(ShowState())
     private let refusedTokens = NIOLockedValueBox(0)

@@ -1,3 +1,4 @@
+import CarouselCore
 import Foundation
 
 /// A request to the control API, made from its method, path, query and body: what it asks
@@ -78,7 +79,7 @@ public enum ControlRoute: Hashable, Sendable {
 }
 
 /// The JSON bodies of the commands that take one, shared by HTTP and MQTT: `goto`
-/// `{"index": N}` or `{"source": "..."}`, `view` `{"mode": "mosaic"|"carousel"}`, `screen`
+/// `{"index": N}` or `{"source": "..."}`, `view` `{"mode": "carousel"|"mosaic"|"grid"}`, `screen`
 /// `{"on": true|false}`, `brightness` `{"value": 0.0-1.0}`.
 public enum ControlPayload {
     public static func command(_ name: String, json body: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
@@ -96,7 +97,7 @@ public enum ControlPayload {
         case "view":
             struct View: Decodable { var mode: String }
             guard let m = decode(View.self)?.mode, let mode = mode(m) else {
-                return .failure(.badRequest("view takes {\"mode\": \"mosaic\"} or {\"mode\": \"carousel\"}"))
+                return .failure(.badRequest("view takes {\"mode\": \"carousel\"}, {\"mode\": \"mosaic\"} or {\"mode\": \"grid\"}"))
             }
             return .success(.view(mode))
         case "screen":
@@ -116,12 +117,6 @@ public enum ControlPayload {
         }
     }
 
-    /// `mosaic`, `wall` and `grid` all mean the wall.
-    public static func mode(_ s: String) -> ControlCommand.ViewMode? {
-        switch s.lowercased() {
-        case "mosaic", "wall", "grid": .mosaic
-        case "carousel": .carousel
-        default: nil
-        }
-    }
+    /// A view by its name (`ViewKind`'s), in any case.
+    public static func mode(_ s: String) -> ViewKind? { ViewKind(rawValue: s.lowercased()) }
 }

@@ -1,3 +1,4 @@
+import CarouselCore
 import Foundation
 
 /// Home Assistant's MQTT discovery for one screen: retained configs under
@@ -37,7 +38,7 @@ struct HomeAssistantDiscovery {
             entity("switch", "playing", "Autoplay", ["command_topic": base + "/cmd/playing", "state_topic": base + "/state/playing",
                                                     "payload_on": "ON", "payload_off": "OFF", "icon": "mdi:play-pause"]),
             entity("select", "view", "View", ["command_topic": base + "/cmd/view", "state_topic": base + "/state/view",
-                                              "options": ["mosaic", "carousel"], "icon": "mdi:view-carousel"]),
+                                              "options": ViewKind.allCases.map(\.rawValue), "icon": "mdi:view-carousel"]),
             entity("sensor", "title", "Picture", ["state_topic": base + "/state/title",
                                                   "json_attributes_topic": base + "/state/attributes", "icon": "mdi:image"]),
             entity("sensor", "failed", "Pictures failed", ["state_topic": base + "/state/failed", "state_class": "total_increasing",

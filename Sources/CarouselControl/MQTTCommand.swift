@@ -34,7 +34,7 @@ public enum MQTTCommand {
         case "goto":
             if !json { return Int(text).map { .success(.gotoIndex($0)) } ?? .failure(.badRequest("goto takes an index or {\"index\": N} or {\"source\": \"...\"}")) }
         case "view":
-            if !json { return ControlPayload.mode(text).map { .success(.view($0)) } ?? .failure(.badRequest("view takes mosaic or carousel")) }
+            if !json { return ControlPayload.mode(text).map { .success(.view($0)) } ?? .failure(.badRequest("view takes carousel, mosaic or grid")) }
         case "screen":
             if !json {
                 switch text.uppercased() {

@@ -200,7 +200,7 @@ public final class MQTTLink: @unchecked Sendable {
         if let v = s.source { attributes["source"] = v }
         if let v = s.caption { attributes["caption"] = v }
         let fields: [(String, String)] = [
-            ("state/index", s.index.map(String.init) ?? ""), ("state/title", s.title ?? ""), ("state/view", s.view == "carousel" ? "carousel" : "mosaic"),
+            ("state/index", s.index.map(String.init) ?? ""), ("state/title", s.title ?? ""), ("state/view", s.view),
             ("state/playing", s.playing ? "ON" : "OFF"), ("state/screen", s.screenOn ? "ON" : "OFF"),
             ("state/failed", String(failed)), ("state/attributes", Self.json(attributes)),
         ] + (s.brightness.map { [("state/brightness", String(Int(($0 * 255).rounded())))] } ?? [])
@@ -220,7 +220,7 @@ public final class MQTTLink: @unchecked Sendable {
     /// A screenshot for Home Assistant's image entity: after a change, at most one every
     /// `screenshotInterval` seconds, `screenshotWidth` pixels wide.
     private func planScreenshot() {
-        let now = ProcessInfo.processInfo.systemUptime
+        let now = desk.clock()
         let wait = state.withLockedValue { s -> Double? in
             guard !s.shotPlanned else { return nil }
             s.shotPlanned = true
@@ -228,7 +228,7 @@ public final class MQTTLink: @unchecked Sendable {
         }
         guard let wait else { return }
         queue.asyncAfter(deadline: .now() + wait) { [self] in
-            state.withLockedValue { $0.shotPlanned = false; $0.lastShot = ProcessInfo.processInfo.systemUptime }
+            state.withLockedValue { $0.shotPlanned = false; $0.lastShot = desk.clock() }
             desk.inbox.post(.screenshot) { [self] answer in
                 guard case .frame(let w, let h, let pixels, let bgra) = answer else { return }
                 _ = desk.worker.run { [self] in

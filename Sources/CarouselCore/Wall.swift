@@ -1,5 +1,5 @@
 /// A wall: tiles placed by a tile layout (the mosaic's waterfall or the grid, by
-/// `TileArrangement`), with friction, over the shared engine (`ViewEngine`), scrolling
+/// `ViewKind.tileLayouts`), with friction, over the shared engine (`ViewEngine`), scrolling
 /// vertically, fed inputs and times, giving the scroll position (pixels from the wall's top), the visible tiles with their slots, and events (a tap names
 /// the tile). Sizes come in item order as their headers are read; the wall grows and no
 /// tile already placed moves. No clock and no I/O: `time` is always an argument.
@@ -26,7 +26,7 @@ public struct Wall: ViewEngine {
     }
 
     private static func layout(_ viewport: Size, _ s: WallSettings) -> any TileLayout {
-        s.arrangement.layout(viewport: viewport, columns: (s.portraitColumns, s.landscapeColumns), gap: s.gap)
+        s.kind.tileLayout(viewport: viewport, columns: (s.portraitColumns, s.landscapeColumns), gap: s.gap)
     }
 
     // MARK: - State

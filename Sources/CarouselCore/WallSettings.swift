@@ -1,7 +1,7 @@
 /// Everything that tunes a wall (the mosaic or the grid), with its defaults.
 public struct WallSettings: Hashable, Sendable {
-    /// Where the tiles go: the mosaic's waterfall or the grid.
-    public var arrangement = TileArrangement.mosaic
+    /// Where the tiles go: the mosaic's waterfall or the grid (a tiled `ViewKind`).
+    public var kind = ViewKind.mosaic
     /// Columns in a portrait and in a landscape viewport (seed 003: 3 and 5).
     public var portraitColumns = 3
     public var landscapeColumns = 5

@@ -12,19 +12,20 @@ public struct SDLEvent {
     let origin: Origin
 }
 
-/// The run loop's access to SDL's event queue, the input devices' and SDL's clock.
+/// The run loop's access to SDL's event queue and the input devices'; its deadlines and
+/// event times are on `LoopClock.system`.
 public enum EventQueue {
     /// Blocks until an event arrives: where an idle carousel spends its time, using no CPU.
     public static func wait() -> SDLEvent? {
-        if reader != nil { return waitOnWake(until: nil) }
+        if reader != nil { return waitOnWake(until: nil, on: .system) }
         var e = SDL_Event()
         return SDL_WaitEvent(&e) == 1 ? SDLEvent(origin: .sdl(e)) : nil
     }
 
-    /// Blocks until an event arrives or the clock (`now`) reaches `deadline`; nil at the deadline.
-    public static func wait(until deadline: Double) -> SDLEvent? {
-        if reader != nil { return waitOnWake(until: deadline) }
-        let ms = ((deadline - now) * 1000).rounded(.up)
+    /// Blocks until an event arrives or `clock` reaches `deadline`; nil at the deadline.
+    public static func wait(until deadline: Double, on clock: LoopClock = .system) -> SDLEvent? {
+        if reader != nil { return waitOnWake(until: deadline, on: clock) }
+        let ms = ((deadline - clock.now()) * 1000).rounded(.up)
         var e = SDL_Event()
         return SDL_WaitEventTimeout(&e, Int32(min(max(ms, 0), Double(Int32.max)))) == 1 ? SDLEvent(origin: .sdl(e)) : nil
     }
@@ -47,7 +48,6 @@ public enum EventQueue {
         guard wakeDescriptor >= 0, reader == nil,
               let r = EventDeviceReader(wake: wakeDescriptor, screen: screen, log: log) else { return nil }
         reader = r
-        sdlStart = kc_monotonic_raw_seconds() - now
         return r.startCount
     }
 
@@ -61,10 +61,10 @@ public enum EventQueue {
     /// Whether udev's announcements wake the loop (so that SDL adds a keyboard plugged in later).
     public static var hearsUdev: Bool { reader?.hearsUdev ?? false }
 
-    private static func waitOnWake(until deadline: Double?) -> SDLEvent? {
+    private static func waitOnWake(until deadline: Double?, on clock: LoopClock) -> SDLEvent? {
         while true {
             if let e = poll() { return e }
-            let left = deadline.map { $0 - now }
+            let left = deadline.map { $0 - clock.now() }
             if let left, left <= 0 { return nil }
             let ms: Int32 = left.map { Int32(min(max(($0 * 1000).rounded(.up), 0), Double(Int32.max))) } ?? -1
             var fd = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
@@ -121,24 +121,46 @@ public enum EventQueue {
         return true
     }
 
-    /// Seconds since SDL started, on the same clock as event timestamps.
-    public static var now: Double { Double(SDL_GetTicks64()) / 1000 }
-
-    /// A time on CLOCK_MONOTONIC (the devices' event times) on `now`'s clock. SDL counts
-    /// CLOCK_MONOTONIC_RAW from its start, which NTP does not slew: the two clocks are read
-    /// side by side each time (microseconds apart; `now` alone has only milliseconds, and a
-    /// finger's times went back by 0.6 ms between two events).
-    static func fromMonotonic(_ t: Double) -> Double {
+    /// An SDL event's time (its ticks: milliseconds on CLOCK_MONOTONIC_RAW from SDL's start,
+    /// 32 bits, so they wrap after 49.7 days) on `LoopClock.system`. Counted back from SDL's
+    /// ticks now, so a wrap in between does not matter; CLOCK_MONOTONIC, which NTP slews,
+    /// and the raw clock are read side by side each time (microseconds apart) to bring the
+    /// raw time across.
+    static func fromSDL(_ ms: UInt32) -> Double {
+        let ticks = SDL_GetTicks64()
+        if sdlStart == nil || ticks < lastTicks { sdlStart = findSDLStart() }
+        lastTicks = ticks
+        let raw = (sdlStart ?? 0) + Double(ticksOf(ms, now: ticks)) / 1000
         // The raw clock read between two readings of the other, again if the thread was
         // put aside between them (more than 50 µs apart).
         var best = (gap: Double.infinity, offset: 0.0)
         for _ in 0..<3 where best.gap > 0.00005 {
-            let before = kc_monotonic_seconds(), raw = kc_monotonic_raw_seconds(), after = kc_monotonic_seconds()
-            if after - before < best.gap { best = (after - before, raw - (before + after) / 2) }
+            let before = kc_monotonic_seconds(), r = kc_monotonic_raw_seconds(), after = kc_monotonic_seconds()
+            if after - before < best.gap { best = (after - before, (before + after) / 2 - r) }
         }
-        return t + best.offset - sdlStart
+        return LoopClock.fromMonotonic(raw + best.offset)
     }
 
-    /// When SDL started, on CLOCK_MONOTONIC_RAW (read once; `now` truncates to the millisecond).
-    nonisolated(unsafe) private static var sdlStart: Double = kc_monotonic_raw_seconds() - now
+    /// An event's 32-bit ticks `ms` as 64-bit ticks, counted back from SDL's ticks `now`.
+    static func ticksOf(_ ms: UInt32, now: UInt64) -> UInt64 {
+        let age = UInt64(UInt32(truncatingIfNeeded: now) &- ms)
+        return now >= age ? now - age : 0
+    }
+
+    /// SDL's start on the raw clock, to microseconds: its ticks are whole milliseconds, so
+    /// the moment one turns over is waited for (under a millisecond, once). Read at any
+    /// other moment it was up to a millisecond late, and SDL's times came out ahead of the
+    /// loop's.
+    private static func findSDLStart() -> Double {
+        let first = SDL_GetTicks64()
+        while true {
+            let raw = kc_monotonic_raw_seconds(), ticks = SDL_GetTicks64()
+            if ticks != first { return raw - Double(ticks) / 1000 }
+        }
+    }
+
+    /// When SDL's ticks began, on CLOCK_MONOTONIC_RAW: found at the first event (and again
+    /// if SDL was started again, which starts its ticks over). Main thread.
+    nonisolated(unsafe) private static var sdlStart: Double?
+    nonisolated(unsafe) private static var lastTicks: UInt64 = 0
 }

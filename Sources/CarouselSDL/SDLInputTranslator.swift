@@ -23,8 +23,8 @@ public struct SDLInputTranslator {
 
     public mutating func translate(_ event: SDLEvent, geometry g: InputGeometry) -> [WindowInput] {
         switch event.origin {
-        case .sdl(let e): translate(e, geometry: g)
-        case .device(let d): translate(d, geometry: g, time: EventQueue.fromMonotonic)
+        case .sdl(let e): translate(e, geometry: g, time: EventQueue.fromSDL)
+        case .device(let d): translate(d, geometry: g, time: LoopClock.fromMonotonic)
         }
     }
 
@@ -44,8 +44,9 @@ public struct SDLInputTranslator {
         }
     }
 
-    mutating func translate(_ e: SDL_Event, geometry g: InputGeometry) -> [WindowInput] {
-        let time = Double(e.common.timestamp) / 1000
+    /// - Parameter time: an SDL event's ticks (milliseconds) on the loop's clock.
+    mutating func translate(_ e: SDL_Event, geometry g: InputGeometry, time ticksTime: (UInt32) -> Double) -> [WindowInput] {
+        let time = ticksTime(e.common.timestamp)
         switch SDL_EventType(e.type) {
         case SDL_QUIT:
             // Only the window manager sends it: SDL has no signal handlers (SDLSession).

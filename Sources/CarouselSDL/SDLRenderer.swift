@@ -54,7 +54,7 @@ public final class SDLRenderer {
 
     /// Copies the top-left `width` × `height` pixels of `source` into the whole target
     /// texture `destination` (scaled to it), then draws where it drew before.
-    func copy(_ source: SDLTexture, width: Int, height: Int, into destination: SDLTexture) {
+    public func copy(_ source: SDLTexture, width: Int, height: Int, into destination: SDLTexture) {
         let previous = SDL_GetRenderTarget(handle)
         SDL_SetRenderTarget(handle, destination.handle)
         var rect = SDL_Rect(x: 0, y: 0, w: Int32(width), h: Int32(height))
@@ -70,7 +70,7 @@ public final class SDLRenderer {
     }
 
     /// Runs `draw` into the target texture `target`, then draws where it drew before.
-    func drawing(into target: SDLTexture, _ draw: () -> Void) {
+    public func drawing(into target: SDLTexture, _ draw: () -> Void) {
         let previous = SDL_GetRenderTarget(handle)
         SDL_SetRenderTarget(handle, target.handle)
         draw()
@@ -292,7 +292,7 @@ public final class SDLRenderer {
     }
 
     /// Whether this is SDL's software renderer (drawing on the CPU into a surface).
-    var isSoftware: Bool { driverName == "software" }
+    public var isSoftware: Bool { driverName == "software" }
 
     /// Fills `rect` with a vertical gradient from `top` to `bottom` (a shadow band).
     public func fillGradient(_ rect: Rect, top: Color, bottom: Color) {

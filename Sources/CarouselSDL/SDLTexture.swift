@@ -16,7 +16,7 @@ public final class SDLTexture {
 
     /// A texture the program fills with `update` (slot textures, frame targets).
     /// `withoutAlpha`: XRGB8888, whose pixels are all opaque (a crossfade's copy).
-    init(renderer: SDLRenderer, width: Int, height: Int, target: Bool = false, withoutAlpha: Bool = false) throws(SDLError) {
+    public init(renderer: SDLRenderer, width: Int, height: Int, target: Bool = false, withoutAlpha: Bool = false) throws(SDLError) {
         self.renderer = renderer
         let access = target ? SDL_TEXTUREACCESS_TARGET : SDL_TEXTUREACCESS_STATIC
         let format = withoutAlpha ? SDL_PIXELFORMAT_RGB888 : SDL_PIXELFORMAT_ARGB8888

@@ -29,7 +29,7 @@ public final class TextRenderer {
     }
 
     /// `text` as a texture, cut with an ellipsis to fit `maxWidth` pixels; nil for empty text.
-    func texture(_ text: String, color: Color, maxWidth: Int, renderer: SDLRenderer) -> SDLTexture? {
+    public func texture(_ text: String, color: Color, maxWidth: Int, renderer: SDLRenderer) -> SDLTexture? {
         let fitted = fit(text, maxWidth: maxWidth)
         guard !fitted.isEmpty else { return nil }
         let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: color.a)

@@ -56,6 +56,10 @@ import TestSupport
         #expect(first["view"] as? String == "carousel" && first["index"] as? Int == 0 && first["playing"] as? Bool == true)
         let count = try #require(first["count"] as? Int)
         #expect(count >= 3)
+        // The frames drawn are the last minute's (recorded and asked for on one clock):
+        // a time each, under a second at 640×360 with nothing else to do.
+        let p99 = try #require(first["frame_time_p99_ms"] as? Double, "no frame figures in \(first)")
+        #expect(p99 > 0 && p99 < 1000)
 
         // Each command answers with the status it leads to (after its motion).
         #expect(k.probe.request("POST", "/next")?.json?["index"] as? Int == 1)
@@ -162,6 +166,17 @@ import TestSupport
         #expect(k.probe.request("POST", "/next")?.json?["index"] as? Int == 1)
         let wall = try #require(k.probe.request("POST", "/view", body: #"{"mode": "mosaic"}"#))
         #expect(wall.json?["view"] as? String == "mosaic")
+        // One name per view: "wall" is none of them.
+        #expect(k.probe.request("POST", "/view", body: #"{"mode": "wall"}"#)?.status == 400)
+    }
+
+    /// The grid is "grid" everywhere: in /status, and in the view command that goes back to it.
+    @Test func theGridIsCalledGrid() throws {
+        let k = try Kiosk([try Fixtures.imageFolder(), "--size", "640x360", "--view", "grid"])
+        defer { k.stop() }
+        #expect(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 }?["view"] as? String == "grid")
+        #expect(k.probe.request("POST", "/view", body: #"{"mode": "carousel"}"#)?.json?["view"] as? String == "carousel")
+        #expect(k.probe.request("POST", "/view", body: #"{"mode": "grid"}"#)?.json?["view"] as? String == "grid")
     }
 
     /// Width and height from a PNG's IHDR.

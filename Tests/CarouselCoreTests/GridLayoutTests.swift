@@ -45,7 +45,7 @@ import Testing
     /// the tile under it, and only the tiles on screen hold slots.
     @Test func theMosaicEngineDrivesTheGrid() {
         var settings = WallSettings()
-        settings.arrangement = .grid
+        settings.kind = .grid
         var m = Wall(itemCount: 60, viewport: Size(width: 640, height: 360), settings: settings)
         m.sizesKnown(Array(repeating: 1.5, count: 60))
         // 5 columns of 116 px: 12 rows, 10 + 12 × 126 = 1522 high.

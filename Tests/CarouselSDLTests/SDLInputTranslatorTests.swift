@@ -210,3 +210,22 @@ import Testing
                 == Point(x: 360, y: 960))
     }
 }
+
+extension SDLInputTranslator {
+    /// SDL's ticks as seconds, as they come (the loop's clock is `EventQueue.fromSDL`'s).
+    mutating func translate(_ e: SDL_Event, geometry g: InputGeometry) -> [WindowInput] {
+        translate(e, geometry: g, time: { Double($0) / 1000 })
+    }
+}
+
+@Suite struct SDLTicksTests {
+    /// SDL's event times are 32-bit milliseconds: they wrap after 49.7 days, which a kiosk
+    /// lives through; counted back from the 64-bit ticks they stay in step.
+    @Test func anEventsTicksAreCountedBackFromSDLsAcrossTheWrap() {
+        #expect(EventQueue.ticksOf(1000, now: 1016) == 1000)
+        let wrap: UInt64 = 1 << 32
+        #expect(EventQueue.ticksOf(UInt32.max - 5, now: wrap + 10) == wrap - 6)
+        #expect(EventQueue.ticksOf(3, now: 3 * wrap + 20) == 3 * wrap + 3)
+        #expect(EventQueue.ticksOf(50, now: 20) == 0)
+    }
+}

@@ -1,4 +1,5 @@
 @testable import CarouselSDL
+@testable import CarouselPainting
 import CarouselCore
 import Testing
 

@@ -91,7 +91,7 @@ public struct BenchCommand: ParsableCommand {
 
     private func measure(_ options: SourceOptions, processAge: Double) throws -> BenchReport {
         ProcessStats.resetPeak()
-        let began = ProcessStats.now
+        let began = LoopClock.system.now()
         let loadings = LoadingMaker(options, home: view.home)  // helpers start while the rest does
         let found = try options.resolve()
         // Figures over no pictures would look like a fast machine.
@@ -115,7 +115,7 @@ public struct BenchCommand: ParsableCommand {
             painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
             loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
                                       backdrops: view.fill != .none),
-            log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
+            log: nil, time: LoopClock.system.now(), wake: EventQueue.wakeUp, warn: { _ in })
         guard let ours = scene as? any Scene & BenchSubject else { throw Failure("no scene") }
         ours.pipeline.slots.uploadObserver = { uploads.append($0) }
         let present: (BenchSubject) throws -> Void = { subject in
@@ -125,7 +125,7 @@ public struct BenchCommand: ParsableCommand {
         try present(ours)
         renderer.present()
         renderer.finish()
-        let firstFrame = ProcessStats.now - began
+        let firstFrame = LoopClock.system.now() - began
         let runner = BenchRunner(renderer: renderer, present: present)
         let mix = BenchMix(viewport: viewport, stride: ours.gestureStep.length, axis: ours.gestureStep.axis, short: short)
         let played = try runner.run(mix, on: ours, startedAt: began)
@@ -143,14 +143,14 @@ public struct BenchCommand: ParsableCommand {
         var looksRun: BenchReport.Run?
         if !view.home.isTiled {
             ProcessStats.resetPeak()
-            let looksStart = ProcessStats.now
+            let looksStart = LoopClock.system.now()
             let looks = try view.makeScene(
                 sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse(BenchMix.looksBehaviour), renderer: renderer,
                 painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
                 // Helpers of its own: the first carousel's ended with it.
                 loading: LoadingMaker(options, home: view.home).perView(wake: EventQueue.wakeUp, thumbnails: thumbnails,
                                                                         previews: thumbnails, backdrops: view.fill != .none),
-                log: nil, time: ProcessStats.now, wake: EventQueue.wakeUp, warn: { _ in })
+                log: nil, time: LoopClock.system.now(), wake: EventQueue.wakeUp, warn: { _ in })
             guard let subject = looks as? any Scene & BenchSubject else { throw Failure("no scene") }
             let p = try runner.run(BenchMix(looksIn: viewport, short: short), on: subject, startedAt: looksStart)
             looksRun = Self.run(images: found.count, firstFrame: 0, played: p, uploads: nil, offset: 0)
@@ -166,13 +166,13 @@ public struct BenchCommand: ParsableCommand {
             naiveNote = "its first \(cap) of \(found.count) images only: every one is held at full size "
                 + "(\(pixels * 4 / 1_000_000) MB decoded, as much again as a texture), so more could exhaust memory"
             ProcessStats.resetPeak()
-            let start = ProcessStats.now
+            let start = LoopClock.system.now()
             let gallery = try NaiveGallery(sources: Array(found.prefix(cap)), viewport: viewport, settings: settings,
-                                           style: view.style, renderer: renderer, time: ProcessStats.now, helper: options.decoderSettings)
+                                           style: view.style, renderer: renderer, time: LoopClock.system.now(), helper: options.decoderSettings)
             gallery.draw(on: renderer)
             renderer.present()
             renderer.finish()
-            let first = ProcessStats.now - start
+            let first = LoopClock.system.now() - start
             let naiveMix = BenchMix(viewport: viewport, stride: gallery.gestureStep.length, short: short)
             let p = try runner.run(naiveMix, on: gallery, startedAt: start)
             var r = Self.run(images: cap, firstFrame: first, played: p, uploads: nil, offset: processAge)

@@ -33,18 +33,18 @@ struct BenchRunner {
     let present: (BenchSubject) throws -> Void
     static let frameInterval = 1.0 / 60
 
-    /// Plays `mix` on `subject`, whose engine time is `ProcessStats.now`; `startedAt` is
+    /// Plays `mix` on `subject`, whose engine time is `LoopClock.system.now()`; `startedAt` is
     /// when the subject began starting up (for the time until the images are in place).
     func run(_ mix: BenchMix, on subject: BenchSubject, startedAt: Double) throws -> Result {
         var result = Result()
-        let start = ProcessStats.now
+        let start = LoopClock.system.now()
         var next = 0
         var needsDraw = true
         var nextFrame = start
         var rest: (cpu: Double, wall: Double)?
         let restPhase = mix.phases.first { $0.phase == .rest }?.start ?? mix.duration
         while true {
-            let now = ProcessStats.now
+            let now = LoopClock.system.now()
             let offset = now - start
             // The rest lasts `restLength` from when the decoders fell idle (at most 30 s on).
             if let rest, now - rest.wall >= mix.restLength { break }
@@ -63,17 +63,17 @@ struct BenchRunner {
             if try subject.pump() { needsDraw = true }
             try subject.advance(to: now)
             let moving = subject.isAnimating || subject.isInteracting
-            if (moving || needsDraw) && ProcessStats.now < nextFrame - 0.0005 {
+            if (moving || needsDraw) && LoopClock.system.now() < nextFrame - 0.0005 {
                 // Woken before the frame is due (a decode finished; its upload is done): the
                 // frame keeps its turn, as vsync would keep it; wake-ups do not add frames.
-                _ = EventQueue.wait(until: EventQueue.now + (nextFrame - ProcessStats.now))
+                _ = EventQueue.wait(until: LoopClock.system.now() + (nextFrame - LoopClock.system.now()))
                 continue
             }
             if moving || needsDraw {
                 try present(subject)
                 renderer.present()
                 renderer.finish()
-                let done = ProcessStats.now
+                let done = LoopClock.system.now()
                 result.frameTimes.append(done - now)
                 result.frameTimesByPhase[phase, default: []].append(done - now)
                 if done - now > Self.frameInterval { result.slowFrames[phase, default: 0] += 1 }
@@ -87,19 +87,19 @@ struct BenchRunner {
                     result.blankItems[phase, default: 0] += blank
                 }
                 nextFrame = max(nextFrame + Self.frameInterval, done)
-                let pause = nextFrame - ProcessStats.now
-                if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
+                let pause = nextFrame - LoopClock.system.now()
+                if pause > 0 { _ = EventQueue.wait(until: LoopClock.system.now() + pause) }
             } else {
                 // At rest: sleep until the next input is due, or a decoded image wakes us.
                 var due = next < mix.events.count ? mix.events[next].offset
                     : rest.map { $0.wall - start + mix.restLength } ?? offset + 0.05
                 // Or until the view moves by itself (autoplay), as the window would.
                 if let scene = subject as? any Scene, let planned = scene.nextScheduledTime { due = min(due, planned - start) }
-                let pause = due - (ProcessStats.now - start)
-                if pause > 0 { _ = EventQueue.wait(until: EventQueue.now + pause) }
+                let pause = due - (LoopClock.system.now() - start)
+                if pause > 0 { _ = EventQueue.wait(until: LoopClock.system.now() + pause) }
             }
         }
-        if let rest { result.restCPU = (ProcessStats.cpuSeconds - rest.cpu) / (ProcessStats.now - rest.wall) }
+        if let rest { result.restCPU = (ProcessStats.cpuSeconds - rest.cpu) / (LoopClock.system.now() - rest.wall) }
         return result
     }
 }

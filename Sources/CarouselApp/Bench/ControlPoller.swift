@@ -1,3 +1,4 @@
+import CarouselSDL
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -23,21 +24,21 @@ final class ControlPoller: @unchecked Sendable {
             lock.withLock { if status == 200 { statusAnswered += 1 } else { failures[status, default: 0] += 1 } }
         }
         poll(every: 1) { [self] in
-            let asked = ProcessStats.now
+            let asked = LoopClock.system.now()
             let status = Self.get(port: port, path: "/screenshot.png") ?? 0
-            lock.withLock { if status == 200 { screenshotSeconds.append(ProcessStats.now - asked) } else { failures[status, default: 0] += 1 } }
+            lock.withLock { if status == 200 { screenshotSeconds.append(LoopClock.system.now() - asked) } else { failures[status, default: 0] += 1 } }
         }
     }
 
     /// Runs `request` every `interval` seconds on a thread of its own until `stop`.
     private func poll(every interval: Double, _ request: @escaping @Sendable () -> Void) {
         Thread.detachNewThread { [self] in
-            var next = ProcessStats.now
+            var next = LoopClock.system.now()
             while lock.withLock({ running }) {
                 request()
                 next += interval
-                let wait = next - ProcessStats.now
-                if wait > 0 { usleep(UInt32(wait * 1e6)) } else { next = ProcessStats.now }
+                let wait = next - LoopClock.system.now()
+                if wait > 0 { usleep(UInt32(wait * 1e6)) } else { next = LoopClock.system.now() }
             }
         }
     }

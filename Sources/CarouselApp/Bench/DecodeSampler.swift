@@ -1,3 +1,4 @@
+import CarouselSDL
 import CarouselCore
 import CarouselMedia
 import Foundation
@@ -84,9 +85,9 @@ enum DecodeSampler {
                     var times: [Double] = [], floors: [Double] = [], ratios: [Double] = []
                     let rounds = g.format == "JPEG" ? Self.jpegRounds : Self.rounds
                     for s in Array(repeating: g.members, count: rounds).joined() {
-                        let start = ProcessStats.now
+                        let start = LoopClock.system.now()
                         guard (try? decoder.decode(s, fittingIn: box)) != nil else { continue }
-                        let time = ProcessStats.now - start
+                        let time = LoopClock.system.now() - start
                         times.append(time)
                         if g.format == "JPEG", let floor = floorTime(s, box: box, dctScaling: dct) {
                             floors.append(floor)
@@ -121,9 +122,9 @@ enum DecodeSampler {
     private static func floorTime(_ source: ImageSource, box: Size, dctScaling: Bool) -> Double? {
         guard let bytes = try? ImageFile.read(source.path),
               let plan = FittingDecoder(dctScaling: dctScaling).jpegPlan(bytes, box: box) else { return nil }
-        let start = ProcessStats.now
+        let start = LoopClock.system.now()
         guard JPEGCodec.decodeOnly(bytes, scale: plan.scale) else { return nil }
-        return ProcessStats.now - start
+        return LoopClock.system.now() - start
     }
 
     /// How much longer the p50 decode takes through a helper than in this process, in

@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselPainting
 
 /// The gallery seed 002 warns against, measured beside ours: every image decoded at full
 /// size (no DCT scaling, no fitting) and uploaded as its own texture before the first

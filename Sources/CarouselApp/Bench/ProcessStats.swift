@@ -24,13 +24,6 @@ enum ProcessStats {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// A monotonic clock in seconds, for timing work.
-    static var now: Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
     private static func statusField(_ name: String) -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
         for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {

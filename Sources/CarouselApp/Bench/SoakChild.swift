@@ -1,3 +1,4 @@
+import CarouselSDL
 import CLinux
 import Foundation
 #if canImport(Glibc)
@@ -91,17 +92,17 @@ final class SoakChild: @unchecked Sendable {
     /// Sends SIGTERM and waits up to `seconds` for the end; SIGKILL after that. The seconds
     /// it took, or nil when it had to be killed.
     func stop(within seconds: Double) -> Double? {
-        let began = ProcessStats.now
+        let began = LoopClock.system.now()
         signal(SIGTERM)
         while ended() == nil {
-            if ProcessStats.now - began > seconds {
+            if LoopClock.system.now() - began > seconds {
                 signal(SIGKILL)
                 while ended() == nil { usleep(10_000) }
                 return nil
             }
             usleep(10_000)
         }
-        return ProcessStats.now - began
+        return LoopClock.system.now() - began
     }
 
     /// The last `lines` lines of its standard error.
@@ -162,7 +163,7 @@ final class SoakObservations: @unchecked Sendable {
         defer { lock.unlock() }
         guard let object else { unreadable += 1; return }
         if object["soak"] as? String == "report" {
-            reports.append(Report(received: ProcessStats.now,
+            reports.append(Report(received: LoopClock.system.now(),
                                   frameTimes: ((object["frames_ms"] as? [Double]) ?? []).map { $0 / 1000 },
                                   moving: object["moving"] as? Bool ?? false,
                                   decoded: object["decoded"] as? Int ?? 0, failed: object["failed"] as? Int ?? 0))

@@ -1,3 +1,4 @@
+import CarouselSDL
 import CarouselCore
 import Foundation
 #if canImport(Glibc)
@@ -55,7 +56,7 @@ struct SoakRunner {
             environment: environment, logPath: workspace + "/program.log")
         let poller = controlPort.map(ControlPoller.init(port:))
         defer { if let poller { FileHandle.standardError.write(Data(poller.summary.utf8)) } }
-        let start = ProcessStats.now
+        let start = LoopClock.system.now()
         var mix = SoakMix(seed: seed, width: width, height: height)
         var steps: [String: Int] = [:]
         var samples: [SoakReport.Sample] = []
@@ -88,7 +89,7 @@ struct SoakRunner {
         }
 
         loop: while true {
-            let now = ProcessStats.now
+            let now = LoopClock.system.now()
             let t = now - start
             if t >= duration { break }
             if interrupted() { endedBy = "interrupted"; break }
@@ -147,7 +148,7 @@ struct SoakRunner {
         // The dashboard stops before the program is asked to (else its last requests fail).
         poller?.stop()
         usleep(300_000)
-        let ran = ProcessStats.now - start
+        let ran = LoopClock.system.now() - start
         sample(ran)
         let shutdown: String
         if endedBy == "crash" {

@@ -60,7 +60,7 @@ enum RemoteSources {
     }
 
     private static func record(_ type: String, _ fields: [(String, String)]) {
-        let time = EventQueue.now
+        let time = LoopClock.system.now()
         let sink = lock.withLock {
             if Self.sink == nil && early.count < 200 { early.append((type, fields, time)) }
             return Self.sink

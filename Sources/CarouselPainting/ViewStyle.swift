@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselSDL
 
 /// How items look: background, the white border of seed 000, placeholder colours.
 public struct ViewStyle: Hashable, Sendable {

@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselSDL
 
 /// Caption textures made once and reused while the same text shows: rendering text with
 /// SDL_ttf every frame would cost more than drawing the whole strip.

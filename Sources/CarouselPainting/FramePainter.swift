@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselSDL
 
 /// Draws one frame of the carousel: background, then each visible item's framed image, or
 /// its placeholder tile with the file's name while it loads or when it failed.

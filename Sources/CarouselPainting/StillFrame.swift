@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselSDL
 
 /// What stays still in the frames of a crossfade (the background, the outgoing picture and
 /// its neighbours), drawn once into a texture and copied into each frame under the

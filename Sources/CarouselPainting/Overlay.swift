@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselSDL
 
 /// What is drawn over the strip: the centred item's caption and the page dots.
 public struct Overlay: Sendable {
