@@ -10,7 +10,6 @@ import PackageDescription
 // Only CarouselSDL and CarouselMedia import the C modules.
 let package = Package(
     name: "KioskCarousel",
-    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "carousel", targets: ["carousel"]),
         .library(name: "CarouselCore", targets: ["CarouselCore"]),
