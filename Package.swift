@@ -68,6 +68,7 @@ let package = Package(
         .target(name: "CarouselControl",
                 dependencies: ["CarouselCore", "CMosquitto",
                                .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Windows, textures, events and drawing primitives: the only part that calls SDL.
@@ -81,18 +82,31 @@ let package = Package(
                     "CarouselCore", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
-        .executableTarget(name: "carousel", dependencies: ["CarouselApp"]),
-        // The fuzz targets of every parser of outside bytes (Tests/Fuzz/run builds it for libFuzzer).
-        .executableTarget(name: "carousel-fuzz", dependencies: ["CarouselApp"], path: "Tests/Fuzz/Entry"),
+        // `carousel bench`: speed, memory and soak runs of the program (ships as a command,
+        // but nothing of the product depends on it).
+        .target(name: "CarouselBench",
+                dependencies: ["CarouselApp", "CarouselPainting", "CarouselSDL", "CarouselMedia", "CarouselCore", "CLinux",
+                               .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // What LeakSanitizer must not report (libraries' lifetime memory): linked into every
+        // binary a sanitized run starts (the program, the fuzz targets, the tests), inert otherwise.
+        .target(name: "LeakCheck"),
+        .executableTarget(name: "carousel", dependencies: ["CarouselApp", "CarouselBench", "LeakCheck",
+                                                           .product(name: "ArgumentParser", package: "swift-argument-parser")]),
+        // The fuzz targets of every parser of outside bytes: not in what ships. The parsers
+        // they reach are `package` where they are not public.
+        .target(name: "FuzzTargets", dependencies: ["CarouselApp", "CarouselMedia", "CarouselControl", "CarouselSDL", "CarouselCore"],
+                path: "Tests/Fuzz/Targets"),
+        // One binary for all of them (Tests/Fuzz/run builds it for libFuzzer).
+        .executableTarget(name: "carousel-fuzz", dependencies: ["FuzzTargets", "LeakCheck"], path: "Tests/Fuzz/Entry"),
 
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LeakCheck"], path: "Tests/TestSupport"),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
-                    dependencies: ["CarouselApp", "CarouselMedia", "CarouselCore", "TestSupport"],
+                    dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselCore", "TestSupport"],
                     exclude: ["Snapshots", "ImageFixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -35,7 +35,7 @@ enum BackgroundImage {
 extension ViewOptions {
     /// The painter these options ask for: their style, `text`, and the background picture
     /// decoded for `viewport` through a helper run as `decoder` says.
-    func painter(text: TextRenderer?, renderer: SDLRenderer, viewport: Size, decoder: IsolatedDecoder.Settings) -> FramePainter {
+    public func painter(text: TextRenderer?, renderer: SDLRenderer, viewport: Size, decoder: IsolatedDecoder.Settings) -> FramePainter {
         var painter = FramePainter(style: style, text: text)
         painter.backdrop = backgroundImage.flatMap {
             BackgroundImage.load($0, viewport: viewport, decoder: decoder, renderer: renderer)

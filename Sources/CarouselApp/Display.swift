@@ -5,8 +5,8 @@ import CarouselSDL
 /// for a panel mounted sideways. The one set-up `run`, `render` and `bench` share. On
 /// screen, a display that cannot be opened is explained (`DisplayAdvice`); headless needs
 /// no display at all.
-struct Display {
-    enum Kind {
+public struct Display {
+    public enum Kind {
         /// A window on the real display (X11, Wayland or KMS/DRM).
         case screen(vsync: Bool)
         /// No display: SDL's dummy driver with the software renderer, exact and needing
@@ -14,13 +14,13 @@ struct Display {
         case headless
     }
 
-    let session: SDLSession
-    let window: SDLWindow
-    let renderer: SDLRenderer
-    let compositor: ScreenCompositor
+    public let session: SDLSession
+    public let window: SDLWindow
+    public let renderer: SDLRenderer
+    public let compositor: ScreenCompositor
 
     /// `configure` adjusts the window (size, full screen, display) before it opens.
-    init(_ kind: Kind, view: ViewOptions, size: PixelSize,
+    public init(_ kind: Kind, view: ViewOptions, size: PixelSize,
          configure: (inout SDLWindow.Options, SDLSession) -> Void = { _, _ in }) throws {
         let onScreen: Bool
         if case .screen = kind { onScreen = true } else { onScreen = false }

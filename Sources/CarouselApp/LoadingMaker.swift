@@ -7,16 +7,16 @@ import CarouselMedia
 /// start; and a carousel opened from the wall decodes through the wall's helpers instead
 /// of starting its own on the tap (a 40 ms frame). The first loading made (the home view's)
 /// owns the helpers, which end with its view; later ones (views opened over it) borrow them.
-final class LoadingMaker {
+public final class LoadingMaker {
     private let source: SourceOptions
     private let helpers: IsolatedDecoder
     private var made = 0
     /// `--broken skip`: the pictures every view made here leaves out; nil: they show as failed.
-    let broken: BrokenPictures?
+    public let broken: BrokenPictures?
 
     /// Starts a helper for each decode worker of the home view: the wall decodes on every
     /// core while it rests (its first screen), the carousel on all but one.
-    init(_ source: SourceOptions, home: ViewKind, broken: BrokenMode = .show) {
+    public init(_ source: SourceOptions, home: ViewKind, broken: BrokenMode = .show) {
         self.source = source
         self.broken = broken == .skip ? BrokenPictures() : nil
         let helpers = home.isTiled ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
@@ -35,7 +35,7 @@ final class LoadingMaker {
     /// carousel straight, with previews from `previews` (none where frames must not depend
     /// on how fast the workers were).
     /// `backdrops`: each picture of the carousel comes with its blurred backdrop (`--fill`).
-    func perView(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, thumbnails: ThumbnailCache?,
+    public func perView(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, thumbnails: ThumbnailCache?,
                  previews: ThumbnailCache? = nil, backdrops: Bool = false) -> (ThumbnailCache.Size?) -> ImageLoading {
         { size in
             self.make(wake: wake, waitsForImages: waitsForImages, tiles: size != nil, backdrops: backdrops && size == nil,
@@ -43,7 +43,7 @@ final class LoadingMaker {
         }
     }
 
-    func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false, backdrops: Bool = false,
+    public func make(wake: @escaping @Sendable () -> Void = {}, waitsForImages: Bool = false, tiles: Bool = false, backdrops: Bool = false,
               thumbnails: (cache: ThumbnailCache, size: ThumbnailCache.Size)? = nil,
               previewsFrom cache: ThumbnailCache? = nil) -> ImageLoading {
         made += 1

@@ -4,7 +4,7 @@ import CarouselPainting
 
 /// A view that opens another on a tap (the mosaic and the grid open the carousel): what a
 /// `SceneStack` needs of the view at its bottom.
-public protocol OpeningScene: Scene, BenchSubject {
+public protocol OpeningScene: Scene {
     /// Its name in `view` events: `mosaic`, `grid`.
     var viewName: String { get }
     /// The latest time its engine has seen.
@@ -24,7 +24,7 @@ public protocol OpeningScene: Scene, BenchSubject {
 
 /// A view opened from another (the carousel opened on a tile): what a `SceneStack` needs of
 /// the view it opens.
-public protocol OpenedScene: Scene, BenchSubject {
+public protocol OpenedScene: Scene {
     var time: Double { get }
     var painter: FramePainter { get }
     /// Put aside when closed: nothing decodes, the textures stay for the next opening.

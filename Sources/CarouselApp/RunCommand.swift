@@ -49,10 +49,6 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the event log (JSON lines) to FILE, or to standard output with -.", valueName: "FILE|-"))
     var events: String?
 
-    @Option(help: ArgumentHelp("Play the seeded input mix of `carousel bench --soak` and report frames to it on standard output.",
-                               visibility: .private))
-    var soakDrive: UInt64?
-
     @OptionGroup var source: SourceOptions
 
     @OptionGroup var view: ViewOptions
@@ -88,7 +84,14 @@ public struct RunCommand: ParsableCommand {
             + source.configEntries + view.configEntries + behaviour.configEntries + remote.configEntries
     }
 
-    public func run() throws {
+    public func run() throws { try run(observer: nil) }
+
+    /// Makes what rides along the run loop, given the window's size and the time it starts
+    /// (`carousel bench --soak`'s driver); nil: nothing does.
+    public typealias ObserverMaker = (_ width: Int, _ height: Int, _ now: Double) -> any LoopObserver
+
+    /// Runs with `observer` riding along the loop.
+    public func run(observer makeObserver: ObserverMaker?) throws {
         if printConfig {
             print(ConfigEntry.toml(configEntries), terminator: "")
             return
@@ -97,8 +100,6 @@ public struct RunCommand: ParsableCommand {
         SignalWatcher.start()
         // The one clock of the run: the loop, the control API, MQTT and the event log read it.
         let clock = LoopClock.system
-        // Driven by a soak: it ends with the bench that started it.
-        if soakDrive != nil { _ = kc_parent_death_signal(SIGTERM) }
         // A kiosk starts even when its folder is not there yet (a USB stick or a network
         // share still mounting at boot): it says so on screen and picks the folder up when
         // it appears. Run by hand, a wrong path is a mistake to report at once.
@@ -151,11 +152,7 @@ public struct RunCommand: ParsableCommand {
 
         // Headless drivers and --no-vsync do not pace frames: the loop does, at 60 a second.
         let paced = screen.pacesItself(vsync: vsync)
-        let soak = soakDrive.map { seed in
-            SoakDriver(seed: seed, width: size.width, height: size.height, now: clock.now()) {
-                FileHandle.standardOutput.write(Data($0.utf8))
-            }
-        }
+        let observer = makeObserver?(size.width, size.height, clock.now())
 
         var reloads = 0
         while true {
@@ -186,7 +183,7 @@ public struct RunCommand: ParsableCommand {
                                        keys: keys, catalog: catalog, clock: clock)
             loop.memoryPressure = pressure
             loop.framePacing = paced ? 1.0 / 60 : nil
-            loop.observer = soak
+            loop.observer = observer
             loop.broken = loadings.broken
             loop.screenPlan = ScreenPlan(hours: try current.schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
                                          wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)

@@ -7,7 +7,7 @@ extension ViewOptions {
     /// The view `--view` asks for, over these pictures: what run, render and bench drive.
     /// `loading` gives a view's loading: through the thumbnail cache at the size given
     /// (the wall's tiles), or straight (nil: the carousel, also when opened from the wall).
-    func makeScene(sources: [ImageSource], viewport: Size, behaviour: BehaviourOptions, renderer: SDLRenderer,
+    public func makeScene(sources: [ImageSource], viewport: Size, behaviour: BehaviourOptions, renderer: SDLRenderer,
                    painter: FramePainter, loading: @escaping (ThumbnailCache.Size?) -> ImageLoading, log: EventLog?,
                    time: Double, timeOrigin: Double? = nil, wake: @escaping @Sendable () -> Void = {},
                    warn: @escaping (String) -> Void) throws(SDLError) -> any Scene {

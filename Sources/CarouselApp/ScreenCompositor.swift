@@ -4,9 +4,9 @@ import CarouselSDL
 /// Draws the scene onto the physical screen (or a target of its size): directly, or for a
 /// panel mounted sideways into a texture of the logical screen that is then turned onto
 /// the physical one. One extra full-screen copy a frame, only when rotated.
-final class ScreenCompositor {
-    let renderer: SDLRenderer
-    let rotation: ScreenRotation
+public final class ScreenCompositor {
+    public let renderer: SDLRenderer
+    public let rotation: ScreenRotation
     private var logical: SDLTexture?
 
     init(renderer: SDLRenderer, rotation: ScreenRotation) {
@@ -15,13 +15,13 @@ final class ScreenCompositor {
     }
 
     /// Forgets the turned frame's texture, for a lost rendering device; the next frame makes it again.
-    func forgetTextures() { logical = nil }
+    public func forgetTextures() { logical = nil }
 
     /// The size the carousel lays out for a physical screen of `physical` pixels.
-    func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
+    public func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
 
     /// Draws one frame into `target` (nil: the window), `physical` pixels in size.
-    func draw(_ scene: any Scene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
+    public func draw(_ scene: any Scene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
         guard rotation != .none else {
             renderer.setTarget(target)
             scene.draw(on: renderer)

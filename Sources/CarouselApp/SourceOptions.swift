@@ -66,7 +66,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// What the window says when the sources hold no images: the web sources that have not
     /// answered yet are waited for; once every one has, an empty list is said as a folder's is.
-    var emptyMessage: String {
+    public var emptyMessage: String {
         let library = RemoteSources.existingLibrary(remote)
         let waiting = paths.filter(RemoteURL.isRemote).filter { url in
             guard let library else { return true }
@@ -145,7 +145,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// The thumbnail cache these options ask for: `--thumbnail-cache DIR`, none, or the
     /// freedesktop folder when `standardByDefault` (the window; render stays deterministic).
-    func thumbnails(standardByDefault: Bool) -> ThumbnailCache? {
+    public func thumbnails(standardByDefault: Bool) -> ThumbnailCache? {
         let directory: String?
         switch thumbnailCache {
         case "none": directory = nil
@@ -157,7 +157,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// How the decoder helpers run, as these options ask. `CAROUSEL_DECODE_HELPER` names
     /// another helper program: the tests stand in helpers that crash or hang on purpose.
-    var decoderSettings: IsolatedDecoder.Settings {
+    public var decoderSettings: IsolatedDecoder.Settings {
         IsolatedDecoder.Settings(
             executable: ProcessInfo.processInfo.environment["CAROUSEL_DECODE_HELPER"] ?? IsolatedDecoder.ownExecutable,
             timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000),

@@ -204,7 +204,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
     /// The font for captions and labels, sized for a viewport `height` pixels tall. A
     /// given font that cannot be opened is an error; a missing default font leaves the
     /// carousel without text, said once.
-    func textRenderer(height: Int, smallest: Int = 12, largest: Int = 36) throws -> TextRenderer? {
+    public func textRenderer(height: Int, smallest: Int = 12, largest: Int = 36) throws -> TextRenderer? {
         let size = max(smallest, min(largest, height / 30))
         if let font {
             do { return try TextRenderer(fontPath: font, pointSize: size) } catch {

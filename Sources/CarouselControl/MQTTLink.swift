@@ -66,7 +66,6 @@ public final class MQTTLink: @unchecked Sendable {
         var published: [String: String] = [:]
         var lastShot = -Double.infinity
         var shotPlanned = false
-        var refusedSaid: Set<String> = []
     }
     private let state = NIOLockedValueBox(State())
     /// Seconds between pings while nothing else is said: the only wake-up of the MQTT

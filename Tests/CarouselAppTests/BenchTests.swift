@@ -2,6 +2,7 @@ import CarouselMedia
 import Foundation
 import Testing
 @testable import CarouselApp
+@testable import CarouselBench
 
 @Suite struct PercentilesTests {
     @Test func nearestRankOnKnownSamples() {

@@ -188,9 +188,9 @@ import TestSupport
 }
 
 /// The real window under Xvfb with the API on.
-@Suite(.serialized, .enabled(if: XvfbSession.unavailableReason == nil, "Xvfb or xdotool missing; run kiosk/setup"))
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
 struct ControlWindowTests {
-    @Test(.enabled(if: MosquittoBroker.unavailableReason == nil, "mosquitto missing; run kiosk/setup"))
+    @Test(.enabled(if: RequiredTools.run(missing: MosquittoBroker.unavailableReason), "mosquitto missing; run kiosk/setup"))
     func aFingerDownWinsOverACommandAndTheProgramRestsWithTheAPIAndMQTTOn() throws {
         let x = try XvfbSession()
         let broker = try MosquittoBroker()

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import CarouselApp
+import FuzzTargets
 
 /// Every input kept in Tests/Fuzz/Corpus (seeds, and those that once found a bug) goes
 /// through its parser again: a fixed bug stays fixed.

@@ -3,7 +3,7 @@ import Testing
 @testable import CarouselApp
 
 /// The real window under Xvfb, driven by real X11 events from xdotool.
-@Suite(.serialized, .enabled(if: XvfbSession.unavailableReason == nil,
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason),
                              "Xvfb or xdotool missing; run kiosk/setup"))
 struct InteractiveWindowTests {
     /// Ten images, so that a fling has room.

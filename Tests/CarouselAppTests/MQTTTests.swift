@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 @testable import CarouselApp
+@testable import CarouselBench
 
 /// MQTT and Home Assistant against the real broker: mosquitto on a loopback port of the
 /// test's own, watched and commanded with mosquitto_sub and mosquitto_pub.
-@Suite(.serialized, .enabled(if: MosquittoBroker.unavailableReason == nil, "mosquitto missing; run kiosk/setup"))
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: MosquittoBroker.unavailableReason), "mosquitto missing; run kiosk/setup"))
 struct MQTTTests {
     @Test func stateDiscoveryCommandsAndTheLastWill() throws {
         let broker = try MosquittoBroker()
@@ -118,6 +119,7 @@ final class MosquittoBroker {
     private let config: String
 
     init() throws {
+        try RequiredTools.check(Self.unavailableReason)
         port = Int(ControlPoller.freePort() ?? 18830)
         config = try Fixtures.temporaryFolder("mosquitto") + "/mosquitto.conf"
         try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(toFile: config, atomically: true, encoding: .utf8)

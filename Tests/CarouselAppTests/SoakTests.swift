@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import CarouselSDL
 @testable import CarouselApp
+@testable import CarouselBench
 
 @Suite struct SoakStatisticsTests {
     @Test func aLineThroughKnownPoints() throws {
@@ -231,7 +232,7 @@ import CarouselSDL
         let folder = try Fixtures.imageFolder()
         let p = Process()
         p.executableURL = CarouselBinary.url
-        p.arguments = ["run", folder, "--size", "320x240", "--soak-drive", "1", "--no-vsync"]
+        p.arguments = ["soak-drive", "1", folder, "--size", "320x240", "--no-vsync"]
         p.environment = ProcessInfo.processInfo.environment.merging(
             ["SDL_VIDEODRIVER": "dummy", "CAROUSEL_SOAK_FAULT": "hang@1"]) { $1 }
         let out = Pipe(), err = Pipe()

@@ -20,6 +20,7 @@ final class XvfbSession {
     nonisolated(unsafe) private static var taken: Set<Int> = []
 
     init() throws {
+        try RequiredTools.check(Self.unavailableReason)
         // A display number unlikely to be taken, free of a lock file, and not given to
         // another session of this process.
         let n = Self.numbers.withLock { () -> Int in

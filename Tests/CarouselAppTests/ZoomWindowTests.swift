@@ -4,7 +4,7 @@ import Testing
 
 /// Zoom in the real window under Xvfb, from real X11 events: the keys, Ctrl with the wheel,
 /// a double click, a drag that pans; and a zoomed picture at rest costs no CPU.
-@Suite(.serialized, .enabled(if: XvfbSession.unavailableReason == nil, "Xvfb or xdotool missing; run kiosk/setup"))
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
 struct ZoomWindowTests {
     @Test func keysTheWheelWithCtrlAndADoubleClickZoomAndADragPans() throws {
         let x = try XvfbSession()

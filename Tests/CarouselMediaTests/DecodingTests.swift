@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselMedia
+import CarouselBench
 import Foundation
 import Testing
 

@@ -3,6 +3,7 @@ import CWebP
 import Foundation
 import Testing
 @testable import CarouselMedia
+import CarouselBench
 
 /// PNG and WebP are fitted while they decode, never built at full size: the pixels must be
 /// those of decoding at full size and shrinking afterwards.

@@ -39,43 +39,27 @@ final class HelperProcess: @unchecked Sendable {
         }
         let args = [displayName(of: executable), DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
             + (displayProfile.map { ["--display-profile", $0] } ?? [])
-        var pid: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 onto 3 clears close-on-exec; nothing else of ours reaches the helper, not
+        // The helper's socket is its descriptor 3; nothing else of ours reaches it, not
         // even a descriptor another thread opened without close-on-exec a moment ago (libdbus,
         // started by SDL_Init while helpers start, reads a pipe until every copy of its
         // write end is closed: a helper holding one kept the program from ever starting).
-        posix_spawn_file_actions_adddup2(&actions, theirs.descriptor, DecoderHelper.socketDescriptor)
-        _ = kc_spawn_close_from(&actions, DecoderHelper.socketDescriptor + 1)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         // A decoder spinning on a damaged file can print a warning a microsecond (libpng
         // did: 400,000 lines in 2 s); what a helper says goes nowhere. The main process
-        // reports each failure once.
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The main process blocks the signals it handles on a thread of its own; the
-        // helper starts with none blocked and every handler at its default.
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        var cArgs = args.map { strdup($0) }
-        cArgs.append(nil)
-        defer { for p in cArgs { free(p) } }
-        // The helper's end must stay open until the helper has its copy, and no longer.
-        // No environment but what the Swift runtime reads: a crash ends the helper at once
-        // instead of starting the backtracer (which the sandbox would refuse anyway).
-        var cEnv: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no"), nil]
-        defer { for p in cEnv { free(p) } }
-        let rc = withExtendedLifetime(theirs) { posix_spawn(&pid, executable, &actions, &attributes, cArgs, &cEnv) }
-        guard rc == 0 else { throw HelperFault("cannot start the decoder \(executable) (\(String(cString: strerror(rc))))") }
+        // reports each failure once. No environment but what the Swift runtime reads: a
+        // crash ends the helper at once instead of starting the backtracer (which the
+        // sandbox would refuse anyway). The helper's end stays open until the helper has
+        // its copy, and no longer.
+        let started = withExtendedLifetime(theirs) {
+            ChildSpawn.start(executable, arguments: args, environment: ["SWIFT_BACKTRACE=enable=no"],
+                             descriptors: [0: .null(writing: false), 1: .null(writing: true), 2: .null(writing: true),
+                                           DecoderHelper.socketDescriptor: .copy(theirs.descriptor)],
+                             closingFrom: DecoderHelper.socketDescriptor + 1)
+        }
+        let pid: pid_t
+        switch started {
+        case .success(let child): pid = child
+        case .failure(let error): throw HelperFault("cannot start the decoder \(executable) (\(error))")
+        }
         let helper = HelperProcess(pid: pid, socket: ours)
         switch ours.receive(until: MonotonicClock.now + startTimeout) {
         case .message(.ready(let sandboxed, let note), let fd):

@@ -1,4 +1,4 @@
-import CarouselApp
+import FuzzTargets
 import Foundation
 
 // One binary for every fuzz target, chosen by CAROUSEL_FUZZ_TARGET. Built by Tests/Fuzz/run

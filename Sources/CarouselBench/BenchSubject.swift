@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselCore
 import CarouselSDL
 
@@ -44,11 +45,16 @@ extension WallScene: BenchSubject {
 }
 
 extension SceneStack: BenchSubject {
+    /// The wall and the opened view as the bench sees them: every scene the program makes
+    /// is a subject, by the extensions above.
+    private var wallSubject: (any BenchSubject)? { wall as? any BenchSubject }
+    private var openedSubject: (any BenchSubject)? { opened.flatMap { $0 as? any BenchSubject } }
+
     /// The view showing: blank tiles on the wall, or placeholders in the opened view.
-    public var itemsWithoutImage: Int { opened?.itemsWithoutImage ?? wall.itemsWithoutImage }
-    public var itemsShowingPreview: Int { opened?.itemsShowingPreview ?? wall.itemsShowingPreview }
-    public var isLoading: Bool { opened?.isLoading ?? wall.isLoading }
+    public var itemsWithoutImage: Int { (openedSubject ?? wallSubject)?.itemsWithoutImage ?? 0 }
+    public var itemsShowingPreview: Int { (openedSubject ?? wallSubject)?.itemsShowingPreview ?? 0 }
+    public var isLoading: Bool { (openedSubject ?? wallSubject)?.isLoading ?? false }
     /// The wall's: the mix starts on it.
-    public var gestureStep: (length: Double, axis: Axis) { wall.gestureStep }
-    public var pictureBox: Size { wall.pictureBox }
+    public var gestureStep: (length: Double, axis: Axis) { wallSubject?.gestureStep ?? (viewport.height, .vertical) }
+    public var pictureBox: Size { wallSubject?.pictureBox ?? viewport }
 }

@@ -1,9 +1,19 @@
+// The parsers are internal to their modules: reached with @testable imports, which only
+// a debug build allows (Tests/Fuzz/run and the tests build debug). A release build of the
+// whole package gets the targets without bodies.
+#if DEBUG
+@testable import CarouselCore
+@testable import CarouselMedia
+#else
 import CarouselCore
+import CarouselMedia
+#endif
 
 /// Every parser here that reads bytes from outside, by name, each taking any bytes at all:
 /// the fuzz targets (Tests/Fuzz) and the replay of their corpus in the tests call them. A
 /// parser may reject its input; it must never crash, hang or read out of bounds.
 public enum MediaFuzzTargets {
+    #if DEBUG
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [
         // The first bytes of a picture: format, size (sizes before pixels), HEIF/AVIF boxes
         // and JPEG XL's bit-packed header among them.
@@ -47,4 +57,7 @@ public enum MediaFuzzTargets {
         // A thumbnail's text chunks, read from a cache other programs write too.
         "png-text": { _ = PNGText.read($0) },
     ]
+    #else
+    public static let all: [String: @Sendable ([UInt8]) -> Void] = [:]
+    #endif
 }

@@ -1,3 +1,4 @@
+import CarouselApp
 /// The least-squares straight line through a set of points: how fast something grows. The
 /// soak judges memory by it (MB per hour after the warm-up), not by its peak, which a
 /// single large picture can set.

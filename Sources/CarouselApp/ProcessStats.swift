@@ -4,21 +4,21 @@ import Glibc
 #endif
 
 /// The process's own memory and CPU, read from the kernel.
-enum ProcessStats {
+public enum ProcessStats {
     /// Peak resident memory since start or the last `resetPeak`, bytes (VmHWM).
-    static var peakResident: Int { statusField("VmHWM") }
+    public static var peakResident: Int { statusField("VmHWM") }
     /// Resident memory now, bytes (VmRSS).
-    static var resident: Int { statusField("VmRSS") }
+    public static var resident: Int { statusField("VmRSS") }
 
     /// Starts the peak over from the current use (Linux: writing 5 to clear_refs), so two
     /// runs in one process each get their own peak. False where the kernel does not allow it.
     @discardableResult
-    static func resetPeak() -> Bool {
+    public static func resetPeak() -> Bool {
         (try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)) != nil
     }
 
     /// CPU time this process has used, user and system, in seconds.
-    static var cpuSeconds: Double {
+    public static var cpuSeconds: Double {
         var t = timespec()
         clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9

@@ -1,3 +1,4 @@
+import CarouselApp
 import Foundation
 #if canImport(Glibc)
 import Glibc

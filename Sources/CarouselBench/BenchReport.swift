@@ -1,3 +1,4 @@
+import CarouselApp
 import Foundation
 
 /// What `carousel bench` measured: printed as a table, or as JSON with `--json`.

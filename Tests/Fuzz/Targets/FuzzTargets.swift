@@ -1,12 +1,25 @@
+// The parsers are internal to their modules: reached with @testable imports, which only
+// a debug build allows (Tests/Fuzz/run and the tests build debug). A release build of the
+// whole package gets the targets without bodies.
+#if DEBUG
+@testable import CarouselApp
+@testable import CarouselControl
+@testable import CarouselCore
+@testable import CarouselMedia
+@testable import CarouselSDL
+#else
+import CarouselApp
 import CarouselControl
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+#endif
 
 /// Every parser of the program that reads bytes from outside, by name: the image parts'
 /// (`MediaFuzzTargets`) and the command's own (the config file, the gesture script, the
 /// opening hours). The fuzz targets in Tests/Fuzz and the corpus replay in the tests use it.
 public enum FuzzTargets {
+    #if DEBUG
     public static let all: [String: @Sendable ([UInt8]) -> Void] = MediaFuzzTargets.all.merging([
         // Checked against the image options (a flag, options, lists) rather than all of
         // `run`'s: each key is parsed by the command's parser, and `run`'s whole parser
@@ -45,6 +58,9 @@ public enum FuzzTargets {
             }
         },
     ]) { a, _ in a }
+    #else
+    public static let all: [String: @Sendable ([UInt8]) -> Void] = [:]
+    #endif
 
     public static var names: [String] { all.keys.sorted() }
 }

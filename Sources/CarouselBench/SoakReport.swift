@@ -1,3 +1,4 @@
+import CarouselApp
 import Foundation
 
 /// What `carousel bench --soak` found: trends rather than peaks. Printed as a table, or as

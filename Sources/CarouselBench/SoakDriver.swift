@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselCore
 import CarouselSDL
 import Foundation

@@ -1,3 +1,5 @@
+import CarouselApp
+import CarouselMedia
 import CarouselSDL
 import CLinux
 import Foundation
@@ -20,34 +22,17 @@ final class SoakChild: @unchecked Sendable {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { throw Failure("cannot make a pipe for the program under test") }
         for fd in pipeEnds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, logPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
-        var cArgs = (["carousel"] + arguments).map { strdup($0) }
-        cArgs.append(nil)
-        defer { for p in cArgs { free(p) } }
-        var cEnv = environment.map { strdup("\($0.key)=\($0.value)") }
-        cEnv.append(nil)
-        defer { for p in cEnv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, cArgs, cEnv)
+        let started = ChildSpawn.start("/proc/self/exe", arguments: ["carousel"] + arguments,
+                                       environment: environment.map { "\($0.key)=\($0.value)" },
+                                       descriptors: [0: .null(writing: false), 1: .copy(pipeEnds[1]), 2: .file(logPath)],
+                                       ownGroup: true)
         close(pipeEnds[1])
-        guard rc == 0 else {
+        let pid: pid_t
+        switch started {
+        case .success(let child): pid = child
+        case .failure(let error):
             close(pipeEnds[0])
-            throw Failure("cannot start the program under test (\(String(cString: strerror(rc))))")
+            throw Failure("cannot start the program under test (\(error))")
         }
         self.pid = pid
         self.logPath = logPath
@@ -154,14 +139,14 @@ final class SoakObservations: @unchecked Sendable {
     private let lock = NSLock()
     private var reports: [Report] = []
     private var events: [String: Int] = [:]
-    private var unreadable = 0
     private var helperReplacements = 0
 
     func take(line: ArraySlice<UInt8>) {
         let object = (try? JSONSerialization.jsonObject(with: Data(line))) as? [String: Any]
         lock.lock()
         defer { lock.unlock() }
-        guard let object else { unreadable += 1; return }
+        // Lines that are neither (SDL or a library writing to standard output) are passed over.
+        guard let object else { return }
         if object["soak"] as? String == "report" {
             reports.append(Report(received: LoopClock.system.now(),
                                   frameTimes: ((object["frames_ms"] as? [Double]) ?? []).map { $0 / 1000 },
@@ -174,8 +159,6 @@ final class SoakObservations: @unchecked Sendable {
                reason.contains("decoder crashed") || reason.contains("took longer than") {
                 helperReplacements += 1
             }
-        } else {
-            unreadable += 1
         }
     }
 
@@ -191,5 +174,4 @@ final class SoakObservations: @unchecked Sendable {
     var eventCounts: [String: Int] { lock.lock(); defer { lock.unlock() }; return events }
     /// Helpers replaced because they crashed or hung on a file, as the failures said.
     var helpersReplaced: Int { lock.lock(); defer { lock.unlock() }; return helperReplacements }
-    var unreadableLines: Int { lock.lock(); defer { lock.unlock() }; return unreadable }
 }

@@ -1,3 +1,4 @@
+import CarouselApp
 import ArgumentParser
 import CarouselCore
 import CarouselMedia

@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselSDL
 import CarouselCore
 import CarouselMedia

@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselCore
 
 /// The seeded random life of a kiosk that `carousel bench --soak` plays: spells of drags,

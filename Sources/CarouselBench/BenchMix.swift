@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselCore
 
 /// The fixed mix of gestures `carousel bench` plays, in real time, as a person would: the

@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselCore
 import CarouselMedia
 import CarouselSDL

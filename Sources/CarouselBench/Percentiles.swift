@@ -1,3 +1,4 @@
+import CarouselApp
 /// Percentiles of a set of samples by the nearest-rank method: p(q) is the smallest sample
 /// with at least q of all samples at or below it, so every figure is a real measurement.
 struct Percentiles: Sendable {

@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselSDL
 import CarouselCore
 import Foundation
@@ -50,7 +51,7 @@ struct SoakRunner {
         let controlPort = controlLoad ? ControlPoller.freePort() : nil
         let controlArguments = controlPort.map { ["--control", "127.0.0.1:\($0)"] } ?? []
         let child = try SoakChild(
-            arguments: ["run", folder.path, "--size", "\(width)x\(height)", "--events", "-", "--soak-drive", String(seed), "--no-vsync",
+            arguments: ["soak-drive", String(seed), folder.path, "--size", "\(width)x\(height)", "--events", "-", "--no-vsync",
                         "--autoplay", String(SoakMix.autoplayInterval), "--idle-resume", String(SoakMix.idleResume)]
                 + imageOptions + controlArguments,
             environment: environment, logPath: workspace + "/program.log")

@@ -1,3 +1,4 @@
+import CarouselApp
 import CarouselCore
 import CarouselMedia
 import Foundation
@@ -123,6 +124,4 @@ final class SoakFolder {
             return end < job.bytes.count ? job : nil
         }
     }
-
-    var fileCount: Int { current.count }
 }
