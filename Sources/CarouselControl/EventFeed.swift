@@ -43,6 +43,9 @@ public final class EventFeed: Sendable {
 
     public var counts: Counts { state.withLockedValue { $0.counts } }
 
+    /// Streams following now.
+    var followerCount: Int { state.withLockedValue { $0.followers.count } }
+
     /// Adds a follower of every line from now on; nil when there are `followerLimit` already.
     public func follow(_ receive: @escaping @Sendable (String) -> Void) -> Int? {
         state.withLockedValue { s in

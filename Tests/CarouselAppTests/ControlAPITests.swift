@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 @testable import CarouselApp
+@testable import CarouselMedia
+import CarouselCore
 
 /// The control API of the real program, through real sockets on loopback: every endpoint
 /// and command, the refusals, Prometheus' own checker on /metrics, the event stream, and
@@ -92,6 +94,13 @@ import TestSupport
         #expect(k.probe.request("POST", "/next")?.status == 409)
         let dark = try #require(k.probe.request("GET", "/screenshot.png?width=64"))
         #expect(dark.status == 200 && pngSize(dark.body) == "64x36")
+        // Black, every pixel of it (the lit screen's shot has the pictures: not black).
+        func brightest(_ png: [UInt8]) throws -> UInt8 {
+            let image = try PNGCodec.decode(png, fittingIn: Size(width: 4096, height: 4096), path: "screenshot.png")
+            return image.pixels.enumerated().filter { $0.offset % 4 != 3 }.map(\.element).max() ?? 255
+        }
+        #expect(try brightest(dark.body) == 0)
+        #expect(try brightest(shot.body) > 100)
         #expect(k.app.waitForLog("screen: black, the panel stays lit"))
         let on = try #require(k.probe.request("POST", "/screen", body: #"{"on": true}"#))
         #expect((on.json?["screen"] as? [String: Any])?["on"] as? Bool == true)
@@ -215,8 +224,13 @@ struct ControlWindowTests {
         }
         #expect(refused?.status == 409 && (refused?.json?["error"] as? String ?? "").contains("the finger wins"))
         try x.xdotool(["mousemove", "--window", wid, "640", "360", "mouseup", "1"])
-        Thread.sleep(forTimeInterval: 1)
-        #expect(k.probe.request("POST", "/next")?.status == 200, "once the finger lifts the command goes through")
+        var afterLift: Int?
+        for _ in 0..<50 {
+            afterLift = k.probe.request("POST", "/next")?.status
+            if afterLift == 200 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(afterLift == 200, "once the finger lifts the command goes through")
         // Screen off on X11: the server's DPMS extension, which Xvfb does not have: black, and why.
         #expect(k.probe.request("POST", "/screen", body: #"{"on": false}"#)?.status == 200)
         #expect(k.app.waitForLog("screen: black, the panel stays lit: the X server has no DPMS extension"), "log: \(k.app.log)")

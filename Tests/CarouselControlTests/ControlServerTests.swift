@@ -1,4 +1,4 @@
-import CarouselControl
+@testable import CarouselControl
 import Foundation
 import Glibc
 import Testing
@@ -196,7 +196,8 @@ import TestSupport
         let fd = rig.probe.connect()
         defer { close(fd) }
         _ = HTTPProbe.send(fd, Array("GET /events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        Thread.sleep(forTimeInterval: 0.3)
+        // Once the stream follows the feed (at most 5 s), a line recorded reaches it.
+        for _ in 0..<500 where rig.desk.feed.followerCount == 0 { Thread.sleep(forTimeInterval: 0.01) }
         rig.desk.feed.record(type: "settled", fields: [("index", "3")], line: "{\"t_ms\":5,\"type\":\"settled\",\"index\":3}\n")
         let r = HTTPProbe.readAll(fd, timeout: 1)
         let text = String(decoding: r.bytes, as: UTF8.self)
