@@ -33,7 +33,7 @@ extension ControlCommand {
             return .success([.view(.step(.item(i), time: now))])
         case .pause: return .success([.view(.autoplay(false, time: now))])
         case .play: return .success([.view(.autoplay(true, time: now))])
-        case .view(let kind) where kind.isTiled && scene.viewName == ViewKind.carousel.rawValue && !scene.canGoBack:
+        case .view(let kind) where kind.isTiled && scene.shows == .carousel && !scene.canGoBack:
             return .failure(.conflict("this screen shows the carousel only (--view mosaic or grid gives it a wall)"))
         case .view(let mode): return .success([.showView(mode)])
         case .screen(let on): return .success([.screen(on: on)])

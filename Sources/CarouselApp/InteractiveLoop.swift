@@ -386,7 +386,7 @@ struct InteractiveLoop {
     private func publish() {
         guard let control else { return }
         var s = ShowState()
-        s.view = scene.viewName
+        s.view = scene.shows.rawValue
         s.count = scene.sources.count
         if let i = scene.currentIndex, scene.sources.indices.contains(i) {
             let item = scene.sources[i]

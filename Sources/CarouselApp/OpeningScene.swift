@@ -3,10 +3,8 @@ import CarouselSDL
 import CarouselPainting
 
 /// A view that opens another on a tap (the mosaic and the grid open the carousel): what a
-/// `SceneStack` needs of the view at its bottom.
+/// `ScenePair` needs of the view at its bottom.
 public protocol OpeningScene: Scene {
-    /// Its name in `view` events: `mosaic`, `grid`.
-    var viewName: String { get }
     /// The latest time its engine has seen.
     var time: Double { get }
     /// Items tapped since the last call, oldest first: what it opens.
@@ -22,7 +20,7 @@ public protocol OpeningScene: Scene {
     func replaceCatalog(_ new: [ImageSource], time: Double, recording: Bool) throws(SDLError)
 }
 
-/// A view opened from another (the carousel opened on a tile): what a `SceneStack` needs of
+/// A view opened from another (the carousel opened on a tile): what a `ScenePair` needs of
 /// the view it opens.
 public protocol OpenedScene: Scene {
     var time: Double { get }

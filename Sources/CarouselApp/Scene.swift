@@ -42,10 +42,8 @@ public protocol Scene: DrivenView {
     /// Shows a view opened from another (the carousel opened from the wall): Escape,
     /// Backspace and the back button return (`.back`).
     var canGoBack: Bool { get }
-    /// The view scrolls up and down (the wall): the Up and Down keys step it too.
-    var scrollsVertically: Bool { get }
-    /// Which view shows: `carousel`, `mosaic` or `grid` (the control API's status).
-    var viewName: String { get }
+    /// Which view shows (the control API's status, MQTT, the `view` event).
+    var shows: ViewKind { get }
 }
 
 extension Scene {
@@ -54,7 +52,8 @@ extension Scene {
         pipeline.recordCatalogChange(from: old, to: new, at: time)
     }
     public var canGoBack: Bool { false }
-    public var scrollsVertically: Bool { false }
-    public var viewName: String { "carousel" }
+    public var shows: ViewKind { .carousel }
+    /// The view scrolls up and down (a wall): the Up and Down keys step it too.
+    public var scrollsVertically: Bool { shows.isTiled }
 }
 

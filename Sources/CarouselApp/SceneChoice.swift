@@ -17,18 +17,20 @@ extension ViewOptions {
                                      startIndex: startIndex, renderer: renderer, painter: painter, loading: loading(nil),
                                      log: log, time: time, timeOrigin: timeOrigin, warn: warn)
         case .mosaic, .grid:
-            var settings = wallSettings
-            settings.attract = carouselSettings(behaviour).attract
-            let columnWidth = settings.kind.tileLayout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
-                                                          gap: settings.gap).columnWidth
-            let wall = try WallScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
-                                       painter: painter, loading: loading(.atLeast(columnWidth)), log: log, time: time,
-                                       timeOrigin: timeOrigin, wake: wake, warn: warn)
             var carousel = carouselSettings(behaviour)
-            // --idle-home takes the opened carousel back to the wall, not to its first picture.
+            // --idle-home, decided here only: on a wall it takes the carousel opened from it
+            // back to the wall (the pair does that); neither the wall nor the carousel goes
+            // to its first item.
             let idleHome = carousel.attract.idleHome
             carousel.attract.idleHome = nil
-            return SceneStack(wall: wall, idleHome: idleHome) { [unowned wall] index, sources, t, parked throws(SDLError) in
+            var settings = wallSettings
+            settings.attract = carousel.attract
+            let tileWidth = settings.kind.tileLayout(viewport: viewport, columns: (settings.portraitColumns, settings.landscapeColumns),
+                                                          gap: settings.gap).tileWidth
+            let wall = try WallScene(sources: sources, viewport: viewport, settings: settings, renderer: renderer,
+                                       painter: painter, loading: loading(.atLeast(tileWidth)), log: log, time: time,
+                                       timeOrigin: timeOrigin, wake: wake, warn: warn)
+            return ScenePair(wall: wall, idleHome: idleHome) { [unowned wall] index, sources, t, parked throws(SDLError) in
                 // Its own workers and helpers, stopped when it closes; frames and events
                 // from the same clock as the wall's.
                 try CarouselScene(sources: sources, viewport: wall.viewport, settings: carousel, startIndex: index,

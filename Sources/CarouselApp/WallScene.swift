@@ -8,7 +8,6 @@ import CarouselPainting
 /// is an item box with no focus). Sizes come from a `SizeReader` in item order, and the
 /// wall grows as they do. Lives on the main thread.
 public final class WallScene: EngineScene, OpeningScene {
-    public var scrollsVertically: Bool { true }
     public var engine: Wall
     /// The engine, by its own name.
     public var wall: Wall { engine }
@@ -73,7 +72,7 @@ public final class WallScene: EngineScene, OpeningScene {
     deinit { sizes.stop() }
 
     /// The view's name in events and options: `mosaic` or `grid`.
-    public var viewName: String { engine.settings.kind.rawValue }
+    public var shows: ViewKind { engine.settings.kind }
     public var currentIndex: Int? { engine.topItem }
 
     public func draw(on renderer: SDLRenderer) {

@@ -44,7 +44,7 @@ extension WallScene: BenchSubject {
     public var pictureBox: Size { tileBox }
 }
 
-extension SceneStack: BenchSubject {
+extension ScenePair: BenchSubject {
     /// The wall and the opened view as the bench sees them: every scene the program makes
     /// is a subject, by the extensions above.
     private var wallSubject: (any BenchSubject)? { wall as? any BenchSubject }

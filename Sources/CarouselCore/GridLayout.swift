@@ -3,7 +3,7 @@
 ///
 /// Columns as `TileColumns` gives them (width s, gap g): item i in row ⌊i / C⌋ and column
 /// i mod C, an s × s square at that column's left edge and y = g + r·(s + g).
-public struct GridLayout: TileLayout {
+public struct GridLayout: ColumnTiles {
     public let viewport: Size
     public let grid: TileColumns
     public private(set) var frames: [Rect] = []

@@ -91,11 +91,6 @@ extension StripLayout: ItemLayout {
         return frame(of: v).contains(point) ? v : nil
     }
 
-    /// The strip's own arithmetic (`visibleRange`), exact at the edges.
-    public func visibleItems(at position: Double) -> [Int] {
-        visibleRange(at: position).map { Array($0) } ?? []
-    }
-
     public func focusDistance(of frame: Rect) -> Double {
         stride > 0 ? (frame.midX - viewport.width / 2) / stride : 0
     }

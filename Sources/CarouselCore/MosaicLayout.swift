@@ -6,7 +6,7 @@
 /// Columns as `TileColumns` gives them (width cw, gap g); a tile is round(cw · h / w) high, h / w clamped to
 /// [1/3, 3] (a panorama is cropped to its tile); each column's first tile starts at y = g,
 /// the next g below the one above.
-public struct MosaicLayout: TileLayout {
+public struct MosaicLayout: ColumnTiles {
     public let viewport: Size
     public let grid: TileColumns
     /// Each placed item's box on the wall (y from the wall's top) and its column.

@@ -1,16 +1,12 @@
-/// A wall's layout: tiles in columns, scrolled vertically (an `ItemLayout` whose scroll
-/// position is pixels from the top). Items are placed in item order as their sizes become
-/// known and never move once placed; each layout gives the items in a rectangle and the item
-/// at a point. The mosaic's
-/// waterfall (`MosaicLayout`) and the uniform grid (`GridLayout`) implement it; `Wall`, the
+/// A wall's layout: tiles scrolled vertically (an `ItemLayout` whose scroll position is
+/// pixels from the top). Items are placed in item order as their sizes become known and
+/// never move once placed; each layout gives the items in a rectangle and the item at a
+/// point. The mosaic's waterfall (`MosaicLayout`) and the uniform grid (`GridLayout`), both
+/// in columns (`ColumnTiles`), implement it, made by `ViewKind.tileLayouts`; `Wall`, the
 /// engine of every tiled view, its slots, painter and hit testing go through it.
 public protocol TileLayout: ItemLayout {
-    /// `columns`: for portrait and for landscape viewports, chosen by the viewport's
-    /// orientation (a square one counts as landscape); `gap`: pixels between tiles and
-    /// around them.
-    init(viewport: Size, columns: (portrait: Int, landscape: Int), gap: Double)
-    /// Its columns: their count, width, gap and margins.
-    var grid: TileColumns { get }
+    /// The width a tile shows at: what its thumbnail is chosen for.
+    var tileWidth: Double { get }
     /// Each placed item's frame, in item order.
     var frames: [Rect] { get }
     /// Down to the lowest tile and a gap below it, across the viewport's width.
@@ -25,13 +21,23 @@ public protocol TileLayout: ItemLayout {
     mutating func append(aspect: Double?)
 }
 
-extension TileLayout {
-    public var count: Int { frames.count }
+/// A tile layout in columns of one width (the mosaic's and the grid's).
+public protocol ColumnTiles: TileLayout {
+    /// Its columns: their count, width, gap and margins.
+    var grid: TileColumns { get }
+}
+
+extension ColumnTiles {
     public var columns: Int { grid.count }
     public var gap: Double { grid.gap }
     public var columnWidth: Double { grid.width }
     /// The left edge of the first column's gap.
     public var left: Double { grid.left }
+    public var tileWidth: Double { grid.width }
+}
+
+extension TileLayout {
+    public var count: Int { frames.count }
 
     public var contentBounds: Rect? { tileBounds }
 

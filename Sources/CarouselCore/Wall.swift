@@ -18,11 +18,9 @@ public struct Wall: ViewEngine {
         self.settings = settings
         self.itemCount = max(0, itemCount)
         self.layout = Self.layout(viewport, settings)
-        var attractSettings = settings.attract
-        attractSettings.idleHome = nil
         self.core = EngineCore(scroller: Scroller(position: 0, unit: 1, bounds: 0...0, viewportLength: viewport.height),
                                gestures: GestureTracker(settings: settings.gestures, axis: .vertical),
-                               attract: AttractSchedule(settings: attractSettings, time: time), time: time)
+                               attract: AttractSchedule(settings: settings.attract, time: time), time: time)
     }
 
     private static func layout(_ viewport: Size, _ s: WallSettings) -> any TileLayout {
@@ -131,7 +129,7 @@ public struct Wall: ViewEngine {
     /// it can; nil for an item that is not there.
     private func position(revealing item: Int) -> Double? {
         guard layout.frames.indices.contains(item) else { return nil }
-        let f = layout.frames[item], h = layout.viewport.height, g = layout.gap
+        let f = layout.frames[item], h = layout.viewport.height, g = max(0, settings.gap)
         var p = position
         if f.minY - g < p { p = f.minY - g } else if f.maxY + g > p + h { p = min(f.minY - g, f.maxY + g - h) }
         let r = layout.scrollRange

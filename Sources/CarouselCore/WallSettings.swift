@@ -17,8 +17,9 @@ public struct WallSettings: Hashable, Sendable {
     public var stepDuration = 0.300
     /// Autoplay: every `autoplayInterval` seconds the wall scrolls `autoplayFraction` of the
     /// screen down, over `autoplayDuration`, and from the end back to the top; a touch
-    /// pauses it for `idleResume` seconds. Off without an interval (idle home is the
-    /// wall scene's: it takes an opened carousel back to the wall).
+    /// pauses it for `idleResume` seconds. Off without an interval. With an idle home the
+    /// wall scrolls back to its top; the program gives it none (its --idle-home takes an
+    /// opened carousel back to the wall: see `SceneChoice`).
     public var attract = AttractSettings()
     public var autoplayFraction = 1.0 / 3
     public var autoplayDuration = 1.5

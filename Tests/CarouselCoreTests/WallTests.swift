@@ -125,7 +125,7 @@ import Testing
         let top = m.topItem!
         let was = m.layout.frames[top], share = (m.position - was.minY) / was.size.height
         m.handle(.resize(Size(width: 1080, height: 1920), time: 2))
-        #expect(m.layout.columns == 3)
+        #expect((m.layout as? any ColumnTiles)?.columns == 3)
         #expect(m.layout.visibleItems(at: m.position).contains(top))
         let now = m.layout.frames[top]
         #expect(abs((m.position - now.minY) / now.size.height - share) < 1e-9, "as much of it above the top edge as before")

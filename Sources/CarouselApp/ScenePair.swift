@@ -8,7 +8,7 @@ import CarouselPainting
 /// or the button in the top-left corner go back to the view below, scrolled so that the
 /// picture shown last is on it. Events: `view` {mode, index}. The run loop, render and bench
 /// drive it as any view; it knows the two only by their roles (`OpeningScene`, `OpenedScene`).
-public final class SceneStack: Scene {
+public final class ScenePair: Scene {
     /// The view at the bottom (the wall).
     public let wall: any OpeningScene
     /// The view opened over it, nil while the wall shows.
@@ -62,8 +62,7 @@ public final class SceneStack: Scene {
         set { wall.emptyMessage = newValue }
     }
     public var canGoBack: Bool { opened != nil }
-    public var viewName: String { opened == nil ? wall.viewName : "carousel" }
-    public var scrollsVertically: Bool { active.scrollsVertically }
+    public var shows: ViewKind { active.shows }
 
     /// The back button: at least 64 px square (a touch target), in the top-left corner.
     public var backButton: Rect {
@@ -190,7 +189,7 @@ public final class SceneStack: Scene {
             morph = (ViewMorph(from: leaving.frame, to: tile.frame, fromCrop: leaving.crop, toCrop: tile.crop, time: time),
                      leaving.picture, carousel.painter.style.background, false)
         }
-        wall.pipeline.record("view", at: time, ["mode": .string(wall.viewName), "index": .int(shown ?? -1)])
+        wall.pipeline.record("view", at: time, ["mode": .string(wall.shows.rawValue), "index": .int(shown ?? -1)])
     }
 
     /// A tile tapped on the wall opens the carousel on it.
