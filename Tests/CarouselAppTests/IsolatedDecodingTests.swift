@@ -1,5 +1,5 @@
 import CarouselCore
-import CarouselMedia
+@testable import CarouselMedia
 import Foundation
 import Testing
 
@@ -88,6 +88,14 @@ import Testing
         let answer = decoder.probeOpen(secret)
         #expect(answer.hasPrefix("refused"), "a sandboxed helper opened a file: \(answer)")
         decoder.stop()
+    }
+
+    /// Nor reach the network: a syscall off the sandbox's allow list fails.
+    @Test func aHelperCannotMakeASocket() throws {
+        let decoder = Self.decoder()
+        defer { decoder.stop() }
+        let answer = decoder.probeOpen(HelperMessage.socketProbe)
+        #expect(answer.hasPrefix("refused"), "a sandboxed helper made a socket: \(answer)")
     }
 
     @Test func helperPixelsAreThoseOfDecodingInProcess() throws {

@@ -107,7 +107,9 @@ public enum DecoderHelper {
                 return .message(.failed(reason: budget.explain(error.reason, pixels: pixels)))
             }
         case .probeOpen(let path):
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            // `HelperMessage.socketProbe`: a socket to the network instead of a file.
+            let fd = path == HelperMessage.socketProbe ? socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+                : open(path, O_RDONLY | O_CLOEXEC)
             if fd >= 0 { close(fd); return .message(.failed(reason: "opened")) }
             return .message(.failed(reason: "refused: \(String(cString: strerror(errno)))"))
         case .ready, .image, .failed:

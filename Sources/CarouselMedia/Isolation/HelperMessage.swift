@@ -10,8 +10,8 @@ enum HelperMessage: Equatable, Sendable {
     case ready(sandboxed: Bool, note: String)
     /// Main to helper: decode the attached file to fit `box`. `name` names it in reasons.
     case decode(DecodeJob)
-    /// Main to helper, for tests: try to open `path` and say what happened. Proves that a
-    /// sandboxed helper cannot open files.
+    /// Main to helper, for tests: try to open `path` (or, for `socketProbe`, make a network
+    /// socket) and say what happened. Proves that a sandboxed helper cannot.
     case probeOpen(path: String)
     /// Helper to main: the fitted image's size; its pixels are in the attached memfd.
     /// `note`: what to say once about it (its colour profile was ignored); empty: nothing.
@@ -53,6 +53,8 @@ enum HelperMessage: Equatable, Sendable {
     static let maxBytes = 4096
     /// Longest text field, in bytes; longer text is cut when encoding.
     static let maxText = 4000
+    /// The path `probeOpen` takes for a network socket instead of a file.
+    static let socketProbe = "//socket"
 
     private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed }
 
