@@ -117,31 +117,8 @@ public struct RunCommand: ParsableCommand {
             desk.desk.feed.record(type: type, fields: fields, line: line) } }
         let log = try events.map { try EventLog.open($0, tap: tap) } ?? tap.map { EventLog(write: { _ in }, tap: $0) }
 
-        // On a text console (the kiosk unit), the screen shows this program's terminal.
-        if let problem = ConsoleTerminal.bringForward() { Log.warn(problem) }
-        let screen = try Display(.screen(vsync: vsync), view: view, size: size) { options, session in
-            // Without X11 or Wayland (a text console, a systemd unit) there is only the whole screen.
-            options.fullscreen = fullscreen || kiosk || session.drawsOnKMS
-            // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
-            let displays = session.displayCount
-            options.display = display < displays ? display : 0
-            if display >= displays {
-                Log.warn("--display \(display): there is no such display (this machine has \(displays), from 0); showing on display 0")
-            }
-        }
-        let (session, window, renderer, compositor) = (screen.session, screen.window, screen.renderer, screen.compositor)
-        // In the journal of a kiosk nobody watches: what SDL chose is the first thing to know.
-        let output = renderer.outputSize
-        Log.info("screen: SDL video driver \(session.videoDriver), renderer \(renderer.driverName), \(Int(output.width))x\(Int(output.height))")
-        if session.drawsOnKMS {
-            let udev = EventQueue.hearsUdev ? " and udev's announcements" : ""
-            Log.info(session.inputDevicesRead.map { "input: read from the devices themselves, \($0) at start; those plugged in later through /dev/input\(udev)" }
-                     ?? "input: /dev/input cannot be watched, so SDL reads the devices and its event wait polls every millisecond at rest")
-        }
-        if kiosk {
-            session.showCursor(false)
-            session.disableScreenSaver()
-        }
+        let screen = try openScreen()
+        let (session, renderer, compositor) = (screen.session, screen.renderer, screen.compositor)
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
         let clockOrigin = clock.now()
         RemoteSources.report(to: log, timeOrigin: clockOrigin)
@@ -173,22 +150,17 @@ public struct RunCommand: ParsableCommand {
                 log: log, time: clock.now(), timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
             scene.emptyMessage = current.source.emptyMessage
             if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: clock.now())) }
-            let keys = KeyBindings(kiosk: current.kiosk, quit: current.quitKeys.combo)
             var shown = scanned
             shown.sources = found  // a failed reload keeps what rescans made of it
             let catalog = CatalogUpdater(options: current.source, initial: shown,
                                          noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: clock.now(),
                                          wake: { WakeReason.foldersChanged.post() }, scanned: { WakeReason.workDone.post() })
-            var loop = InteractiveLoop(scene: scene, window: window, compositor: compositor, touch: current.touchTransform,
-                                       keys: keys, catalog: catalog, clock: clock)
+            var loop = try current.loop(showing: scene, on: screen, catalog: catalog, clock: clock)
             loop.memoryPressure = pressure
             loop.framePacing = paced ? 1.0 / 60 : nil
             loop.observer = observer
             loop.broken = loadings.broken
-            loop.screenPlan = ScreenPlan(hours: try current.schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
-                                         wakeDuration: current.view.carouselSettings(current.behaviour).attract.idleResume)
             loop.control = control?.desk
-            loop.canPlay = current.behaviour.autoplay != nil
             guard try loop.run() == .reload else { break }
             reloads += 1
 
@@ -199,18 +171,11 @@ public struct RunCommand: ParsableCommand {
             if let token = control?.token {
                 do throws(ControlRefusal) { try token.reload() } catch { Log.warn("\(error.reason); the token in use stays") }
             }
-            do {
-                let next = config == nil ? current : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
-                let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: noteOnce)
-                if next.remote.values != current.remote.values {
-                    Log.warn("reload: the control and MQTT options take effect at the next start (systemctl restart kiosk-carousel); the token file is read again now")
-                }
+            if let (next, fresh) = current.reloaded(note: noteOnce) {
                 // At the signal's time: a carousel at rest last advanced its clock long ago.
                 scene.recordCatalogChange(from: found, to: fresh.sources, at: clock.now())
                 (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")
-            } catch {
-                Log.warn("reload failed, nothing changed: \(Self.message(for: error))")
             }
             startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.currentIndex ?? 0
         }
@@ -220,6 +185,61 @@ public struct RunCommand: ParsableCommand {
 }
 
 extension RunCommand {
+    /// The window (or the whole screen) this run draws on, said in the log: what SDL chose
+    /// is the first thing to know in the journal of a kiosk nobody watches.
+    func openScreen() throws -> Display {
+        // On a text console (the kiosk unit), the screen shows this program's terminal.
+        if let problem = ConsoleTerminal.bringForward() { Log.warn(problem) }
+        let screen = try Display(.screen(vsync: vsync), view: view, size: size) { options, session in
+            // Without X11 or Wayland (a text console, a systemd unit) there is only the whole screen.
+            options.fullscreen = fullscreen || kiosk || session.drawsOnKMS
+            // A screen unplugged at boot must not leave a kiosk dark: say so and use the first.
+            let displays = session.displayCount
+            options.display = display < displays ? display : 0
+            if display >= displays {
+                Log.warn("--display \(display): there is no such display (this machine has \(displays), from 0); showing on display 0")
+            }
+        }
+        let session = screen.session, output = screen.renderer.outputSize
+        Log.info("screen: SDL video driver \(session.videoDriver), renderer \(screen.renderer.driverName), \(Int(output.width))x\(Int(output.height))")
+        if session.drawsOnKMS {
+            let udev = EventQueue.hearsUdev ? " and udev's announcements" : ""
+            Log.info(session.inputDevicesRead.map { "input: read from the devices themselves, \($0) at start; those plugged in later through /dev/input\(udev)" }
+                     ?? "input: /dev/input cannot be watched, so SDL reads the devices and its event wait polls every millisecond at rest")
+        }
+        if kiosk {
+            session.showCursor(false)
+            session.disableScreenSaver()
+        }
+        return screen
+    }
+
+    /// The run loop for `scene` on `screen`, with these options' keys, hours and autoplay.
+    func loop(showing scene: any Scene, on screen: Display, catalog: CatalogUpdater, clock: LoopClock) throws -> InteractiveLoop {
+        var loop = InteractiveLoop(scene: scene, window: screen.window, compositor: screen.compositor, touch: touchTransform,
+                                   keys: KeyBindings(kiosk: kiosk, quit: quitKeys.combo), catalog: catalog, clock: clock)
+        loop.screenPlan = ScreenPlan(hours: try schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
+                                     wakeDuration: view.carouselSettings(behaviour).attract.idleResume)
+        loop.canPlay = behaviour.autoplay != nil
+        return loop
+    }
+
+    /// SIGHUP: the options (the config file read again) and their sources; nil, said in the
+    /// log, when either has a mistake (what is shown stays).
+    func reloaded(note: (String) -> Void) -> (RunCommand, SourceScanner.Result)? {
+        do {
+            let next = config == nil ? self : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
+            let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: note)
+            if next.remote.values != remote.values {
+                Log.warn("reload: the control and MQTT options take effect at the next start (systemctl restart kiosk-carousel); the token file is read again now")
+            }
+            return (next, fresh)
+        } catch {
+            Log.warn("reload failed, nothing changed: \(Self.message(for: error))")
+            return nil
+        }
+    }
+
     /// Watches the kernel's memory pressure for the whole run (reloads keep it); nil, said
     /// once in the log, where the kernel does not report it.
     static func watchMemoryPressure() -> MemoryPressureWatcher? {
