@@ -46,22 +46,8 @@ struct InteractiveLoop {
     var canPlay = false
     /// A remote `pause` holds autoplay, also in a view opened later.
     private var paused = false
-    /// Screenshots asked for: answered with the frame the motion under way comes to rest
-    /// on (a read-back in the middle of a motion would delay its frame), or after
-    /// `screenshotPatience` seconds with the frame then drawn.
-    private var screenshots: [ControlInbox.Pending] = []
-    private var screenshotsAskedAt: Double?
-    private let screenshotPatience = 1.0
-    /// The frame last read back, while it is still the one on screen (nothing drawn since):
-    /// screenshots at rest cost no drawing at all. Let go at the next frame.
-    private var shownFrame: (number: Int, answer: LoopAnswer)?
-    /// The pixels of the last read-back, reused by the next when the encoder is done with
-    /// them; let go when the view moves and no screenshot was asked for a while.
-    private var readback: [UInt8] = []
-    private var lastReadback = 0.0
-    private let readbackKept = 30.0
-    /// Commands done whose motion is still under way: answered with the state it ends in.
-    private var answerAtRest: [ControlInbox.Pending] = []
+    /// The screenshots and commands the control part waits for; nil without it.
+    private var answers: ControlAnswers?
     private var screenReason = "start"
     private let backlight = Backlight.find()
     /// The backlight's level as last read or set: published without reading sysfs each pass.
@@ -100,6 +86,7 @@ struct InteractiveLoop {
     mutating func run() throws -> Outcome {
         // The time the last pass ended: how long to sleep is reckoned from it.
         var asleep = clock.now()
+        answers = control.map { ControlAnswers(desk: $0, clock: clock) }
         while running {
             observer?.willSleep(now: asleep, window: window)
             // Idle: sleep until something happens. Moving: take what is queued and draw.
@@ -111,15 +98,11 @@ struct InteractiveLoop {
                 while running, let e = EventQueue.poll() { try handle(e, now: now) }
             }
             guard running else { break }
-            // A dashboard that stopped asking: the read-back's 8 MB (at 1080p) is the kiosk's again.
-            if !readback.isEmpty, now >= lastReadback + readbackKept {
-                readback = []
-                shownFrame = nil
-            }
+            answers?.letGoOfReadback(now: now)
             try followScreenPlan(now: now)
             guard screenOn else {
                 publish()
-                if !answerAtRest.isEmpty { answerCommandsDone() }
+                answerCommandsDone()
                 continue
             }
             // Also when resting: attract mode may be due to start moving, and whatever the
@@ -152,8 +135,7 @@ struct InteractiveLoop {
             var drawnSeconds: Double? = nil
             if scene.isAnimating || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
-                shownFrame = nil
-                if let asked = screenshotsAskedAt, !scene.isAnimating || now - asked >= screenshotPatience { answerScreenshots() }
+                answers?.frameDrawn(at: now, animating: scene.isAnimating, framesDrawn: framesDrawn, renderer: renderer)
                 renderer.present()
                 framesDrawn += 1
                 drewMotion = scene.isAnimating
@@ -169,14 +151,9 @@ struct InteractiveLoop {
             // Counted once the state is published: a /status that sees a frame drawn sees
             // what it showed (the first status had frames but no view under ThreadSanitizer).
             if let seconds = drawnSeconds { control?.frames.add(seconds: seconds, at: now) }
-            if !answerAtRest.isEmpty && !scene.isAnimating { answerCommandsDone() }
+            if !scene.isAnimating { answerCommandsDone() }
         }
-        // A reload asked for is under way: its answer is the status as the reload begins.
-        for pending in answerAtRest where pending.request == .command(.reload) { pending.answer(.done) }
-        let unanswered = answerAtRest.filter { $0.request != .command(.reload) }
-        for pending in screenshots + unanswered + (control?.inbox.take() ?? []) {
-            pending.answer(.refused(ControlRefusal(503, "the screen is starting again; ask again")))
-        }
+        answers?.ending()
         // A reload or quit while the hours keep the screen off: the next run starts drawing.
         switchPanelOn()
         return outcome
@@ -220,7 +197,7 @@ struct InteractiveLoop {
 
     private func nextEvent(now: Double) -> SDLEvent? {
         if !screenOn {
-            let due = [screenPlan.state(now: now).nextChange, readback.isEmpty ? nil : lastReadback + readbackKept].compactMap { $0 }.min()
+            let due = [screenPlan.state(now: now).nextChange, answers?.nextDue].compactMap { $0 }.min()
             return due.map { EventQueue.wait(until: $0, on: clock) } ?? EventQueue.wait()
         }
         if scene.isAnimating || needsDraw {
@@ -232,7 +209,7 @@ struct InteractiveLoop {
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.nextScheduledTime, catalog?.nextCheck, screenPlan.state(now: now).nextChange,
-                         observer?.nextDue, readback.isEmpty ? nil : lastReadback + readbackKept].compactMap { $0 }
+                         observer?.nextDue, answers?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due, on: clock) }
         return EventQueue.wait()
     }
@@ -315,19 +292,8 @@ struct InteractiveLoop {
         for pending in control.inbox.take() {
             switch pending.request {
             case .screenshot:
-                if screenOn, let shown = shownFrame, shown.number == framesDrawn {
-                    pending.answer(shown.answer)
-                } else if screenOn {
-                    screenshots.append(pending)
-                    if screenshotsAskedAt == nil { screenshotsAskedAt = now }
+                if answers?.screenshot(pending, now: now, framesDrawn: framesDrawn, screenOn: screenOn, size: renderer.outputSize) == true {
                     needsDraw = true
-                } else {
-                    // What a dark screen shows.
-                    let size = renderer.outputSize
-                    let (w, h) = (Int(size.width), Int(size.height))
-                    var black = [UInt8](repeating: 0, count: w * h * 4)
-                    for alpha in stride(from: 3, to: black.count, by: 4) { black[alpha] = 255 }
-                    pending.answer(.frame(width: w, height: h, pixels: black, bgra: false))
                 }
             case .command(let command):
                 if case .brightness = command, backlight == nil {
@@ -350,7 +316,7 @@ struct InteractiveLoop {
                     }
                     if command == .pause { paused = true } else if command == .play { paused = false }
                     Log.info("control: \(command.name)")
-                    answerAtRest.append(pending)
+                    answers?.done(pending)
                 }
             }
         }
@@ -358,28 +324,9 @@ struct InteractiveLoop {
 
     /// Answers the commands done, now that the view is at rest and its state published.
     private mutating func answerCommandsDone() {
+        guard answers?.waitForRest == true else { return }
         publish()
-        for pending in answerAtRest { pending.answer(.done) }
-        answerAtRest = []
-    }
-
-    /// Reads the frame just drawn back for the screenshots asked for (the drawing pays only
-    /// for this; the PNG is encoded on the API's side).
-    private mutating func answerScreenshots() {
-        let size = renderer.outputSize
-        let (w, h) = (Int(size.width), Int(size.height))
-        let started = clock.now()
-        renderer.setTarget(nil)
-        let bgra = try? renderer.readFrame(width: w, height: h, into: &readback)
-        control?.noteReadback(seconds: clock.now() - started)
-        let answer = bgra.map { LoopAnswer.frame(width: w, height: h, pixels: readback, bgra: $0) }
-            ?? .refused(ControlRefusal(500, "the frame could not be read back"))
-        for pending in screenshots { pending.answer(answer) }
-        // This frame is the one on screen until the next is drawn (counted after present).
-        if bgra != nil { shownFrame = (framesDrawn + 1, answer) }
-        lastReadback = started
-        screenshots = []
-        screenshotsAskedAt = nil
+        answers?.answerDone()
     }
 
     /// Tells the control part what the screen shows now (it keeps only changes).
