@@ -197,7 +197,7 @@ struct InteractiveLoop {
 
     private func nextEvent(now: Double) -> SDLEvent? {
         if !screenOn {
-            let due = [screenPlan.state(now: now).nextChange, answers?.nextDue].compactMap { $0 }.min()
+            let due = [screenPlan.wake(now: now, screenOn: screenOn), answers?.nextDue].compactMap { $0 }.min()
             return due.map { EventQueue.wait(until: $0, on: clock) } ?? EventQueue.wait()
         }
         if scene.isAnimating || needsDraw {
@@ -208,7 +208,7 @@ struct InteractiveLoop {
         }
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
-        let deadlines = [scene.nextScheduledTime, catalog?.nextCheck, screenPlan.state(now: now).nextChange,
+        let deadlines = [scene.nextScheduledTime, catalog?.nextCheck, screenPlan.wake(now: now, screenOn: screenOn),
                          observer?.nextDue, answers?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due, on: clock) }
         return EventQueue.wait()

@@ -37,6 +37,16 @@ struct ScreenPlan {
         return State(on: h.on, reason: "hours", nextChange: hoursNext)
     }
 
+    /// When the run loop must next look at the plan, the screen being `screenOn`: at `now`
+    /// if the plan already says otherwise, else at its next change. The wall clock moves on
+    /// while a pass runs: a pass that found the screen rightly off at 15:31:59.99 and then
+    /// asked for the next change at 15:32:00.01 was told tomorrow's closing, and the screen
+    /// stayed dark all day (kiosk/vm-test, once in three runs).
+    func wake(now: Double, screenOn: Bool) -> Double? {
+        let s = state(now: now)
+        return s.on != screenOn ? now : s.nextChange
+    }
+
     /// Someone touched the screen (or pressed a key) at `now`.
     mutating func touched(at now: Double) { wokenUntil = now + wakeDuration }
 

@@ -8,7 +8,7 @@ import Glibc
 #endif
 
 /// The program under test in `carousel bench --soak`: this same binary running `carousel
-/// run` on the soak's folder, driven by the seeded mix (`--soak-drive`). It runs in a
+/// run` on the soak's folder, driven by the seeded mix (`carousel soak-drive SEED`). It runs in a
 /// process group of its own (Ctrl+C reaches the bench, which ends it and reports) and dies
 /// with the bench. What it writes to standard output (its event log and its once-a-second
 /// reports) is read on a thread into `observed`; its standard error goes to `logPath`.

@@ -7,7 +7,7 @@ import Foundation
 /// seeded mix into SDL's queue at their times, as a person at the screen would, and once a
 /// second writes a line the supervising bench reads (frames drawn and their times, decodes
 /// done and failed, whether the strip was moving). Those lines are also the heartbeat: a
-/// main loop that stops writing them is hung. Started by the hidden `--soak-drive SEED`.
+/// main loop that stops writing them is hung. Started by the hidden `carousel soak-drive SEED`.
 final class SoakDriver: LoopObserver {
     private var mix: SoakMix
     private let start: Double

@@ -49,6 +49,22 @@ import Testing
         #expect(plan.state(now: 9 * 3600 + 2).on && plan.state(now: 9 * 3600 + 2).reason == "command")
     }
 
+    /// The wall clock passes the opening between the pass that found the screen closed and
+    /// the run loop asking when to wake: it wakes at once, not at tomorrow's closing (the
+    /// screen stayed dark all day in one boot proof of three).
+    @Test func aChangeThatCameDuringThePassWakesTheLoopAtOnce() throws {
+        nonisolated(unsafe) var clock = Self.monday(15, 31, 59)
+        let plan = ScreenPlan(hours: OpeningHours(schedule: try Schedule(parsing: "Daily 15:32-15:31"), wallClock: { clock }),
+                              wakeDuration: 20)
+        #expect(!plan.state(now: 100).on, "closed for the minute 15:31")
+        #expect(plan.wake(now: 100, screenOn: false) == 101, "opens in a second")
+        clock = Self.monday(15, 32, 0)
+        #expect(plan.wake(now: 100.02, screenOn: false) == 100.02, "open now: the loop looks again at once")
+        #expect(plan.wake(now: 100.02, screenOn: true) == 100.02 + 1439 * 60, "on and open: until tomorrow's closing")
+        clock = Self.monday(15, 31, 0)
+        #expect(plan.wake(now: 40, screenOn: true) == 40, "closed now, still on: at once")
+    }
+
     @Test func withoutHoursOnlyACommandTurnsItOff() {
         var plan = ScreenPlan(hours: nil, wakeDuration: 20)
         #expect(plan.state(now: 5) == .init(on: true, reason: "start", nextChange: nil))
