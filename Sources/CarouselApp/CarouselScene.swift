@@ -89,7 +89,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
 
     /// A crossfade's incoming picture is decoded (not a placeholder, not a stand-in).
     private var incomingDecoded: Bool {
-        guard let slot = engine.fadeIn?.item.slot, case .loaded = slots.contents[slot] else { return false }
+        guard let slot = engine.fadeIn?.item.slot, case .loaded = slots.content(slot) else { return false }
         return !slots.isPreview(slot)
     }
 
@@ -204,7 +204,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// Puts stand-ins (`pipeline.standIn`) into the slots still waiting for their image.
     public func showStandIns() throws(SDLError) {
         for (slot, item) in shown {
-            if case .loading = slots.contents[slot] { try pipeline.assign(slot, item: item, time: engine.time) }
+            if case .loading = slots.content(slot) { try pipeline.assign(slot, item: item, time: engine.time) }
         }
     }
 

@@ -64,7 +64,7 @@ public final class ImagePipeline {
         feed.plan(order, box: box)
         // Previews only for the items the slots show (the first of the order), so they
         // do not take the cores from the decodes ahead.
-        let shown = order.prefix(slots.contents.count)
+        let shown = order.prefix(slots.count)
         previews?.plan(shown.filter { feed.outcome(for: $0) == nil }, box: Self.previewBox)
     }
 
@@ -143,7 +143,7 @@ public final class ImagePipeline {
 
     /// How many of these slots still show a placeholder (their image is on its way).
     public func placeholders(_ slotsInView: [Int]) -> Int {
-        slotsInView.count { if case .loading = slots.contents[$0] { true } else { false } }
+        slotsInView.count { if case .loading = slots.content($0) { true } else { false } }
     }
 
     /// Puts the item's image or failure into the slot, if the workers have it yet; a

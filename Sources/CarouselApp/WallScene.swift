@@ -126,9 +126,9 @@ public final class WallScene: EngineScene, OpeningScene {
         pipeline.loading.workers.setMoving(engine.isAnimating || engine.isInteracting)
         // Planned first: after a resize the feed forgets the images fitted to the old box.
         pipeline.plan(memoryPressure == .high ? engine.loadOrder(ahead: 0, behind: 0) : engine.loadOrder(), box: box)
-        if configuredBox != box || pipeline.slots.contents.count < engine.slotCount {
+        if configuredBox != box || pipeline.slots.count < engine.slotCount {
             // New or more textures (the pool grew): every tile on screen is filled again.
-            try pipeline.configure(count: max(engine.slotCount, pipeline.slots.contents.count), box: box)
+            try pipeline.configure(count: max(engine.slotCount, pipeline.slots.count), box: box)
             configuredBox = box
             _ = engine.takeSlotChanges()
             for item in engine.visibleItems { try pipeline.assign(item.slot, item: item.item, time: engine.time) }

@@ -37,8 +37,8 @@ public protocol ItemLayout: Sendable {
 
 extension ItemLayout {
     public func visibleItems(at position: Double) -> [Int] {
-        items(in: Rect(x: contentOffset(at: position).x, y: contentOffset(at: position).y,
-                       width: viewport.width, height: viewport.height))
+        let o = contentOffset(at: position)
+        return items(in: Rect(x: o.x, y: o.y, width: viewport.width, height: viewport.height))
     }
 
     public func frame(ofVirtualIndex virtualIndex: Int, at position: Double) -> Rect {

@@ -44,7 +44,7 @@ public struct FramePainter {
         }
         if let fadeIn, renderer.isSoftware {
             // In software the still part of a crossfade is drawn once, then copied.
-            let key = StillFrame.Key(items: items, contents: items.map { slots.contents[$0.slot] },
+            let key = StillFrame.Key(items: items, contents: items.map { slots.content($0.slot) },
                                      versions: items.map { slots.version($0.slot) },
                                      width: Int(viewport.width), height: Int(viewport.height))
             still.draw(key, on: renderer) { drawStill(items, slots: slots, viewport: viewport, detail: detail, on: renderer) }
@@ -126,7 +126,7 @@ public struct FramePainter {
                                   top: Color(r: 0, g: 0, b: 0, a: 96), bottom: Color(r: 0, g: 0, b: 0, a: 0))
         }
         if let card = style.card { renderer.fillRounded(frame, radius: radius, card.darkened(dim).withOpacity(opacity)) }
-        switch slots.contents[item.slot] {
+        switch slots.content(item.slot) {
         case .loaded(_, let w, let h) where style.fillsBox:
             if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer) }
             let scale = max(box.size.width / Double(w), box.size.height / Double(h))
@@ -171,7 +171,7 @@ public struct FramePainter {
             }
         case .loading, .failed, .empty:
             let failed: Bool
-            if case .failed = slots.contents[item.slot] { failed = true } else { failed = false }
+            if case .failed = slots.content(item.slot) { failed = true } else { failed = false }
             renderer.fillRounded(box, radius: radius, (failed ? style.failedPlaceholder : style.placeholder).darkened(dim).withOpacity(opacity))
             let margin = max(4, box.size.width / 16)
             if let label = slots.label(item.slot, text: text, color: style.label,

@@ -37,8 +37,12 @@ public final class SlotTextures {
 
     private let renderer: SDLRenderer
     private var slots: [Slot] = []
-    /// What each slot shows, by slot.
+    /// What each slot shows, by slot (a new array: `content(_:)` for one slot).
     public var contents: [Content] { slots.map(\.content) }
+    /// What `slot` shows.
+    public func content(_ slot: Int) -> Content { slots[slot].content }
+    /// Slots made.
+    public var count: Int { slots.count }
     /// A crossfade's copy of one slot's picture (`opaqueCopy`), and of which upload.
     private var fadeCopy: (slot: Int, version: Int, texture: SDLTexture)?
     public private(set) var slotSize = (width: 0, height: 0)

@@ -128,9 +128,10 @@ public enum EventQueue {
     /// raw time across.
     static func fromSDL(_ ms: UInt32) -> Double {
         let ticks = SDL_GetTicks64()
-        if sdlStart == nil || ticks < lastTicks { sdlStart = findSDLStart() }
+        let start: Double
+        if let known = sdlStart, ticks >= lastTicks { start = known } else { start = findSDLStart(); sdlStart = start }
         lastTicks = ticks
-        let raw = (sdlStart ?? 0) + Double(ticksOf(ms, now: ticks)) / 1000
+        let raw = start + Double(ticksOf(ms, now: ticks)) / 1000
         // The raw clock read between two readings of the other, again if the thread was
         // put aside between them (more than 50 µs apart).
         var best = (gap: Double.infinity, offset: 0.0)

@@ -100,11 +100,11 @@ enum HelperSandbox {
     }
 
     /// Whether this build runs under a sanitizer's runtime.
-    static var sanitized: Bool {
+    static let sanitized: Bool = {
         let handle = dlopen(nil, RTLD_NOW)
         defer { if let handle { dlclose(handle) } }
         return dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil
-    }
+    }()
 
     private static func limit(_ resource: __rlimit_resource, to value: Int) {
         var r = rlimit(rlim_cur: rlim_t(value), rlim_max: rlim_t(value))
@@ -118,7 +118,6 @@ enum HelperSandbox {
     private static func errno(_ code: Int32) -> UInt32 { 0x0005_0000 | (UInt32(code) & 0xFFFF) }
 
     private static func installFilter() -> String? {
-        let sanitized = sanitized
         guard let filter = seccomp_init(sanitized ? SCMP_ACT_ALLOW : errno(EPERM)) else {
             return "seccomp is not available (seccomp_init failed)"
         }
