@@ -14,7 +14,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public var painter: FramePainter
     private var passes = PassShuffle.Tracker()
     /// Shown instead of the strip when there are no images.
-    public var emptyMessage = "No images found"
+    private var emptyMessage = SceneChange.noPictures
     /// Under `high`, only the slot pool's images are kept and nothing is prefetched.
     public private(set) var memoryPressure = MemoryPressureLevel.normal
 
@@ -43,7 +43,10 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public var currentIndex: Int? { engine.currentIndex }
     /// Moving by itself, Ken Burns included, or a zoom's detail going up a band a frame:
     /// the loop draws every frame.
-    public var isAnimating: Bool { engine.isAnimating || engine.kenBurnsMoving || pipeline.detail?.isUploading == true }
+    public var activity: ViewActivity {
+        ViewActivity(moving: engine.isAnimating || engine.kenBurnsMoving || pipeline.detail?.isUploading == true,
+                     held: engine.isInteracting, nextStep: engine.nextScheduledTime)
+    }
 
     public func draw(on renderer: SDLRenderer) {
         if engine.itemCount == 0 {
@@ -61,6 +64,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         case .screenOn(let t, let reason): try screenTurnedOn(at: t, reason: reason)
         case .texturesLost(let t): try rebuildTextures(time: t)
         case .memoryPressure(let level, let t): try setMemoryPressure(level, time: t)
+        case .emptyMessage(let message): emptyMessage = message
         case .back, .open: break
         }
     }

@@ -8,7 +8,7 @@ extension ControlCommand {
     func inputs(scene: any Scene, screenOn: Bool, canPlay: Bool, now: Double) -> Result<[AppInput], ControlRefusal> {
         switch self {
         case .next, .previous, .first, .last, .gotoIndex, .gotoSource, .view:
-            if scene.isInteracting { return .failure(.conflict("someone is touching the screen (the finger wins)")) }
+            if scene.activity.held { return .failure(.conflict("someone is touching the screen (the finger wins)")) }
             if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
         case .pause, .play:
             if !canPlay { return .failure(.conflict("autoplay is off on this screen (--autoplay SECONDS sets it)")) }

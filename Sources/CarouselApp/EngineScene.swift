@@ -15,9 +15,9 @@ public protocol EngineScene: Scene {
 extension EngineScene {
     public var sources: [ImageSource] { pipeline.sources }
     public var viewport: Size { engine.viewport }
-    public var isAnimating: Bool { engine.isAnimating }
-    public var isInteracting: Bool { engine.isInteracting }
-    public var nextScheduledTime: Double? { engine.nextScheduledTime }
+    public var activity: ViewActivity {
+        ViewActivity(moving: engine.isAnimating, held: engine.isInteracting, nextStep: engine.nextScheduledTime)
+    }
     /// The latest time the engine has seen.
     public var time: Double { engine.time }
 

@@ -17,6 +17,8 @@ struct InteractiveLoop {
     private var translator: SDLInputTranslator
     private var mapper: InputMapper
     private var needsDraw = true
+    /// What the empty view was last told to say.
+    private var emptyMessage: String?
     private var running = true
     private let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
     /// Frames drawn so far.
@@ -110,7 +112,7 @@ struct InteractiveLoop {
             try scene.advance(to: now)
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
-            let resting = !scene.isAnimating && !scene.isInteracting
+            let resting = scene.activity.resting
             if let catalog {
                 // Scanned on a thread, so it may begin at any time; its end wakes the loop.
                 if catalog.isDue(at: now) { catalog.begin(now: now) }
@@ -121,29 +123,30 @@ struct InteractiveLoop {
                     needsDraw = true
                 }
                 if scene.sources.isEmpty, case let message = broken?.emptyMessage(otherwise: catalog.emptyMessage) ?? catalog.emptyMessage,
-                   message != scene.emptyMessage {
-                    scene.emptyMessage = message
+                   message != emptyMessage {
+                    emptyMessage = message
+                    try scene.apply(.emptyMessage(message))
                     needsDraw = true
                 }
             }
             // Pictures that failed since, left out at rest (their placeholders were plain).
-            if resting, try broken?.leaveOut(of: scene, time: now) == true { needsDraw = true }
+            if resting, try broken?.leaveOut(of: scene, time: now, otherwise: emptyMessage ?? SceneChange.noPictures) == true { needsDraw = true }
             // The motion ended in this advance: its resting frame is still to draw. Without
             // it the screen kept the last moving frame, short of where the picture rests
             // (under software emulation by 41 px; found by kiosk/vm-test).
-            if drewMotion && !scene.isAnimating { needsDraw = true }
+            if drewMotion && !scene.activity.moving { needsDraw = true }
             var drawnSeconds: Double? = nil
-            if scene.isAnimating || needsDraw {
+            if scene.activity.moving || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
-                answers?.frameDrawn(at: now, animating: scene.isAnimating, framesDrawn: framesDrawn, renderer: renderer)
+                answers?.frameDrawn(at: now, animating: scene.activity.moving, framesDrawn: framesDrawn, renderer: renderer)
                 renderer.present()
                 framesDrawn += 1
-                drewMotion = scene.isAnimating
+                drewMotion = scene.activity.moving
                 needsDraw = false
                 lastFrame = now
                 asleep = clock.now()
                 let seconds = asleep - now
-                observer?.frameDrawn(seconds: seconds, animating: scene.isAnimating)
+                observer?.frameDrawn(seconds: seconds, animating: scene.activity.moving)
                 drawnSeconds = seconds
             }
             observer?.passEnded(now: now, scene: scene)
@@ -151,7 +154,7 @@ struct InteractiveLoop {
             // Counted once the state is published: a /status that sees a frame drawn sees
             // what it showed (the first status had frames but no view under ThreadSanitizer).
             if let seconds = drawnSeconds { control?.frames.add(seconds: seconds, at: now) }
-            if !scene.isAnimating { answerCommandsDone() }
+            if !scene.activity.moving { answerCommandsDone() }
         }
         answers?.ending()
         // A reload or quit while the hours keep the screen off: the next run starts drawing.
@@ -200,7 +203,7 @@ struct InteractiveLoop {
             let due = [screenPlan.wake(now: now, screenOn: screenOn), answers?.nextDue].compactMap { $0 }.min()
             return due.map { EventQueue.wait(until: $0, on: clock) } ?? EventQueue.wait()
         }
-        if scene.isAnimating || needsDraw {
+        if scene.activity.moving || needsDraw {
             if let pace = framePacing, let lastFrame, now < lastFrame + pace {
                 return EventQueue.wait(until: lastFrame + pace, on: clock)
             }
@@ -208,7 +211,7 @@ struct InteractiveLoop {
         }
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
-        let deadlines = [scene.nextScheduledTime, catalog?.nextCheck, screenPlan.wake(now: now, screenOn: screenOn),
+        let deadlines = [scene.activity.nextStep, catalog?.nextCheck, screenPlan.wake(now: now, screenOn: screenOn),
                          observer?.nextDue, answers?.nextDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due, on: clock) }
         return EventQueue.wait()

@@ -62,13 +62,14 @@ public struct RenderCommand: ParsableCommand {
             renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
             loading: loadings.perView(waitsForImages: true, thumbnails: thumbnails, backdrops: view.fill != .none),
             log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
-        if source.paths.contains(where: RemoteURL.isRemote) { scene.emptyMessage = source.emptyMessage }
+        let emptyMessage = source.paths.contains(where: RemoteURL.isRemote) ? source.emptyMessage : SceneChange.noPictures
+        try scene.apply(.emptyMessage(emptyMessage))
 
         // `--broken skip`: what failed is left out before the frame is taken, as the window
         // leaves it out at rest (and what takes its place may fail too).
         let advance = { (t: Double) throws(SDLError) in
             try scene.advance(to: t)
-            while !scene.isAnimating, !scene.isInteracting, try loadings.broken?.leaveOut(of: scene, time: t) == true {
+            while scene.activity.resting, try loadings.broken?.leaveOut(of: scene, time: t, otherwise: emptyMessage) == true {
                 try scene.advance(to: t)
             }
         }

@@ -148,7 +148,7 @@ public struct RunCommand: ParsableCommand {
                 loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
                                           backdrops: current.view.fill != .none),
                 log: log, time: clock.now(), timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
-            scene.emptyMessage = current.source.emptyMessage
+            try scene.apply(.emptyMessage(current.source.emptyMessage))
             if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: clock.now())) }
             var shown = scanned
             shown.sources = found  // a failed reload keeps what rescans made of it

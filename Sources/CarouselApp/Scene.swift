@@ -6,10 +6,8 @@ import CarouselSDL
 /// inputs and time in, images up, a frame out. Every `Scene` is one; so is the bench's naive
 /// gallery. Lives on the main thread.
 public protocol DrivenView: AnyObject {
-    /// Moving by itself: the loop draws every frame.
-    var isAnimating: Bool { get }
-    /// A pointer is down.
-    var isInteracting: Bool { get }
+    /// Moving, held by a pointer, or resting until when.
+    var activity: ViewActivity { get }
     func handle(_ input: ViewInput) throws(SDLError)
     func advance(to time: Double) throws(SDLError)
     /// Uploads the images the workers finished, without waiting; whether any arrived.
@@ -17,7 +15,7 @@ public protocol DrivenView: AnyObject {
     /// Draws the current frame into the renderer's current target.
     func draw(on renderer: SDLRenderer)
     /// Something that happened outside the engine's input: new pictures, the screen, the
-    /// textures, memory, back.
+    /// textures, memory, back, what to say when empty.
     func apply(_ change: SceneChange) throws(SDLError)
 }
 
@@ -27,15 +25,11 @@ public protocol DrivenView: AnyObject {
 public protocol Scene: DrivenView {
     /// The size laid out, in logical pixels.
     var viewport: Size { get }
-    /// When the view will next move by itself at rest (autoplay): the loop sleeps until then.
-    var nextScheduledTime: Double? { get }
     /// The pictures shown, in order.
     var sources: [ImageSource] { get }
     /// The item in focus (the centred picture), nil when there are none.
     var currentIndex: Int? { get }
     var pipeline: ImagePipeline { get }
-    /// What to say instead of an empty view.
-    var emptyMessage: String { get set }
 
     /// Waits until every image asked for has arrived (render only).
     func finishLoading() throws(SDLError)

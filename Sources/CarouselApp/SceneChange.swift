@@ -16,6 +16,12 @@ public enum SceneChange: Sendable {
     case memoryPressure(MemoryPressureLevel, time: Double)
     /// Escape, Backspace or the back button: back from a view opened from another.
     case back(time: Double)
+    /// What to say instead of an empty view (no pictures found, every one broken, the
+    /// server not answering).
+    case emptyMessage(String)
     /// A remote `view carousel`: the view below opens the carousel on the item in focus.
     case open(time: Double)
+
+    /// What an empty view says until told otherwise.
+    public static let noPictures = "No images found"
 }

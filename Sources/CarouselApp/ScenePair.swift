@@ -47,20 +47,18 @@ public final class ScenePair: Scene {
     private var active: any Scene { opened ?? wall }
 
     public var viewport: Size { active.viewport }
-    public var isAnimating: Bool { active.isAnimating || morph != nil }
-    public var isInteracting: Bool { active.isInteracting || pressedBack }
-    public var nextScheduledTime: Double? {
-        guard let opened else { return wall.nextScheduledTime }
-        let home = idleHome.flatMap { opened.isAnimating || opened.isInteracting ? nil : lastInput + $0 }
-        return [opened.nextScheduledTime, home].compactMap { $0 }.min()
+    public var activity: ViewActivity {
+        let shown = active.activity
+        var pair = ViewActivity(moving: shown.moving || morph != nil, held: shown.held || pressedBack, nextStep: shown.nextStep)
+        // An opened view goes home by itself once nobody has touched it for `idleHome`.
+        if opened != nil, shown.resting, let idleHome {
+            pair.nextStep = [shown.nextStep, lastInput + idleHome].compactMap { $0 }.min()
+        }
+        return pair
     }
     public var sources: [ImageSource] { wallCatalog ?? wall.sources }
     public var currentIndex: Int? { active.currentIndex }
     public var pipeline: ImagePipeline { active.pipeline }
-    public var emptyMessage: String {
-        get { wall.emptyMessage }
-        set { wall.emptyMessage = newValue }
-    }
     public var canGoBack: Bool { opened != nil }
     public var shows: ViewKind { active.shows }
 
@@ -74,7 +72,7 @@ public final class ScenePair: Scene {
         if case .resize = input {} else { lastInput = input.time }
         if opened != nil, case .pointer(let e) = input {
             // The button takes a press that starts on it, and goes back when it is let go there.
-            if e.phase == .down, !active.isInteracting, backButton.contains(e.location) { pressedBack = true; return }
+            if e.phase == .down, !active.activity.held, backButton.contains(e.location) { pressedBack = true; return }
             if pressedBack {
                 if e.phase == .up || e.phase == .cancel {
                     pressedBack = false
@@ -98,7 +96,7 @@ public final class ScenePair: Scene {
             switched = true
         }
         try active.advance(to: time)
-        if let opened, let idleHome, !opened.isInteracting, !opened.isAnimating, !pressedBack, time >= lastInput + idleHome {
+        if let opened, let idleHome, opened.activity.resting, !pressedBack, time >= lastInput + idleHome {
             try goBack(time: max(lastInput + idleHome, opened.time))
         }
         try openTapped(time: time)
@@ -131,7 +129,7 @@ public final class ScenePair: Scene {
     /// At the wall's first rest, the carousel is made and parked, so that a tap opens it
     /// without making its textures on the opening frames.
     private func makeAhead() throws(SDLError) {
-        guard opened == nil, parked == nil, morph == nil, !wall.isAnimating, !wall.isInteracting,
+        guard opened == nil, parked == nil, morph == nil, wall.activity.resting,
               let index = wall.currentIndex, !wall.sources.isEmpty else { return }
         parked = try open(index, wall.sources, wall.time, true)
     }
@@ -152,6 +150,8 @@ public final class ScenePair: Scene {
                 wallCatalog = new
                 return
             }
+            try wall.apply(change)
+        case .emptyMessage:
             try wall.apply(change)
         case .screenOff, .screenOn:
             try active.apply(change)

@@ -21,7 +21,7 @@ public final class WallScene: EngineScene, OpeningScene {
     private let waitsForSizes: Bool
     /// Where a source's bytes are on disk (web pictures: their cached copies).
     private let locate: @Sendable (String) -> String?
-    public var emptyMessage = "No images found"
+    private var emptyMessage = SceneChange.noPictures
     public private(set) var memoryPressure = MemoryPressureLevel.normal
     private var configuredBox: Size?
     private var taps: [Int] = []
@@ -123,7 +123,7 @@ public final class WallScene: EngineScene, OpeningScene {
         }
         let box = tileBox
         // A second decode only while the wall rests: in motion the render thread needs its core.
-        pipeline.loading.workers.setMoving(engine.isAnimating || engine.isInteracting)
+        pipeline.loading.workers.setMoving(!activity.resting)
         // Planned first: after a resize the feed forgets the images fitted to the old box.
         pipeline.plan(memoryPressure == .high ? engine.loadOrder(ahead: 0, behind: 0) : engine.loadOrder(), box: box)
         if configuredBox != box || pipeline.slots.count < engine.slotCount {
@@ -166,6 +166,7 @@ public final class WallScene: EngineScene, OpeningScene {
             memoryPressure = level
             try engineMoved()
             pipeline.record("memory_pressure", at: t, ["level": .string(level.rawValue)])
+        case .emptyMessage(let message): emptyMessage = message
         case .back, .open: break
         }
     }

@@ -51,7 +51,7 @@ struct BenchRunner {
             if let rest, now - rest.wall >= mix.restLength { break }
             if offset >= restPhase + mix.restLength + 30 { break }
             let phase = mix.phase(at: offset)
-            if phase == .rest && rest == nil && !subject.isLoading && !subject.isAnimating {
+            if phase == .rest && rest == nil && !subject.isLoading && !subject.activity.moving {
                 rest = (ProcessStats.cpuSeconds, now)
                 result.loadingAfterStop = max(0, offset - restPhase)
             }
@@ -63,7 +63,7 @@ struct BenchRunner {
             }
             if try subject.pump() { needsDraw = true }
             try subject.advance(to: now)
-            let moving = subject.isAnimating || subject.isInteracting
+            let moving = !subject.activity.resting
             if (moving || needsDraw) && LoopClock.system.now() < nextFrame - 0.0005 {
                 // Woken before the frame is due (a decode finished; its upload is done): the
                 // frame keeps its turn, as vsync would keep it; wake-ups do not add frames.
@@ -95,7 +95,7 @@ struct BenchRunner {
                 var due = next < mix.events.count ? mix.events[next].offset
                     : rest.map { $0.wall - start + mix.restLength } ?? offset + 0.05
                 // Or until the view moves by itself (autoplay), as the window would.
-                if let scene = subject as? any Scene, let planned = scene.nextScheduledTime { due = min(due, planned - start) }
+                if let planned = subject.activity.nextStep { due = min(due, planned - start) }
                 let pause = due - (LoopClock.system.now() - start)
                 if pause > 0 { _ = EventQueue.wait(until: LoopClock.system.now() + pause) }
             }

@@ -42,8 +42,7 @@ final class NaiveGallery: BenchSubject {
     func pump() -> Bool { false }
     /// Nothing changes for it: the bench plays no reloads, screens or memory pressure.
     func apply(_ change: SceneChange) {}
-    var isAnimating: Bool { carousel.isAnimating }
-    var isInteracting: Bool { carousel.isInteracting }
+    var activity: ViewActivity { ViewActivity(moving: carousel.isAnimating, held: carousel.isInteracting) }
     var itemsWithoutImage: Int { 0 }
     var itemsShowingPreview: Int { 0 }
     var isLoading: Bool { false }

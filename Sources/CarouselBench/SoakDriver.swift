@@ -75,7 +75,7 @@ final class SoakDriver: LoopObserver {
         let decoded = feed.decoded - counted.decoded, failed = feed.failed - counted.failed
         counted = (counted.feed, feed.decoded, feed.failed)
         let ms = frameTimes.map { String(format: "%.2f", $0 * 1000) }.joined(separator: ",")
-        let animating = moving || scene.isAnimating
+        let animating = moving || scene.activity.moving
         write("{\"soak\":\"report\",\"t\":\(String(format: "%.3f", now - start)),\"frames_ms\":[\(ms)],"
               + "\"moving\":\(animating),\"decoded\":\(decoded),\"failed\":\(failed)}\n")
         frameTimes.removeAll(keepingCapacity: true)

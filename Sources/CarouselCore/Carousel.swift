@@ -8,6 +8,8 @@ public struct Carousel: ViewEngine {
     public private(set) var itemCount: Int
     /// The strip's motion (in items: one unit is one stride), gestures, attract mode, queues.
     public var core: EngineCore
+    /// The centred picture's zoom and the fingers on it (with `settings.zoom`).
+    public var centredZoom: CentredZoom?
 
     private var physics: PageSnapping
     private var pool: SlotPool
@@ -28,7 +30,7 @@ public struct Carousel: ViewEngine {
         self.core = EngineCore(scroller: scroller, gestures: GestureTracker(settings: settings.gestures, axis: .horizontal),
                                attract: AttractSchedule(settings: settings.attract, time: time), time: time)
         core.scroller.bounds = itemBounds
-        core.zoom = settings.zoom.map { ZoomPan(viewport: viewport, settings: $0) }
+        centredZoom = settings.zoom.map { CentredZoom(pan: ZoomPan(viewport: viewport, settings: $0)) }
         rebuildPool()
         startDwell(time: time)
     }
@@ -63,7 +65,7 @@ public struct Carousel: ViewEngine {
         if let k = kenBurns, let i = items.firstIndex(where: { $0.virtualIndex == k.virtualIndex }) {
             items[i].crop = KenBurns.crop(progress: k.progress, item: items[i].item)
         }
-        guard let zoom = core.zoom, let v = zoom.target?.virtualIndex, zoom.isZoomed,
+        guard let zoom = zoomPan, let v = zoom.target?.virtualIndex, zoom.isZoomed,
               let i = items.firstIndex(where: { $0.virtualIndex == v }) else { return items }
         var zoomed = items[i]
         // The zoom is about the item at rest; the strip's own motion (a drag handed on at the
@@ -81,7 +83,7 @@ public struct Carousel: ViewEngine {
     /// The centred picture can be zoomed: which it is and where it sits at fit (the scene
     /// knows once the picture is loaded); nil while there is none.
     public mutating func showZoomable(_ target: ZoomPan.Target?) {
-        core.zoom?.show(target)
+        zoomPan?.show(target)
     }
 
     /// The item shown at a virtual index.
@@ -100,7 +102,7 @@ public struct Carousel: ViewEngine {
         core.scroller.bounds = itemBounds
         core.scroller.jump(to: Double(min(max(index, 0), max(itemCount - 1, 0))))
         core.movedSinceRest = false
-        core.zoom?.show(nil)
+        zoomPan?.show(nil)
         rebuildPool()
     }
 
@@ -174,7 +176,7 @@ public struct Carousel: ViewEngine {
     /// moves on); nil when off, not playing, or once anyone touched the screen in the dwell.
     public var kenBurns: (virtualIndex: Int, progress: Double)? {
         guard let d = dwell, core.attract.lastInput <= d.start, core.attract.isPlaying, !isInteracting,
-              core.zoom?.isZoomed != true, d.end > d.start else { return nil }
+              zoomPan?.isZoomed != true, d.end > d.start else { return nil }
         return (d.virtualIndex, min(max((core.time - d.start) / (d.end - d.start), 0), 1))
     }
 
@@ -293,7 +295,7 @@ public struct Carousel: ViewEngine {
     /// At rest after moving: `settled` names the centred item.
     public mutating func cameToRest(time t: Double) {
         // Rested on another picture: the one zoomed went back to fit as it left.
-        if let v = core.zoom?.target?.virtualIndex, Double(v) != position { core.zoom?.show(nil) }
+        if let v = zoomPan?.target?.virtualIndex, Double(v) != position { zoomPan?.show(nil) }
         startDwell(time: t)
         guard core.movedSinceRest, itemCount > 0 else { return }
         core.movedSinceRest = false

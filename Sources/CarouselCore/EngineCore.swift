@@ -6,10 +6,6 @@ public struct EngineCore: Sendable {
     var scroller: Scroller
     var gestures: GestureTracker
     var attract: AttractSchedule
-    /// The centred picture's zoom, for a view that zooms (the carousel); nil for one that does not.
-    var zoom: ZoomPan?
-    /// The fingers on a view that zooms.
-    var pinch = PinchTracker()
     /// The latest time seen, seconds.
     var time: Double
     /// Which way the content last moved: +1 towards later items, -1 back, 0 not yet.

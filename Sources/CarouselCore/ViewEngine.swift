@@ -26,6 +26,9 @@ public protocol ViewEngine: Sendable {
     mutating func updatePool()
     /// A motion ended at `time`.
     mutating func cameToRest(time: Double)
+    /// The centred picture's zoom, for a view that owns one (the carousel); nil, and
+    /// nothing stored, for one that does not.
+    var centredZoom: CentredZoom? { get set }
 }
 
 extension ViewEngine {
@@ -38,18 +41,36 @@ extension ViewEngine {
     /// Which way the content last moved: +1 towards later items, -1 back, 0 not yet.
     public var direction: Int { core.direction }
     /// Moving by itself; when false and no pointer is down the app may sleep.
-    public var isAnimating: Bool { core.scroller.isAnimating || core.zoom?.isAnimating == true }
+    public var isAnimating: Bool { core.scroller.isAnimating || zoomPan?.isAnimating == true }
     /// A pointer is down.
-    public var isInteracting: Bool { core.gestures.isActive || core.pinch.isActive }
+    public var isInteracting: Bool { core.gestures.isActive || fingers.isActive }
     /// The centred picture's zoom (nil for a view that does not zoom).
-    public var zoom: ZoomPan? { core.zoom }
+    public var zoom: ZoomPan? { centredZoom?.pan }
+
+    /// A view that does not zoom stores none.
+    public var centredZoom: CentredZoom? {
+        get { nil }
+        set {}
+    }
+
+    /// `centredZoom`'s picture zoom, changed in place.
+    var zoomPan: ZoomPan? {
+        get { centredZoom?.pan }
+        set { if let newValue { centredZoom?.pan = newValue } }
+    }
+
+    /// `centredZoom`'s fingers; none on a view that does not zoom.
+    var fingers: PinchTracker {
+        get { centredZoom?.fingers ?? PinchTracker() }
+        set { centredZoom?.fingers = newValue }
+    }
 
     /// When attract mode will next move the view by itself, if it is at rest: the app may
     /// sleep until then. Nil while moving, while a pointer is down, or with nothing planned.
     /// A zoomed picture goes back to fit first (`AttractSchedule.zoomReturn`).
     public var nextScheduledTime: Double? {
-        guard case .resting = core.scroller.motion, !isInteracting, core.zoom?.isAnimating != true else { return nil }
-        if core.zoom?.isZoomed == true { return core.attract.zoomReturn.map { max($0, core.time) } }
+        guard case .resting = core.scroller.motion, !isInteracting, zoomPan?.isAnimating != true else { return nil }
+        if zoomPan?.isZoomed == true { return core.attract.zoomReturn.map { max($0, core.time) } }
         guard canMoveByItself else { return nil }
         return core.attract.next.map { max($0.time, core.time) }
     }
@@ -74,27 +95,27 @@ extension ViewEngine {
         switch input {
         case .pointer(let e):
             core.attract.noteInput(at: t)
-            if core.zoom != nil {
+            if zoomPan != nil {
                 zoomingPointer(e)
             } else if let g = core.gestures.handle(e) {
                 apply(g)
             }
         case .step(let s, _):
             core.attract.noteInput(at: t)
-            guard !core.pinch.isActive else { return }
-            core.zoom?.reset()  // a step leaves the zoom at once
+            guard !fingers.isActive else { return }
+            zoomPan?.reset()  // a step leaves the zoom at once
             step(s, time: t)
         case .scroll(let notches, _):
             core.attract.noteInput(at: t)
-            guard !core.pinch.isActive else { return }
-            core.zoom?.reset()
+            guard !fingers.isActive else { return }
+            zoomPan?.reset()
             scroll(notches: notches, time: t)
         case .zoom(let factor, let point, _):
             core.attract.noteInput(at: t)
             guard core.scroller.isResting, !isInteracting else { return }
-            core.zoom?.zoom(by: factor, about: point, time: t)
+            zoomPan?.zoom(by: factor, about: point, time: t)
         case .resize(let size, _):
-            core.zoom?.resize(to: size)
+            zoomPan?.resize(to: size)
             resize(to: size, time: t)
         case .autoplay(let playing, _):
             if playing { core.attract.play(at: t) } else { core.attract.pause() }
@@ -107,9 +128,9 @@ extension ViewEngine {
     public mutating func advance(to newTime: Double) {
         guard newTime > core.time else { return }
         while true {
-            if let end = core.zoom?.endTime, end <= newTime, end <= core.scroller.animation?.endTime ?? end {
+            if let end = zoomPan?.endTime, end <= newTime, end <= core.scroller.animation?.endTime ?? end {
                 core.time = max(core.time, end)
-                if core.zoom?.finishIfDone(at: end) == true, let z = core.zoom, let target = z.target {
+                if zoomPan?.finishIfDone(at: end) == true, let z = zoomPan, let target = z.target {
                     core.events.append(ViewEvent(time: core.time, kind: .zoom(index: target.item, scale: (z.scale * 1000).rounded() / 1000)))
                 }
             } else if let a = core.scroller.animation {
@@ -119,8 +140,8 @@ extension ViewEngine {
                 cameToRest(time: a.endTime)
             } else if let due = nextScheduledTime, due <= newTime {
                 core.time = due
-                if core.zoom?.isZoomed == true {
-                    core.zoom?.fit(time: due)  // attract mode waits for the picture at fit
+                if zoomPan?.isZoomed == true {
+                    zoomPan?.fit(time: due)  // attract mode waits for the picture at fit
                 } else if let planned = core.attract.next {
                     core.attract.performed(planned.due, at: due)
                     perform(planned.due, time: due)
@@ -132,7 +153,7 @@ extension ViewEngine {
             }
         }
         core.time = newTime
-        core.zoom?.follow(to: newTime)
+        zoomPan?.follow(to: newTime)
         if core.scroller.isAnimating { moving { $0.follow(to: newTime) } }
     }
 

@@ -5,95 +5,95 @@
 /// (to the neighbour, as in a phone's gallery); a double tap zooms in about the tapped point
 /// or back to fit.
 extension ViewEngine {
-    /// A pointer event of a view whose `core.zoom` is set.
+    /// A pointer event of a view whose `zoomPan` is set.
     mutating func zoomingPointer(_ e: PointerEvent) {
-        guard core.zoom != nil else { return }
+        guard zoomPan != nil else { return }
         let settings = core.gestures.settings
         switch e.phase {
         case .down:
-            guard core.pinch.add(e.pointer, at: e.location) else { return }  // a third finger
-            if let span = core.pinch.span {
-                guard core.zoom?.target != nil else { return }  // nothing to pinch: the strip's rule, one finger
+            guard fingers.add(e.pointer, at: e.location) else { return }  // a third finger
+            if let span = fingers.span {
+                guard zoomPan?.target != nil else { return }  // nothing to pinch: the strip's rule, one finger
                 if core.gestures.isActive {
                     // The strip's drag becomes a pinch: the strip goes back to the picture.
                     core.gestures.abandon()
                     pressEnded(time: e.time)
                 }
-                core.zoom?.hold()
-                core.pinch.mode = .pinch(start: span.midpoint, distance: span.distance)
-            } else if core.zoom?.isZoomed == true, core.scroller.isResting {
-                core.zoom?.hold()
-                core.pinch.velocityX.reset()
-                core.pinch.velocityY.reset()
-                core.pinch.velocityX.add(time: e.time, position: e.location.x)
-                core.pinch.velocityY.add(time: e.time, position: e.location.y)
-                core.pinch.mode = .pan(owner: e.pointer, start: e.location, startTime: e.time, moved: false)
+                zoomPan?.hold()
+                fingers.mode = .pinch(start: span.midpoint, distance: span.distance)
+            } else if zoomPan?.isZoomed == true, core.scroller.isResting {
+                zoomPan?.hold()
+                fingers.velocityX.reset()
+                fingers.velocityY.reset()
+                fingers.velocityX.add(time: e.time, position: e.location.x)
+                fingers.velocityY.add(time: e.time, position: e.location.y)
+                fingers.mode = .pan(owner: e.pointer, start: e.location, startTime: e.time, moved: false)
             } else {
-                core.pinch.mode = .strip
+                fingers.mode = .strip
                 stripPointer(e)
             }
 
         case .move:
-            guard core.pinch.move(e.pointer, to: e.location) else { return }
-            switch core.pinch.mode {
+            guard fingers.move(e.pointer, to: e.location) else { return }
+            switch fingers.mode {
             case .strip:
                 stripPointer(e)
             case .pinch(let start, let distance):
-                if let span = core.pinch.span {
-                    core.zoom?.pinch(from: start, startDistance: distance, to: span.midpoint, distance: span.distance)
+                if let span = fingers.span {
+                    zoomPan?.pinch(from: start, startDistance: distance, to: span.midpoint, distance: span.distance)
                 }
             case .pan(let owner, let start, let startTime, let moved) where owner == e.pointer:
-                core.pinch.velocityX.add(time: e.time, position: e.location.x)
-                core.pinch.velocityY.add(time: e.time, position: e.location.y)
+                fingers.velocityX.add(time: e.time, position: e.location.x)
+                fingers.velocityY.add(time: e.time, position: e.location.y)
                 let travel = Point(x: e.location.x - start.x, y: e.location.y - start.y)
                 if !moved {
                     guard abs(travel.x) > settings.slop || abs(travel.y) > settings.slop else { return }
-                    if abs(travel.x) >= abs(travel.y), core.zoom?.showsEdge(towards: travel.x) == true {
+                    if abs(travel.x) >= abs(travel.y), zoomPan?.showsEdge(towards: travel.x) == true {
                         // At the picture's edge and outwards: the strip takes the drag.
-                        core.zoom?.letGo()
-                        core.pinch.mode = .strip
+                        zoomPan?.letGo()
+                        fingers.mode = .strip
                         stripPointer(PointerEvent(.down, owner, x: start.x, y: start.y, time: startTime))
                         stripPointer(e)
                         return
                     }
-                    core.pinch.mode = .pan(owner: owner, start: start, startTime: startTime, moved: true)
+                    fingers.mode = .pan(owner: owner, start: start, startTime: startTime, moved: true)
                 }
-                core.zoom?.pan(by: travel)
+                zoomPan?.pan(by: travel)
             case .pan, .waiting, .idle:
                 break
             }
 
         case .up, .cancel:
-            let mode = core.pinch.mode
-            guard core.pinch.remove(e.pointer) else { return }
+            let mode = fingers.mode
+            guard fingers.remove(e.pointer) else { return }
             switch mode {
             case .strip:
                 stripPointer(e)
             case .pinch:
-                if let (id, at) = core.pinch.remaining, (core.zoom?.scale ?? 1) > 1.001 {
+                if let (id, at) = fingers.remaining, (zoomPan?.scale ?? 1) > 1.001 {
                     // One finger stays on a zoomed picture: it pans from here.
-                    core.zoom?.hold()
-                    core.pinch.velocityX.reset()
-                    core.pinch.velocityY.reset()
-                    core.pinch.mode = .pan(owner: id, start: at, startTime: e.time, moved: true)
+                    zoomPan?.hold()
+                    fingers.velocityX.reset()
+                    fingers.velocityY.reset()
+                    fingers.mode = .pan(owner: id, start: at, startTime: e.time, moved: true)
                 } else {
-                    core.zoom?.release(velocity: Point(x: 0, y: 0), time: e.time)
-                    if core.pinch.remaining != nil { core.pinch.mode = .waiting }
+                    zoomPan?.release(velocity: Point(x: 0, y: 0), time: e.time)
+                    if fingers.remaining != nil { fingers.mode = .waiting }
                 }
             case .pan(let owner, let start, let startTime, let moved) where owner == e.pointer:
                 if !moved && e.phase == .up && e.time - startTime < settings.tapMaxDuration {
-                    core.zoom?.letGo()
-                    let zoomSettings = core.zoom?.settings ?? ZoomSettings()
-                    if core.pinch.isDoubleTap(at: start, time: e.time, settings: zoomSettings) {
-                        core.zoom?.doubleTap(at: start, time: e.time)
+                    zoomPan?.letGo()
+                    let zoomSettings = zoomPan?.settings ?? ZoomSettings()
+                    if fingers.isDoubleTap(at: start, time: e.time, settings: zoomSettings) {
+                        zoomPan?.doubleTap(at: start, time: e.time)
                     }
                 } else {
                     let flung = e.phase == .up
-                    let velocity = Point(x: flung ? core.pinch.velocityX.velocity(at: e.time) : 0,
-                                         y: flung ? core.pinch.velocityY.velocity(at: e.time) : 0)
-                    core.zoom?.release(velocity: velocity, time: e.time)
+                    let velocity = Point(x: flung ? fingers.velocityX.velocity(at: e.time) : 0,
+                                         y: flung ? fingers.velocityY.velocity(at: e.time) : 0)
+                    zoomPan?.release(velocity: velocity, time: e.time)
                 }
-                if core.pinch.remaining != nil { core.pinch.mode = .waiting }
+                if fingers.remaining != nil { fingers.mode = .waiting }
             case .pan, .waiting, .idle:
                 break
             }
@@ -104,16 +104,16 @@ extension ViewEngine {
     /// centred picture at rest that follows another is a double tap: it zooms instead.
     private mutating func stripPointer(_ e: PointerEvent) {
         guard let g = core.gestures.handle(e) else { return }
-        if case .tapped(let p, let t) = g, let zoom = core.zoom, let target = zoom.target,
+        if case .tapped(let p, let t) = g, let zoom = zoomPan, let target = zoom.target,
            core.scroller.pressCaughtMotion == false, position == Double(target.virtualIndex),
            zoom.map(target.content).contains(p) {
-            if core.pinch.isDoubleTap(at: p, time: t, settings: zoom.settings) {
+            if fingers.isDoubleTap(at: p, time: t, settings: zoom.settings) {
                 core.scroller.stop()
-                core.zoom?.doubleTap(at: p, time: t)
+                zoomPan?.doubleTap(at: p, time: t)
                 return
             }
         } else if case .tapped = g {
-            core.pinch.lastTap = nil
+            fingers.lastTap = nil
         }
         apply(g)
     }

@@ -54,21 +54,12 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// One line for the log, from background threads.
     private let warn: @Sendable (String) -> Void
 
+    /// Everything below is kept under this lock, shared by the poll thread, the download
+    /// threads and the decoders asking.
     private let lock = NSCondition()
-    private var sources: [String: SourceState] = [:]
-    private var sourceOrder: [String] = []
-    /// Picture URLs a decoder waits for, most urgent first.
-    private var urgent: [String] = []
-    private var inFlight: Set<String> = []
-    /// Pictures whose cached copy was confirmed with the server since the last change of
-    /// their manifest (or downloaded then).
-    private var confirmed: Set<String> = []
-    /// The last failure of each URL, until it works again.
-    private var failures: [String: String] = [:]
-    /// The line `warn` said for each URL's failure, until it works again.
-    private var said: [String: String] = [:]
-    /// Downloads finished per URL (successful or not): a waiter waits for the next one.
-    private var attempts: [String: Int] = [:]
+    private var sources = RemoteSourceTable()
+    private var downloads = DownloadQueue()
+    private var failures = FailureBook()
     /// The stamp each picture was listed with: it changes only when the picture was
     /// replaced on the server or came after a failure, so the first download of a picture
     /// does not decode it twice.
@@ -76,24 +67,12 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// Recently decoded pictures: never evicted (they are what the slots show).
     private var recent: [String] = []
     private var stopped = false
-    /// Sources polled at least once in this run.
-    private var polled: Set<String> = []
     /// Until then pictures already cached are not checked with the server (`quietStart`).
     private let quietUntil: Date
 
-    private struct SourceState {
-        var items: [ImageSource]?
-        var state: State = .waiting
-        var nextPoll: Double = 0
-        var retryDelay: Double = 0
-        var isManifest: Bool
-        /// When the server last answered (wall clock, seconds since 1970).
-        var lastSuccess: Double?
-    }
-
     /// Each source's URL, state and when its server last answered (the control API's status).
     public var sourceReport: [(url: String, state: String, lastSuccess: Double?)] {
-        lock.withLock { sources.map { ($0.key, $0.value.state.rawValue, $0.value.lastSuccess) }.sorted { $0.url < $1.url } }
+        lock.withLock { sources.report }
     }
 
     public init(settings: Settings, warn: @escaping @Sendable (String) -> Void,
@@ -128,14 +107,13 @@ public final class RemoteLibrary: @unchecked Sendable {
         defer { lock.unlock() }
         if sources[url] == nil {
             let isManifest = Self.isManifest(url)
-            var s = SourceState(isManifest: isManifest)
+            var s = RemoteSourceTable.Source(isManifest: isManifest)
             if isManifest {
                 if let file = cache.verifiedFile(for: url), let items = try? Self.parse(file: file, url: url) { s.items = items }
             } else {
                 s.items = [ImageSource(path: url)]
             }
-            sources[url] = s
-            sourceOrder.append(url)
+            sources.register(url, s)
             lock.broadcast()
         }
         guard let items = sources[url]!.items else { return nil }
@@ -160,7 +138,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         let end = Date().addingTimeInterval(timeout)
         lock.lock()
         defer { lock.unlock() }
-        while !urls.allSatisfy(polled.contains) && !stopped {
+        while !urls.allSatisfy(sources.polled.contains) && !stopped {
             if !lock.wait(until: end) { return }
         }
     }
@@ -177,19 +155,18 @@ public final class RemoteLibrary: @unchecked Sendable {
         lock.lock()
         // Tried since the server last answered a poll, and failed: the same answer until the
         // next poll (which tries it again), not another request for each decoder that asks.
-        if confirmed.contains(url), !inFlight.contains(url), let failure = failures[url] {
+        if downloads.isConfirmed(url), !downloads.isDownloading(url), let failure = failures.failure(of: url) {
             lock.unlock()
             throw ImageError(path: url, reason: failure)
         }
-        let before = attempts[url] ?? 0
-        urgent.removeAll { $0 == url }
-        urgent.insert(url, at: 0)
+        let before = downloads.attempts(of: url)
+        downloads.hurry(url)
         lock.broadcast()
-        while (attempts[url] ?? 0) == before && !stopped {
+        while downloads.attempts(of: url) == before && !stopped {
             if !lock.wait(until: end) { break }
         }
-        let failure = failures[url]
-        let tried = (attempts[url] ?? 0) > before
+        let failure = failures.failure(of: url)
+        let tried = downloads.attempts(of: url) > before
         lock.unlock()
         if let path = cache.verifiedFile(for: url) { noteDecoded(url); return path }
         throw ImageError(path: url, reason: tried ? failure ?? "not downloaded" : "not downloaded within \(Int(deadline)) s")
@@ -203,10 +180,9 @@ public final class RemoteLibrary: @unchecked Sendable {
             var due: String?
             while !stopped {
                 let now = Date().timeIntervalSince1970
-                due = sourceOrder.first { sources[$0]!.nextPoll <= now }
+                due = sources.due(at: now)
                 if due != nil { break }
-                let next = sourceOrder.map { sources[$0]!.nextPoll }.min() ?? now + 3600
-                _ = lock.wait(until: Date(timeIntervalSince1970: next))
+                _ = lock.wait(until: Date(timeIntervalSince1970: sources.nextPoll(after: now)))
             }
             if stopped { lock.unlock(); return }
             lock.unlock()
@@ -220,10 +196,8 @@ public final class RemoteLibrary: @unchecked Sendable {
         guard isManifest else {
             // A picture given as a source: checked with the server at each refresh.
             lock.withLock {
-                confirmed.remove(url)
-                sources[url]!.nextPoll = Date().timeIntervalSince1970 + settings.refresh
-                sources[url]!.state = .online
-                polled.insert(url)
+                downloads.recheck(url)
+                sources.checkedPicture(url, next: Date().timeIntervalSince1970 + settings.refresh)
                 lock.broadcast()
             }
             return
@@ -264,37 +238,22 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// Records a poll's outcome: the items of a manifest received (nil: none, a 304 or a
     /// failure), the state, when to poll next.
     private func settle(_ url: String, state: State, items: [ImageSource]?, retry: Bool = false) {
-        var changedItems = false, changedState = false
-        lock.withLock {
-            var s = sources[url]!
-            polled.insert(url)
-            if let items {
-                // A new manifest (even listing the same pictures: one may have been replaced
-                // under its name): every picture is checked with the server again.
-                for item in items { confirmed.remove(item.path) }
-                changedItems = items != s.items
-                s.items = items
-            }
+        let outcome = lock.withLock {
+            // A new manifest (even listing the same pictures: one may have been replaced
+            // under its name): every picture is checked with the server again.
+            for item in items ?? [] { downloads.recheck(item.path) }
             if state == .online {
-                s.lastSuccess = Date().timeIntervalSince1970
                 // The server answers: pictures that failed are tried again.
-                for item in s.items ?? [] where failures[item.path] != nil { confirmed.remove(item.path) }
+                for item in items ?? sources[url]?.items ?? [] where failures.failure(of: item.path) != nil {
+                    downloads.recheck(item.path)
+                }
             }
-            changedState = s.state != state
-            s.state = state
-            let now = Date().timeIntervalSince1970
-            if retry {
-                s.retryDelay = min(settings.refresh, s.retryDelay == 0 ? settings.firstRetry : s.retryDelay * 2)
-                s.nextPoll = now + s.retryDelay
-            } else {
-                s.retryDelay = 0
-                s.nextPoll = now + settings.refresh
-            }
-            sources[url] = s
-            lock.broadcast()
+            defer { lock.broadcast() }
+            return sources.settle(url, state: state, items: items, retry: retry, now: Date().timeIntervalSince1970,
+                                  refresh: settings.refresh, firstRetry: settings.firstRetry)
         }
-        if changedState { event("source_status", [("url", url), ("state", state.rawValue)]) }
-        if changedItems || changedState { changed() }
+        if outcome.changedState { event("source_status", [("url", url), ("state", state.rawValue)]) }
+        if outcome.changedItems || outcome.changedState { changed() }
     }
 
     // MARK: - Downloading the pictures
@@ -302,36 +261,20 @@ public final class RemoteLibrary: @unchecked Sendable {
     private func downloadLoop() {
         while true {
             lock.lock()
-            var next: String?
+            var next: (url: String, forDecoder: Bool)?
             while !stopped {
-                next = nextDownload()
+                // Pictures are checked in the background only while their server answers
+                // (a failed one is tried again after the next poll that reaches it); in the
+                // quiet start only those not cached at all.
+                let quiet = Date() < quietUntil
+                next = downloads.take(background: sources.onlineItems) { quiet && cache.entry(for: $0) != nil }
                 if next != nil { break }
-                if Date() < quietUntil { _ = lock.wait(until: quietUntil) } else { lock.wait() }
+                if quiet { _ = lock.wait(until: quietUntil) } else { lock.wait() }
             }
-            if stopped { lock.unlock(); return }
-            let forDecoder = urgent.contains(next!)
-            inFlight.insert(next!)
-            urgent.removeAll { $0 == next! }
             lock.unlock()
-            download(next!, forDecoder: forDecoder)
+            guard let next else { return }
+            download(next.url, forDecoder: next.forDecoder)
         }
-    }
-
-    /// Under the lock: the most urgent picture not being downloaded, else the first item of
-    /// a source online not confirmed since its manifest changed (a failed one is tried
-    /// again after the next poll that reaches the server).
-    private func nextDownload() -> String? {
-        if let url = urgent.first(where: { !inFlight.contains($0) }) { return url }
-        for source in sourceOrder {
-            // Pictures are checked in the background only while their server answers.
-            guard let s = sources[source], s.state == .online, let items = s.items else { continue }
-            let quiet = Date() < quietUntil
-            for item in items where !confirmed.contains(item.path) && !inFlight.contains(item.path) {
-                if quiet && cache.entry(for: item.path) != nil { continue }
-                return item.path
-            }
-        }
-        return nil
     }
 
     /// `forDecoder`: a decoder waits for it, and its failure is logged with the picture
@@ -355,7 +298,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         case .fetched(_, _, let etag, let lastModified):
             let previous = cache.entry(for: url)
             if let entry = cache.store(url, from: temporary, etag: etag, lastModified: lastModified) {
-                let recovered = lock.withLock { failures[url] != nil }
+                let recovered = lock.withLock { failures.failure(of: url) != nil }
                 succeeded(url)
                 // A picture replaced on the server, or shown as failed before, is listed anew
                 // (its new stamp makes the views decode it again); a first download is not.
@@ -373,11 +316,8 @@ public final class RemoteLibrary: @unchecked Sendable {
             if cached == nil || reason.hasPrefix("HTTP ") { failed(url, reason: reason, logged: !forDecoder) }
         }
         lock.withLock {
-            inFlight.remove(url)
             // Asked for while it was downloading in the background: done now, not to be asked again.
-            urgent.removeAll { $0 == url }
-            confirmed.insert(url)
-            attempts[url, default: 0] += 1
+            downloads.finished(url)
             lock.broadcast()
         }
         if replaced { changed() }
@@ -394,26 +334,19 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func succeeded(_ url: String) {
-        lock.withLock {
-            failures.removeValue(forKey: url)
-            said.removeValue(forKey: url)
-        }
+        lock.withLock { failures.succeeded(url) }
     }
 
     /// Whether `line` is what this library said of a failure that still stands: the views
     /// do not say a picture's failure again when it was said as its download failed.
-    public func hasSaid(_ line: String) -> Bool { lock.withLock { said.values.contains(line) } }
+    public func hasSaid(_ line: String) -> Bool { lock.withLock { failures.hasSaid(line) } }
 
     /// Says a failure once per URL and reason, until the URL works again.
     private func failed(_ url: String, reason: String, logged: Bool = true) {
-        let new = lock.withLock {
-            defer { failures[url] = reason }
-            return failures[url] != reason
-        }
-        guard new else { return }
+        guard lock.withLock({ failures.record(url, reason: reason) }) else { return }
         if logged {
             let line = "\(url): \(reason)"
-            lock.withLock { said[url] = line }
+            lock.withLock { failures.said(line, of: url) }
             warn(line)
         }
         event("download_failed", [("url", url), ("reason", reason)])
@@ -429,7 +362,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func pinnedURLs() -> Set<String> {
-        lock.withLock { Set(recent).union(sourceOrder) }
+        lock.withLock { Set(recent).union(sources.order) }
     }
 
     // MARK: - Helpers
