@@ -27,11 +27,15 @@ public final class ControlServer: Sendable {
     private let channel: any Channel
     /// The address it listens on (the port chosen, for port 0).
     public let address: SocketAddress
+    private let open: NIOLockedValueBox<Int>
+    /// Connections accepted and not yet closed.
+    var openConnections: Int { open.withLockedValue { $0 } }
 
     /// Listens on `host:port` at once; throws a one-line reason when it cannot.
     public init(host: String, port: Int, desk: ControlDesk, token: BearerToken?, limits: Limits = Limits()) throws(ControlRefusal) {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let open = NIOLockedValueBox(0)
+        self.open = open
         let decoderLimits = {
             var l = NIOHTTPDecoderLimitConfiguration()
             l.maxHeaderFieldSize = limits.headerFieldBytes

@@ -119,9 +119,10 @@ import CarouselCore
         let fd = k.probe.connect()
         defer { close(fd) }
         _ = HTTPProbe.send(fd, Array("GET /events HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        Thread.sleep(forTimeInterval: 0.3)
+        // The stream's first comment comes once the connection follows the feed.
+        let head = HTTPProbe.readAll(fd, timeout: 10, until: ": following the event log").bytes
         _ = k.probe.request("POST", "/next")
-        let stream = String(decoding: HTTPProbe.readAll(fd, timeout: 1.5).bytes, as: UTF8.self)
+        let stream = String(decoding: head + HTTPProbe.readAll(fd, timeout: 1.5).bytes, as: UTF8.self)
         #expect(stream.contains("text/event-stream"))
         #expect(stream.contains("data: {\"t_ms\":") && stream.contains("\"type\":\"settled\",\"index\":1}"))
 

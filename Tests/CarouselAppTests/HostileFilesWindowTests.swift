@@ -134,7 +134,17 @@ extension InteractiveWindowTests {
                 if command.contains("helper-that-") { kill(h, SIGKILL) }
             }
         }
-        Thread.sleep(forTimeInterval: 1)  // the first decode is under way, spinning
+        // The first decode is under way: a stand-in has read its request and sleeps on
+        // (its /bin/sleep runs).
+        func decoding() -> Bool {
+            helpers.contains { h in
+                Self.children(of: h).contains { c in
+                    ((try? String(contentsOfFile: "/proc/\(c)/cmdline", encoding: .utf8)) ?? "").hasPrefix("/bin/sleep")
+                }
+            }
+        }
+        for _ in 0..<200 where !decoding() { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(decoding(), "no helper was asked to decode")
         let sent = Date()
         app.process.terminate()
         while app.process.isRunning && Date().timeIntervalSince(sent) < 10 { Thread.sleep(forTimeInterval: 0.02) }
@@ -150,7 +160,8 @@ extension InteractiveWindowTests {
         // Reading how it ended before Foundation knows it has would trap.
         guard !app.process.isRunning else { Issue.record("the program's end was never seen"); return }
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
-        Thread.sleep(forTimeInterval: 0.2)
+        // The helpers go with the kiosk (SIGKILL by their group): allowed 5 s to be reaped.
+        for _ in 0..<100 where helpers.contains(where: Self.isRunning) { Thread.sleep(forTimeInterval: 0.05) }
         #expect(!helpers.contains(where: Self.isRunning), "a decoder helper outlived the kiosk")
         #expect(app.ofType("load_failed").isEmpty, "stopping reported a failure: \(app.ofType("load_failed"))")
     }

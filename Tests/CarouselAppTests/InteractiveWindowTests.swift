@@ -48,7 +48,7 @@ struct InteractiveWindowTests {
         /// Puts `index` in the centre with keys, from wherever the strip is.
         func goTo(_ index: Int) throws {
             try x.xdotool(["key", "--window", wid, "Home"] + Array(repeating: "Right", count: index))
-            Thread.sleep(forTimeInterval: 1.5)
+            app.waitForRest()
         }
         /// Runs a drag meant to be quick and returns its release. On a loaded machine the X
         /// server or the carousel can be descheduled mid-drag, so the pointer really arrives
@@ -85,8 +85,8 @@ struct InteractiveWindowTests {
         let realign = app.ofType("release").last
         #expect(realign?["decision"] as? String == "realign")
         #expect(realign?["from"] as? Int == 1 && realign?["to"] as? Int == 1)
-        // Long and quick: a fling carrying past the next item.
-        Thread.sleep(forTimeInterval: 0.6)
+        // Long and quick: a fling carrying past the next item, once the realign has ended.
+        app.waitForRest()
         let fling = try quickDrag(Self.drag(wid, from: 1100, to: 300, steps: 8, pause: 0.01), from: 1, wanted: "fling")
         #expect(fling?["decision"] as? String == "fling")
         #expect(fling?["from"] as? Int == 1)
@@ -150,7 +150,7 @@ struct InteractiveWindowTests {
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
-        Thread.sleep(forTimeInterval: 1)  // the sizes are read and the wall is drawn
+        app.waitForRest()  // the sizes are read and the wall is drawn
         // The first tile of five columns at 1280 wide: x from 10 to 248, from y = 10.
         try x.xdotool(["mousemove", "--window", wid, "100", "60", "click", "1"])
         #expect(app.waitFor("view", count: 1))
@@ -171,13 +171,13 @@ struct InteractiveWindowTests {
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
-        Thread.sleep(forTimeInterval: 1)
+        app.waitForRest()
         // Ten 4:3 pictures in five columns of 246 px (tiles 185 px high): the eleventh is the
         // first of the third row, at x 10, y 10 + 2 × 195.
         try Fixtures.bmp(320, 240) { _, _ in (250, 250, 0) }.write(to: URL(fileURLWithPath: folder + "/img99.bmp"))
         #expect(app.waitFor("catalog_changed", count: 1, timeout: 30))
         #expect(app.ofType("catalog_changed").first?["added"] as? Int == 1)
-        Thread.sleep(forTimeInterval: 0.5)
+        app.waitForRest()
         try x.xdotool(["mousemove", "--window", wid, "100", "480", "click", "1"])
         #expect(app.waitFor("view", count: 1))
         #expect(app.ofType("view").first?["index"] as? Int == 10, "\(app.ofType("view"))")
@@ -223,7 +223,11 @@ struct InteractiveWindowTests {
         }
         #expect(!app.ofType("settled").isEmpty, "the window never answered a key")
         #expect(WindowCloser.close(window: UInt(wid) ?? 0, display: x.display))
-        Thread.sleep(forTimeInterval: 0.5)
+        // Events are handled in order: once a key sent after the close has moved the strip,
+        // the close was handled too.
+        let settled = app.ofType("settled").count
+        try x.xdotool(["key", "--window", wid, "Right"])
+        #expect(app.waitFor("settled", count: settled + 1), "the window stopped answering keys after the close")
         #expect(app.process.isRunning, "Escape, q or the close button stopped a kiosk")
         try x.xdotool(["key", "--window", wid, "ctrl+alt+q"])
         #expect(Self.waitForExit(app), "ctrl+alt+q did not quit")
@@ -237,8 +241,12 @@ struct InteractiveWindowTests {
             #expect(app.waitFor("pool", count: 1))
             _ = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             try x.xdotool(["mousemove", "300", "300"])
-            Thread.sleep(forTimeInterval: 0.5)
-            let visible = PointerProbe.isVisible(display: x.display)
+            // The pointer's look follows the move: asked until it is as expected, for 5 s.
+            var visible = PointerProbe.isVisible(display: x.display)
+            for _ in 0..<50 where visible != !kiosk {
+                Thread.sleep(forTimeInterval: 0.1)
+                visible = PointerProbe.isVisible(display: x.display)
+            }
             #expect(visible == !kiosk, kiosk ? "the kiosk shows a pointer" : "the window's pointer is not seen (probe: \(String(describing: visible)))")
             app.process.terminate()
             #expect(Self.waitForExit(app))

@@ -76,7 +76,6 @@ struct MQTTTests {
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(broker.waitForRetained("kiosk-carousel/hall/state/index") == "0")
         broker.stop()
-        Thread.sleep(forTimeInterval: 1)
         #expect(app.waitForLog("mqtt: lost the broker"), "log: \(app.log)")
         // The show goes on without it: keys, the API, drawing.
         let port = try #require(app.log.split(separator: "\n").first { $0.contains("control: listening on") }

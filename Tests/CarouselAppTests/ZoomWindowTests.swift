@@ -15,6 +15,11 @@ struct ZoomWindowTests {
         let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
         func scales() -> [Double] { app.ofType("zoom").compactMap { ($0["scale"] as? NSNumber)?.doubleValue } }
+        /// Waits up to 10 s for the zoom to come to rest at `scale`.
+        func restsAt(_ scale: Double) -> Bool {
+            for _ in 0..<200 where scales().last != scale { Thread.sleep(forTimeInterval: 0.05) }
+            return scales().last == scale
+        }
         // The window reads input once it answers a key; `+` zooms 1.5× about the centre.
         for _ in 0..<30 where scales().isEmpty {
             try x.xdotool(["key", "--window", wid, "plus"])
@@ -25,15 +30,14 @@ struct ZoomWindowTests {
         // `-` back to fit (however many `+` it took to be heard).
         for _ in 0..<6 { try x.xdotool(["key", "--window", wid, "minus"]) }
         #expect(app.waitFor("zoom", count: count + 1))
-        Thread.sleep(forTimeInterval: 0.6)
-        #expect(scales().last == 1)
+        #expect(restsAt(1), "\(scales())")
         // Ctrl with the wheel up: 1.25× a notch about the pointer.
         count = scales().count
         try x.xdotool(["mousemove", "--window", wid, "500", "300", "keydown", "ctrl", "click", "4", "keyup", "ctrl"])
         #expect(app.waitFor("zoom", count: count + 1))
         #expect(scales().last.map { abs($0 - 1.3) < 0.051 } == true, "\(scales())")   // 1.25, to a tenth
         try x.xdotool(["key", "--window", wid, "minus"])
-        Thread.sleep(forTimeInterval: 0.6)
+        #expect(restsAt(1), "\(scales())")
         // A double click on the picture: 2.5× about it.
         count = scales().count
         try x.xdotool(["mousemove", "--window", wid, "640", "360", "click", "--repeat", "2", "--delay", "80", "1"])

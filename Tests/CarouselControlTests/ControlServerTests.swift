@@ -180,9 +180,13 @@ import TestSupport
         #expect(answered == 50)
         #expect(rig.desk.state.index == 9, "25 nexts from 0, stopping at the last of 10")
         // Beyond the limit, held open: the next connection is closed at once.
+        // The 50 answered are closed first (else they count against the limit), and the 60
+        // held are all accepted before one more comes.
+        for _ in 0..<500 where rig.server.openConnections > 0 { Thread.sleep(forTimeInterval: 0.01) }
         let held = (0..<60).map { _ in rig.probe.connect() }
         defer { held.forEach { close($0) } }
-        Thread.sleep(forTimeInterval: 0.3)
+        for _ in 0..<500 where rig.server.openConnections < 60 { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(rig.server.openConnections >= 60)
         let extra = rig.probe.connect()
         defer { close(extra) }
         _ = HTTPProbe.send(extra, Array("GET /status HTTP/1.1\r\nHost: x\r\n\r\n".utf8))

@@ -42,8 +42,9 @@ public struct HTTPProbe {
         return true
     }
 
-    /// Everything the server sends until it closes, or until `timeout` seconds pass.
-    public static func readAll(_ fd: Int32, timeout: Double) -> (bytes: [UInt8], closed: Bool) {
+    /// Everything the server sends until it closes, until what came so far contains `text`,
+    /// or until `timeout` seconds pass.
+    public static func readAll(_ fd: Int32, timeout: Double, until text: String? = nil) -> (bytes: [UInt8], closed: Bool) {
         var out: [UInt8] = []
         let deadline = Date().addingTimeInterval(timeout)
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -54,6 +55,7 @@ public struct HTTPProbe {
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n <= 0 { return (out, true) }
             out += buffer[0..<n]
+            if let text, String(decoding: out, as: UTF8.self).contains(text) { return (out, false) }
         }
         return (out, false)
     }
