@@ -46,6 +46,9 @@ let package = Package(
         // Pictures and manifests from web servers: HTTP(S) with the system's CA store.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // MQTT for Home Assistant and other automation: the reference client library.
+        // Video clips: GStreamer 1.22 and its app and video libraries (in the video helpers).
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc's GNU extensions and macros (sendmsg with descriptors, memfd seals, wait
         // status, statfs, malloc_trim) as inline functions; links nothing of its own.
@@ -60,7 +63,7 @@ let package = Package(
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
                 dependencies: ["CarouselCore", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
-                               "CSPNG", "CWebP", "CGIF",
+                               "CSPNG", "CWebP", "CGIF", "CGStreamer",
                                "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the

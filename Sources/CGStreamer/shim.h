@@ -1,0 +1,45 @@
+/* GStreamer 1.22 (the clip decoder in the video helpers), with the few calls Swift cannot
+   make itself (C variadics, macros) as small inline functions. */
+#ifndef KIOSK_CGSTREAMER_SHIM_H
+#define KIOSK_CGSTREAMER_SHIM_H
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/app/gstappsink.h>
+#include <gst/video/video.h>
+
+static inline void kc_gst_set_int(gpointer object, const char *name, gint value) { g_object_set(object, name, value, NULL); }
+static inline void kc_gst_set_int64(gpointer object, const char *name, gint64 value) { g_object_set(object, name, value, NULL); }
+static inline void kc_gst_set_uint(gpointer object, const char *name, guint value) { g_object_set(object, name, value, NULL); }
+static inline void kc_gst_set_bool(gpointer object, const char *name, gboolean value) { g_object_set(object, name, value, NULL); }
+static inline void kc_gst_set_caps(gpointer object, const char *name, GstCaps *caps) { g_object_set(object, name, caps, NULL); }
+static inline void kc_gst_set_enum_string(gpointer object, const char *name, const char *nick) {
+    gst_util_set_object_arg(G_OBJECT(object), name, nick);
+}
+
+static inline GstClockTime kc_gst_buffer_pts(GstBuffer *b) { return GST_BUFFER_PTS(b); }
+static inline GstClockTime kc_gst_buffer_duration(GstBuffer *b) { return GST_BUFFER_DURATION(b); }
+static inline gboolean kc_gst_time_valid(GstClockTime t) { return GST_CLOCK_TIME_IS_VALID(t); }
+static inline GstMessageType kc_gst_message_type(GstMessage *m) { return GST_MESSAGE_TYPE(m); }
+static inline const char *kc_gst_object_name_of_message(GstMessage *m) { return GST_MESSAGE_SRC_NAME(m); }
+static inline void kc_gst_unref(gpointer object) { if (object) gst_object_unref(object); }
+static inline void kc_gst_caps_unref(GstCaps *caps) { if (caps) gst_caps_unref(caps); }
+static inline void kc_gst_sample_unref(GstSample *s) { if (s) gst_sample_unref(s); }
+static inline void kc_gst_message_unref(GstMessage *m) { if (m) gst_message_unref(m); }
+
+static inline const char *kc_gst_factory_name(GstElementFactory *f) { return GST_OBJECT_NAME(f); }
+static inline void kc_gst_factory_set_rank(GstElementFactory *f, guint rank) { gst_plugin_feature_set_rank(GST_PLUGIN_FEATURE(f), rank); }
+
+/* A video frame's planes, mapped for reading. */
+static inline gboolean kc_gst_video_frame_map(GstVideoFrame *frame, const GstVideoInfo *info, GstBuffer *buffer) {
+    return gst_video_frame_map(frame, (GstVideoInfo *)info, buffer, GST_MAP_READ);
+}
+static inline guint8 *kc_gst_video_frame_plane(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_DATA(frame, plane); }
+static inline gint kc_gst_video_frame_stride(GstVideoFrame *frame, guint plane) { return GST_VIDEO_FRAME_PLANE_STRIDE(frame, plane); }
+static inline GstVideoFormat kc_gst_video_info_format(const GstVideoInfo *info) { return GST_VIDEO_INFO_FORMAT(info); }
+static inline gint kc_gst_video_info_width(const GstVideoInfo *info) { return GST_VIDEO_INFO_WIDTH(info); }
+static inline gint kc_gst_video_info_height(const GstVideoInfo *info) { return GST_VIDEO_INFO_HEIGHT(info); }
+static inline gint kc_gst_video_info_par_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_PAR_N(info); }
+static inline gint kc_gst_video_info_par_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_PAR_D(info); }
+static inline gint kc_gst_video_info_fps_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_N(info); }
+static inline gint kc_gst_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }
+#endif

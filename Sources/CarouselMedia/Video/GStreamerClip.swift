@@ -1,0 +1,347 @@
+import CarouselCore
+import CGStreamer
+import Glibc
+
+/// One clip decoded by GStreamer in this process (a helper's): from the clip's bytes in
+/// memory (appsrc in random-access mode, so no file is opened by name) through `decodebin`,
+/// which picks the demuxer and the decoder of the highest rank (a hardware one where the
+/// machine has it), to an appsink giving the first video stream's frames as decoded, 8-bit
+/// I420 or NV12 (`videoconvert` passes those through and converts anything else), or RGBA for
+/// a poster. Audio is not decoded. Used by one thread.
+final class GStreamerClip {
+    enum Output { case yuv, rgba }
+
+    /// What the clip is, known once it has prerolled.
+    struct Info: Equatable {
+        var width: Int
+        var height: Int
+        var layout: VideoFrame.Layout?
+        var matrix: VideoFrame.Matrix
+        /// Seconds; nil when the container does not say.
+        var duration: Double?
+        /// The decoder element playing it ("avdec_h264", "v4l2slh264dec"), "" if none was seen.
+        var decoder: String
+        /// Quarter turns clockwise to show it upright (a phone's portrait clip: 1).
+        var quarterTurns: Int
+    }
+
+    private let name: String
+    private let output: Output
+    private let feed: ByteFeed
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let sink: UnsafeMutablePointer<GstElement>
+    private let watcher: PadWatcher
+    private var videoInfo = GstVideoInfo()
+    private(set) var info: Info?
+    private var playing = false
+
+    /// Starts reading `bytes` (which must stay valid until this is gone). Throws when
+    /// GStreamer or one of its elements is missing.
+    init(bytes: UnsafeRawBufferPointer, name: String, output: Output) throws(ImageError) {
+        try GStreamerSetup.initialise()
+        self.name = name
+        self.output = output
+        feed = ByteFeed(bytes)
+        watcher = PadWatcher()
+        guard let pipeline = gst_pipeline_new(nil) else { throw ImageError(path: name, reason: "cannot make a GStreamer pipeline") }
+        self.pipeline = pipeline
+        func make(_ factory: String) throws(ImageError) -> UnsafeMutablePointer<GstElement> {
+            guard let e = gst_element_factory_make(factory, nil) else {
+                gst_object_unref(pipeline)
+                throw ImageError(path: name, reason: "cannot play clips: GStreamer's \(factory) is missing (kiosk/setup installs it)")
+            }
+            return e
+        }
+        let source = try make("appsrc")
+        let decode = try make("decodebin")
+        let convert = try make("videoconvert")
+        let sink = try make("appsink")
+        self.sink = sink
+        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        for element in [source, decode, convert, sink] { gst_bin_add(bin, element) }
+        _ = gst_element_link(convert, sink)
+
+        kc_gst_set_enum_string(source, "stream-type", "random-access")
+        kc_gst_set_int64(source, "size", gint64(bytes.count))
+        kc_gst_set_enum_string(source, "format", "bytes")
+        var callbacks = GstAppSrcCallbacks()
+        callbacks.need_data = { src, length, user in
+            guard let src, let user else { return }
+            Unmanaged<ByteFeed>.fromOpaque(user).takeUnretainedValue().push(into: src, length: Int(length))
+        }
+        callbacks.seek_data = { _, offset, user in
+            guard let user else { return 0 }
+            return Unmanaged<ByteFeed>.fromOpaque(user).takeUnretainedValue().seek(to: Int(offset)) ? 1 : 0
+        }
+        gst_app_src_set_callbacks(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstAppSrc.self), &callbacks,
+                                  Unmanaged.passUnretained(feed).toOpaque(), nil)
+        _ = gst_element_link(source, decode)
+
+        // Only the first video stream goes on; audio pads and later video pads are left unlinked.
+        watcher.target = gst_element_get_static_pad(convert, "sink")
+        let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, user in
+            guard let pad, let user else { return }
+            Unmanaged<PadWatcher>.fromOpaque(user).takeUnretainedValue().added(pad)
+        }
+        g_signal_connect_data(decode, "pad-added", unsafeBitCast(padAdded, to: GCallback.self),
+                              Unmanaged.passUnretained(watcher).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, user in
+            guard let element, let user else { return }
+            Unmanaged<PadWatcher>.fromOpaque(user).takeUnretainedValue().elementAdded(element)
+        }
+        g_signal_connect_data(pipeline, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self),
+                              Unmanaged.passUnretained(watcher).toOpaque(), nil, GConnectFlags(rawValue: 0))
+
+        let caps = gst_caps_from_string(output == .rgba ? "video/x-raw,format=RGBA" : "video/x-raw,format={I420,NV12}")
+        kc_gst_set_caps(sink, "caps", caps)
+        kc_gst_caps_unref(caps)
+        // Paced by the program, not by GStreamer's clock: frames come as fast as they are
+        // taken, a few ahead at most.
+        kc_gst_set_bool(sink, "sync", 0)
+        kc_gst_set_uint(sink, "max-buffers", 3)
+        kc_gst_set_bool(sink, "drop", 0)
+    }
+
+    deinit {
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        watcher.releaseTarget()
+        gst_object_unref(pipeline)
+    }
+
+    /// Decodes up to the first frame (within `timeout` seconds) and says what the clip is.
+    func open(timeout: Double) throws(ImageError) -> Info {
+        if let info { return info }
+        let change = gst_element_set_state(pipeline, GST_STATE_PAUSED)
+        if change == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played") }
+        var state = GST_STATE_NULL, pending = GST_STATE_NULL
+        let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(timeout * 1e9))
+        if result == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played") }
+        if result == GST_STATE_CHANGE_ASYNC { throw failure("gave no picture within \(Int(timeout)) s") }
+        guard watcher.linked else { throw failure("has no video stream") }
+        let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
+        guard let sample = gst_app_sink_try_pull_preroll(appsink, 0) else { throw failure("gave no picture") }
+        defer { kc_gst_sample_unref(sample) }
+        guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&videoInfo, caps) != 0 else {
+            throw failure("gave frames of an unknown kind")
+        }
+        var duration: gint64 = -1
+        let known = gst_element_query_duration(pipeline, GST_FORMAT_TIME, &duration) != 0 && duration > 0
+        let format = kc_gst_video_info_format(&videoInfo)
+        let layout: VideoFrame.Layout? = format == GST_VIDEO_FORMAT_I420 ? .i420 : format == GST_VIDEO_FORMAT_NV12 ? .nv12 : nil
+        let colorimetry = videoInfo.colorimetry
+        let matrix: VideoFrame.Matrix
+        if colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 { matrix = .full601 }
+        else if colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT601 { matrix = .bt601 }
+        else { matrix = .bt709 }
+        let opened = Info(width: Int(kc_gst_video_info_width(&videoInfo)), height: Int(kc_gst_video_info_height(&videoInfo)),
+                          layout: layout, matrix: matrix, duration: known ? Double(duration) / 1e9 : nil,
+                          decoder: watcher.decoder, quarterTurns: watcher.quarterTurns(bus: gst_element_get_bus(pipeline)))
+        guard opened.width > 0, opened.height > 0 else { throw failure("has frames of no size") }
+        info = opened
+        return opened
+    }
+
+    /// Moves to `seconds` from the start: the next frame is the one showing then (decoded
+    /// from the key frame before it).
+    func seek(to seconds: Double) {
+        _ = gst_element_seek_simple(pipeline, GST_FORMAT_TIME,
+                                    GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
+                                    gint64(max(0, seconds) * 1e9))
+        var state = GST_STATE_NULL, pending = GST_STATE_NULL
+        _ = gst_element_get_state(pipeline, &state, &pending, GstClockTime(5e9))
+    }
+
+    /// The next frame, waiting at most `timeout` seconds for it; nil at the clip's end.
+    /// A clip that gives nothing for `timeout` seconds has failed.
+    func next(timeout: Double) throws(ImageError) -> Sample {
+        _ = try open(timeout: timeout)
+        if !playing {
+            gst_element_set_state(pipeline, GST_STATE_PLAYING)
+            playing = true
+        }
+        let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
+        guard let sample = gst_app_sink_try_pull_sample(appsink, GstClockTime(timeout * 1e9)) else {
+            if gst_app_sink_is_eos(appsink) != 0 { return .ended }
+            throw failure("stopped giving frames for \(Int(timeout)) s")
+        }
+        return .frame(Frame(sample: sample, info: videoInfo))
+    }
+
+    /// The poster: the frame at 10 % of the clip or 1 s in, whichever is earlier, as RGBA
+    /// at the clip's own size (an `.rgba` clip only).
+    func poster(timeout: Double) throws(ImageError) -> PixelImage {
+        let info = try open(timeout: timeout)
+        let at = min(1, (info.duration ?? 10) * 0.1)
+        if at > 0.05 { seek(to: at) }
+        let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
+        guard let sample = gst_app_sink_try_pull_preroll(appsink, GstClockTime(timeout * 1e9)) else {
+            throw failure("gave no picture")
+        }
+        defer { kc_gst_sample_unref(sample) }
+        guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&videoInfo, caps) != 0,
+              let buffer = gst_sample_get_buffer(sample) else { throw failure("gave no picture") }
+        var frame = GstVideoFrame()
+        guard kc_gst_video_frame_map(&frame, &videoInfo, buffer) != 0 else { throw failure("gave a frame that cannot be read") }
+        defer { gst_video_frame_unmap(&frame) }
+        let width = Int(kc_gst_video_info_width(&videoInfo)), height = Int(kc_gst_video_info_height(&videoInfo))
+        let stride = Int(kc_gst_video_frame_stride(&frame, 0))
+        guard width > 0, height > 0, stride >= width * 4, let base = kc_gst_video_frame_plane(&frame, 0) else {
+            throw failure("gave a frame of no size")
+        }
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        pixels.withUnsafeMutableBytes { out in
+            for row in 0..<height {
+                (out.baseAddress! + row * width * 4).copyMemory(from: base + row * stride, byteCount: width * 4)
+            }
+        }
+        let turn: [ExifOrientation] = [.up, .rotatedClockwise, .upsideDown, .rotatedCounterClockwise]
+        return PixelImage(width: width, height: height, pixels: pixels, isOpaque: true).oriented(turn[info.quarterTurns & 3])
+    }
+
+    /// One decoded frame, held until it is copied out.
+    enum Sample {
+        case frame(Frame)
+        case ended
+    }
+
+    /// A GStreamer sample and the planes of its frame; released on `release()`.
+    final class Frame {
+        private let sample: OpaquePointer
+        private var mapped = GstVideoFrame()
+        private(set) var isMapped = false
+        let time: Double
+        let duration: Double
+
+        fileprivate init(sample: OpaquePointer, info: GstVideoInfo) {
+            self.sample = sample
+            var info = info
+            let buffer = gst_sample_get_buffer(sample)
+            // The time in the clip as it plays: the container's own timestamps with its
+            // edit list applied (a MOV's starts after its first B-frames' delay).
+            var pts = buffer.map { kc_gst_buffer_pts($0) } ?? GstClockTime.max
+            if kc_gst_time_valid(pts) != 0, let segment = gst_sample_get_segment(sample) {
+                pts = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
+            }
+            let length = buffer.map { kc_gst_buffer_duration($0) } ?? GstClockTime.max
+            time = kc_gst_time_valid(pts) != 0 ? Double(pts) / 1e9 : 0
+            let n = kc_gst_video_info_fps_n(&info), d = kc_gst_video_info_fps_d(&info)
+            duration = kc_gst_time_valid(length) != 0 ? Double(length) / 1e9 : (n > 0 && d > 0 ? Double(d) / Double(n) : 1.0 / 30)
+            if let buffer, kc_gst_video_frame_map(&mapped, &info, buffer) != 0 { isMapped = true }
+        }
+
+        deinit {
+            if isMapped { gst_video_frame_unmap(&mapped) }
+            kc_gst_sample_unref(sample)
+        }
+
+        /// Plane `i`'s first byte and its row pitch.
+        func plane(_ i: Int) -> (base: UnsafeMutablePointer<UInt8>, pitch: Int)? {
+            guard isMapped, let base = kc_gst_video_frame_plane(&mapped, guint(i)) else { return nil }
+            return (base, Int(kc_gst_video_frame_stride(&mapped, guint(i))))
+        }
+    }
+
+    /// The error GStreamer posted, if any, else `fallback`, as the reason this clip failed.
+    private func failure(_ fallback: String) -> ImageError {
+        guard let bus = gst_element_get_bus(pipeline) else { return ImageError(path: name, reason: fallback) }
+        defer { gst_object_unref(bus) }
+        while let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
+            defer { kc_gst_message_unref(message) }
+            var error: UnsafeMutablePointer<GError>? = nil
+            var debug: UnsafeMutablePointer<gchar>? = nil
+            gst_message_parse_error(message, &error, &debug)
+            defer { g_error_free(error); g_free(debug) }
+            if let text = error?.pointee.message.map({ String(cString: $0) }) {
+                return ImageError(path: name, reason: "\(fallback): \(text)")
+            }
+        }
+        return ImageError(path: name, reason: fallback)
+    }
+}
+
+/// appsrc's side of the clip's bytes: pushes what is asked for from where it is asked.
+private final class ByteFeed: @unchecked Sendable {
+    private let bytes: UnsafeRawBufferPointer
+    private var offset = 0
+
+    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    func seek(to offset: Int) -> Bool {
+        guard offset >= 0, offset <= bytes.count else { return false }
+        self.offset = offset
+        return true
+    }
+
+    func push(into source: UnsafeMutablePointer<GstAppSrc>, length: Int) {
+        guard offset < bytes.count, let base = bytes.baseAddress else {
+            _ = gst_app_src_end_of_stream(source)
+            return
+        }
+        let n = min(length > 0 && length < (1 << 24) ? length : 65536, bytes.count - offset)
+        guard let buffer = gst_buffer_new_allocate(nil, gsize(n), nil) else { return }
+        _ = gst_buffer_fill(buffer, 0, base + offset, gsize(n))
+        offset += n
+        _ = gst_app_src_push_buffer(source, buffer)
+    }
+}
+
+/// decodebin's new pads and elements: links the first video pad to the converter, and
+/// notes the decoder chosen.
+private final class PadWatcher: @unchecked Sendable {
+    var target: UnsafeMutablePointer<GstPad>?
+    private let lock = PthreadLock()
+    private var linkedPad = false
+    private var decoderName = ""
+
+    var linked: Bool { lock.locked { linkedPad } }
+    var decoder: String { lock.locked { decoderName } }
+
+    func added(_ pad: UnsafeMutablePointer<GstPad>) {
+        guard let target else { return }
+        let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil)
+        defer { kc_gst_caps_unref(caps) }
+        guard let caps, let structure = gst_caps_get_structure(caps, 0), let name = gst_structure_get_name(structure),
+              String(cString: name).hasPrefix("video/") else { return }
+        lock.locked {
+            guard !linkedPad, gst_pad_is_linked(target) == 0 else { return }
+            linkedPad = gst_pad_link(pad, target) == GST_PAD_LINK_OK
+        }
+    }
+
+    func elementAdded(_ element: UnsafeMutablePointer<GstElement>) {
+        guard let factory = gst_element_get_factory(element),
+              let klass = gst_element_factory_get_metadata(factory, "klass"),
+              String(cString: klass).contains("Decoder/Video") else { return }
+        let name = kc_gst_factory_name(factory)
+        lock.locked { if decoderName.isEmpty, let name { decoderName = String(cString: name) } }
+    }
+
+    /// The clip's orientation tag ("rotate-90"…), from the tags posted so far.
+    func quarterTurns(bus: UnsafeMutablePointer<GstBus>?) -> Int {
+        guard let bus else { return 0 }
+        defer { gst_object_unref(bus) }
+        var turns = 0
+        while let message = gst_bus_pop_filtered(bus, GST_MESSAGE_TAG) {
+            defer { kc_gst_message_unref(message) }
+            var tags: UnsafeMutablePointer<GstTagList>? = nil
+            gst_message_parse_tag(message, &tags)
+            defer { if let tags { gst_tag_list_unref(tags) } }
+            var value: UnsafeMutablePointer<gchar>? = nil
+            if let tags, gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value {
+                defer { g_free(value) }
+                switch String(cString: value) {
+                case "rotate-90": turns = 1
+                case "rotate-180": turns = 2
+                case "rotate-270": turns = 3
+                default: turns = 0
+                }
+            }
+        }
+        return turns
+    }
+
+    func releaseTarget() {
+        if let target { gst_object_unref(target) }
+        target = nil
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Video clips made by the reference encoder (ffmpeg, installed by kiosk/setup) for the
+/// tests: each second of a clip one solid colour, so the frame shown at any time can be
+/// told by its colour.
+public enum ClipFixtures {
+    /// How a clip is encoded: the container's extension, ffmpeg's codec and its options.
+    public struct Kind: Sendable, CustomStringConvertible {
+        public var ext: String
+        public var codec: [String]
+        public var description: String { "\(ext) (\(codec.joined(separator: " ")))" }
+
+        public static let h264MP4 = Kind(ext: "mp4", codec: ["-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart"])
+        public static let hevcMOV = Kind(ext: "mov", codec: ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "log-level=none"])
+        public static let vp9WebM = Kind(ext: "webm", codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"])
+        public static let av1MKV = Kind(ext: "mkv", codec: ["-c:v", "libaom-av1", "-cpu-used", "8", "-usage", "realtime"])
+        public static let all = [h264MP4, hevcMOV, vp9WebM, av1MKV]
+    }
+
+    /// The colours ffmpeg's `color` source takes, and what they are in RGB.
+    public static let colours: [(name: String, rgb: (UInt8, UInt8, UInt8))] = [
+        ("red", (255, 0, 0)), ("lime", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (255, 255, 255)),
+    ]
+
+    /// A clip of `seconds.count` seconds, second n all `colours[seconds[n]]`, `width` ×
+    /// `height` at `rate` frames a second, written to `folder/name.ext`. Returns its path.
+    /// `rotate`: the container's display rotation in degrees (a phone's portrait clip: 90).
+    @discardableResult
+    public static func make(_ kind: Kind, seconds: [Int] = [0, 1, 2], width: Int = 320, height: Int = 240, rate: Int = 30,
+                            in folder: String, name: String = "clip", rotate: Int? = nil) throws -> String {
+        var args = ["-hide_banner", "-loglevel", "error", "-y"]
+        for s in seconds {
+            args += ["-f", "lavfi", "-i", "color=c=\(colours[s].name):size=\(width)x\(height):rate=\(rate):duration=1"]
+        }
+        let inputs = seconds.indices.map { "[\($0)]" }.joined()
+        args += ["-filter_complex", "\(inputs)concat=n=\(seconds.count):v=1:a=0,format=yuv420p"] + kind.codec
+        let path = folder + "/" + name + "." + kind.ext
+        args.append(path)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        p.standardError = errors
+        try p.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw ClipFailure(text: "ffmpeg could not make \(kind): \(String(decoding: said, as: UTF8.self))")
+        }
+        if let rotate { try turn(path, degrees: rotate) }
+        return path
+    }
+
+    /// Sets the display rotation of an MP4 or MOV's first track (its `tkhd` matrix), as a
+    /// phone records a portrait clip: the frames stay stored as they are (ffmpeg 5.1 no
+    /// longer writes the `rotate` tag).
+    public static func turn(_ path: String, degrees: Int) throws {
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let tag = Array("tkhd".utf8)
+        guard let at = (4..<(bytes.count - 4)).first(where: { Array(bytes[$0..<($0 + 4)]) == tag }) else {
+            throw ClipFailure(text: "\(path) has no tkhd box")
+        }
+        let version = bytes[at + 4]
+        let matrix = at + 4 + 4 + (version == 1 ? 32 : 20) + 8 + 8
+        let one: Int32 = 0x10000, w: Int32 = 0x4000_0000
+        let values: [Int32]
+        switch degrees {
+        case 90: values = [0, one, 0, -one, 0, 0, 0, 0, w]
+        case 180: values = [-one, 0, 0, 0, -one, 0, 0, 0, w]
+        case 270: values = [0, -one, 0, one, 0, 0, 0, 0, w]
+        default: values = [one, 0, 0, 0, one, 0, 0, 0, w]
+        }
+        for (i, v) in values.enumerated() {
+            let u = UInt32(bitPattern: v)
+            for k in 0..<4 { bytes[matrix + i * 4 + k] = UInt8(truncatingIfNeeded: u >> UInt32(24 - 8 * k)) }
+        }
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
+    public struct ClipFailure: Error, CustomStringConvertible {
+        public var text: String
+        public var description: String { text }
+    }
+}
