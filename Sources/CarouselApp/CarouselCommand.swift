@@ -14,7 +14,7 @@ public enum CarouselCommand {
             commandName: "carousel",
             abstract: "An image carousel for touchscreen kiosks, preview windows and headless rendering.",
             version: version,
-            subcommands: [RunCommand.self, RenderCommand.self] + more + [DecodeHelperCommand.self],
+            subcommands: [RunCommand.self, RenderCommand.self] + more + [DecodeHelperCommand.self, VideoHelperCommand.self],
             defaultSubcommand: RunCommand.self)
     }
 

@@ -9,6 +9,8 @@ public struct SourceScanner: Sendable {
     public static let imageExtensions: Set<String> = [
         "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "tga", "tif", "tiff", "pnm", "ppm", "pgm",
         "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl", "heic", "heif", "hif",
+        // Clips: phones' MP4 and MOV, the web's WebM, editors' MKV.
+        "mp4", "m4v", "mov", "qt", "webm", "mkv", "3gp",
     ]
 
     public enum Order: Sendable { case name, modificationTime }

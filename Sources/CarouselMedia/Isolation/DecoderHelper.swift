@@ -48,23 +48,35 @@ public enum DecoderHelper {
                 let reply = answer(message, file: passed, budget: budget, colour: colour, wholes: &wholes)
                 if let passed { close(passed) }
                 switch reply {
-                case .image(let image):
-                    guard let fd = SharedPixels.seal(image) else {
-                        socket.send(.failed(reason: "cannot be handed over (no shared memory: \(String(cString: strerror(errno))))"))
-                        continue
-                    }
-                    let backdrop = image.backdrop.map {
-                        HelperMessage.BackdropShape(width: $0.width, height: $0.height, average: [$0.average.r, $0.average.g, $0.average.b])
-                    }
-                    socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque,
-                                       note: image.note ?? "", fullWidth: Int(image.fullSize?.width ?? 0),
-                                       fullHeight: Int(image.fullSize?.height ?? 0), backdrop: backdrop), attaching: fd)
-                    close(fd)
-                case .message(let m):
-                    socket.send(m)
+                case .image(let image): send(image, on: socket)
+                case .message(let m): socket.send(m)
                 }
             }
         }
+    }
+
+    /// Hands `image` back: its pixels in a sealed memfd beside the message.
+    static func send(_ image: PixelImage, on socket: MessageSocket) {
+        guard let fd = SharedPixels.seal(image) else {
+            socket.send(.failed(reason: "cannot be handed over (no shared memory: \(String(cString: strerror(errno))))"))
+            return
+        }
+        let backdrop = image.backdrop.map {
+            HelperMessage.BackdropShape(width: $0.width, height: $0.height, average: [$0.average.r, $0.average.g, $0.average.b])
+        }
+        socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque,
+                           note: image.note ?? "", fullWidth: Int(image.fullSize?.width ?? 0),
+                           fullHeight: Int(image.fullSize?.height ?? 0), backdrop: backdrop), attaching: fd)
+        close(fd)
+    }
+
+    /// What a helper answers a `probeOpen`: whether it could open `path` (or make a
+    /// network socket, for `HelperMessage.socketProbe`).
+    static func probe(_ path: String) -> HelperMessage {
+        let fd = path == HelperMessage.socketProbe ? socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            : open(path, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 { close(fd); return .failed(reason: "opened") }
+        return .failed(reason: "refused: \(String(cString: strerror(errno)))")
     }
 
     private enum Reply {
@@ -107,11 +119,7 @@ public enum DecoderHelper {
                 return .message(.failed(reason: budget.explain(error.reason, pixels: pixels)))
             }
         case .probeOpen(let path):
-            // `HelperMessage.socketProbe`: a socket to the network instead of a file.
-            let fd = path == HelperMessage.socketProbe ? socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-                : open(path, O_RDONLY | O_CLOEXEC)
-            if fd >= 0 { close(fd); return .message(.failed(reason: "opened")) }
-            return .message(.failed(reason: "refused: \(String(cString: strerror(errno)))"))
+            return .message(probe(path))
         case .ready, .image, .failed:
             return .message(.failed(reason: "is not a request"))
         }

@@ -34,11 +34,16 @@ final class HelperProcess: @unchecked Sendable {
     /// is ready.
     static func start(executable: String, memoryLimitMB: Int, displayProfile: String? = nil,
                       startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
+        try start(executable: executable, arguments: [DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
+                    + (displayProfile.map { ["--display-profile", $0] } ?? []), startTimeout: startTimeout)
+    }
+
+    /// Starts `executable` with `arguments` (a helper's subcommand and options) in the same way.
+    static func start(executable: String, arguments: [String], startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
         guard let (ours, theirs) = MessageSocket.pair() else {
             throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
         }
-        let args = [displayName(of: executable), DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
-            + (displayProfile.map { ["--display-profile", $0] } ?? [])
+        let args = [displayName(of: executable)] + arguments
         // The helper's socket is its descriptor 3; nothing else of ours reaches it, not
         // even a descriptor another thread opened without close-on-exec a moment ago (libdbus,
         // started by SDL_Init while helpers start, reads a pipe until every copy of its

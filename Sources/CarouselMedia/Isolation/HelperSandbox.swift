@@ -61,7 +61,12 @@ enum HelperSandbox {
     /// before any decoding, read while /proc can still be opened (after the filter it
     /// cannot, and the memory budget took it as 0: its checks allowed a whole program's
     /// worth too much).
-    static func enter(memoryBytes: Int) -> (note: String?, addressSpace: Int) {
+    /// - Parameters:
+    ///   - beyondWhatIsMapped: the limit is `memoryBytes` more than the helper maps now (a
+    ///     video helper, which started GStreamer and its plugins first), not in all.
+    ///   - alsoAllowed: syscalls a helper of another kind needs beside `allowed`.
+    static func enter(memoryBytes: Int, beyondWhatIsMapped: Bool = false,
+                      alsoAllowed: [String] = []) -> (note: String?, addressSpace: Int) {
         // Dies with the main process, even one killed with SIGKILL; already orphaned: leave.
         _ = kc_parent_death_signal(SIGKILL)
         if getppid() == 1 { exit(0) }
@@ -76,7 +81,7 @@ enum HelperSandbox {
         // AddressSanitizer and ThreadSanitizer map terabytes of shadow memory up front: under
         // an address-space limit a sanitized build could not even start. The limit is for
         // kiosks, not for `swift test --sanitize`.
-        if !sanitized { limit(RLIMIT_AS, to: memoryBytes) }
+        if !sanitized { limit(RLIMIT_AS, to: memoryBytes + (beyondWhatIsMapped ? MemoryBudget.addressSpaceInUse : 0)) }
         // Decoding one picture after another reuses the same few large buffers. glibc would
         // map and unmap each (and the kernel zero every page again): a 24 MP JPEG took 13 %
         // longer here than in one long-lived process. Kept on the heap instead, and handed
@@ -96,7 +101,7 @@ enum HelperSandbox {
         SDLImageCodec.prepare()
         // A sanitizer's shadow memory (terabytes) is not the helper's: there is no limit then.
         let addressSpace = sanitized ? 0 : MemoryBudget.addressSpaceInUse
-        return (installFilter(), addressSpace)
+        return (installFilter(alsoAllowed: alsoAllowed), addressSpace)
     }
 
     /// Whether this build runs under a sanitizer's runtime.
@@ -117,12 +122,12 @@ enum HelperSandbox {
     /// SCMP_ACT_ERRNO, a C macro.
     private static func errno(_ code: Int32) -> UInt32 { 0x0005_0000 | (UInt32(code) & 0xFFFF) }
 
-    private static func installFilter() -> String? {
+    private static func installFilter(alsoAllowed: [String]) -> String? {
         guard let filter = seccomp_init(sanitized ? SCMP_ACT_ALLOW : errno(EPERM)) else {
             return "seccomp is not available (seccomp_init failed)"
         }
         defer { seccomp_release(filter) }
-        for name in sanitized ? refusedWhenSanitized : allowed {
+        for name in sanitized ? refusedWhenSanitized : allowed + alsoAllowed {
             let number = seccomp_syscall_resolve_name(name)
             guard number >= 0 else { continue }
             _ = seccomp_rule_add_array(filter, sanitized ? errno(EPERM) : SCMP_ACT_ALLOW, number, 0, nil)

@@ -21,18 +21,25 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         /// The screen's ICC profile, which pictures are converted to (`--display-profile`);
         /// nil: sRGB. Each helper reads it once, before its sandbox closes.
         public var displayProfile: String?
+        /// Which decoders play clips (`--video-decoder`): `auto` or `software`.
+        public var videoDecoders: String
 
         public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
                     memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
-                    dctScaling: Bool = true, displayProfile: String? = nil) {
+                    dctScaling: Bool = true, displayProfile: String? = nil, videoDecoders: String = "auto") {
             self.executable = executable
             self.timeout = timeout
             self.memoryLimitMB = memoryLimitMB
             self.maxPixels = maxPixels
             self.dctScaling = dctScaling
             self.displayProfile = displayProfile
+            self.videoDecoders = videoDecoders
         }
     }
+
+    /// Which helpers a pool runs: the picture decoders, or the video helpers (GStreamer)
+    /// that make clips' posters.
+    enum Kind { case pictures, clips }
 
     /// This running program's own file: the very binary running, even if another has been
     /// installed at its path since.
@@ -46,6 +53,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     }
 
     public let settings: Settings
+    private let kind: Kind
     /// Guards every stored property below it.
     private let lock = NSLock()
     private var idle: [HelperProcess] = []
@@ -68,16 +76,26 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     /// them rather than starting another. Guarded by `starts`.
     private var starting = 0
     private let starts = NSCondition()
+    /// The pool that makes clips' posters, started with the first clip (a picture pool's).
+    private var clipPool: IsolatedDecoder?
 
     /// Starts `helpers` helpers (one per decode worker): now, or with `inBackground`,
     /// while the caller goes on (a helper takes 25–50 ms to be ready), so a program can
     /// start them before it scans folders and opens its window. `warn` hears the one line
     /// saying the sandbox is unavailable, if it is, and each helper that could not start.
-    public init(_ settings: Settings, helpers: Int, inBackground: Bool = false,
-                warn: @escaping @Sendable (String) -> Void) {
+    public convenience init(_ settings: Settings, helpers: Int, inBackground: Bool = false,
+                            warn: @escaping @Sendable (String) -> Void) {
+        self.init(settings, kind: .pictures, helpers: max(1, helpers), inBackground: inBackground, warn: warn)
+    }
+
+    /// A pool of `kind`, with `helpers` started at once (0: each when first needed).
+    init(_ settings: Settings, kind: Kind, helpers: Int, inBackground: Bool = false,
+         warn: @escaping @Sendable (String) -> Void) {
         self.settings = settings
+        self.kind = kind
         self.warn = warn
-        let count = max(1, helpers)
+        let count = helpers
+        guard count > 0 else { return }
         guard inBackground else {
             for _ in 0..<count {
                 if let h = spawn() { lock.withLock { idle.append(h) } }
@@ -101,10 +119,27 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Helpers started, crashed and timed out so far.
-    public var helperTally: Tally { lock.withLock { tally } }
-    /// Process ids of the helpers running now.
-    public var helperProcesses: [pid_t] { lock.withLock { Array(live.keys) } }
+    /// Helpers started, crashed and timed out so far, the clips' included.
+    public var helperTally: Tally {
+        let (own, clips) = lock.withLock { (tally, clipPool) }
+        guard let other = clips?.helperTally else { return own }
+        return Tally(started: own.started + other.started, crashed: own.crashed + other.crashed,
+                     timedOut: own.timedOut + other.timedOut)
+    }
+    /// Process ids of the helpers running now, the clips' included.
+    public var helperProcesses: [pid_t] {
+        let (own, clips) = lock.withLock { (Array(live.keys), clipPool) }
+        return own + (clips?.helperProcesses ?? [])
+    }
+
+    /// The pool for clips' posters, made when the first clip comes.
+    private var clips: IsolatedDecoder? {
+        lock.withLock {
+            guard kind == .pictures, !stopped else { return nil }
+            if clipPool == nil { clipPool = IsolatedDecoder(settings, kind: .clips, helpers: 0, warn: warn) }
+            return clipPool
+        }
+    }
 
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
         try decode(source, part: nil, box: box, backdrop: false)
@@ -126,6 +161,13 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }
         let fd = try ImageFile.open(path)
         defer { close(fd) }
+        if kind == .pictures {
+            var head = [UInt8](repeating: 0, count: ClipContainer.sniffBytes)
+            let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+            if ClipContainer.isClip(Array(head.prefix(max(0, n)))), let clips {
+                return try clips.decode(source, part: part, box: box, backdrop: backdrop)
+            }
+        }
         guard let helper = checkOut(forPart: part != nil) else {
             let why = lock.withLock { lastSpawnProblem }.map { " (\($0))" } ?? ""
             throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + why)
@@ -164,6 +206,12 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     /// Asks a helper to open `path`; what it answered ("opened", "refused: …"). Tests only:
     /// shows the sandbox at work.
     public func probeOpen(_ path: String) -> String {
+        probeOpen(path, inClipHelper: false)
+    }
+
+    /// The same, asked of a video helper (`inClipHelper`) or a picture helper.
+    func probeOpen(_ path: String, inClipHelper: Bool) -> String {
+        if inClipHelper { return clips?.probeOpen(path, inClipHelper: false) ?? "no helper" }
         guard let helper = checkOut() else { return "no helper" }
         defer { checkIn(helper) }
         switch helper.probeOpen(path, deadline: MonotonicClock.now + settings.timeout) {
@@ -174,6 +222,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
     /// Kills every helper, idle or busy; decodes under way end as failures. For good.
     public func stop() {
+        lock.withLock { clipPool }?.stop()
         spawner.finish()
         let (all, busyNow) = lock.withLock { () -> ([HelperProcess], Set<pid_t>) in
             stopped = true
@@ -251,10 +300,17 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
     private func spawn() -> HelperProcess? {
         guard !isStopped else { return nil }
-        let (executable, memory, profile) = (settings.executable, settings.memoryLimitMB, settings.displayProfile)
+        let (executable, memory, profile, decoders, kind) = (settings.executable, settings.memoryLimitMB, settings.displayProfile,
+                                                             settings.videoDecoders, kind)
         let started = spawner.run { () -> Result<HelperProcess, HelperFault> in
             do throws(HelperFault) {
-                return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile))
+                switch kind {
+                case .pictures:
+                    return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile))
+                case .clips:
+                    return .success(try HelperProcess.start(executable: executable, arguments: [
+                        VideoHelper.subcommand, "--memory-mb", String(memory), "--decoders", decoders]))
+                }
             } catch {
                 return .failure(error)
             }

@@ -37,11 +37,26 @@ final class GStreamerClip {
 
     /// Starts reading `bytes` (which must stay valid until this is gone). Throws when
     /// GStreamer or one of its elements is missing.
-    init(bytes: UnsafeRawBufferPointer, name: String, output: Output) throws(ImageError) {
+    convenience init(bytes: UnsafeRawBufferPointer, name: String, output: Output) throws(ImageError) {
+        try self.init(feed: ByteFeed(bytes), name: name, output: output)
+    }
+
+    /// Starts reading the open file `fd` (read where GStreamer asks, with pread: a clip of
+    /// any length costs no address space). `fd` must stay open until this is gone.
+    convenience init(file fd: Int32, name: String, output: Output) throws(ImageError) {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
+            throw ImageError(path: name, reason: "is not a file that can be read")
+        }
+        try self.init(feed: ByteFeed(fd: fd, size: Int(info.st_size)), name: name, output: output)
+    }
+
+    private init(feed: ByteFeed, name: String, output: Output) throws(ImageError) {
         try GStreamerSetup.initialise()
         self.name = name
         self.output = output
-        feed = ByteFeed(bytes)
+        self.feed = feed
+        let size = feed.size
         watcher = PadWatcher()
         guard let pipeline = gst_pipeline_new(nil) else { throw ImageError(path: name, reason: "cannot make a GStreamer pipeline") }
         self.pipeline = pipeline
@@ -62,7 +77,7 @@ final class GStreamerClip {
         _ = gst_element_link(convert, sink)
 
         kc_gst_set_enum_string(source, "stream-type", "random-access")
-        kc_gst_set_int64(source, "size", gint64(bytes.count))
+        kc_gst_set_int64(source, "size", gint64(size))
         kc_gst_set_enum_string(source, "format", "bytes")
         var callbacks = GstAppSrcCallbacks()
         callbacks.need_data = { src, length, user in
@@ -259,28 +274,61 @@ final class GStreamerClip {
     }
 }
 
-/// appsrc's side of the clip's bytes: pushes what is asked for from where it is asked.
+/// appsrc's side of the clip's bytes, in memory or in a file: pushes what is asked for
+/// from where it is asked.
 private final class ByteFeed: @unchecked Sendable {
-    private let bytes: UnsafeRawBufferPointer
+    private let memory: UnsafeRawBufferPointer?
+    private let fd: Int32
+    let size: Int
     private var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(_ bytes: UnsafeRawBufferPointer) {
+        memory = bytes
+        fd = -1
+        size = bytes.count
+    }
+
+    init(fd: Int32, size: Int) {
+        memory = nil
+        self.fd = fd
+        self.size = size
+    }
 
     func seek(to offset: Int) -> Bool {
-        guard offset >= 0, offset <= bytes.count else { return false }
+        guard offset >= 0, offset <= size else { return false }
         self.offset = offset
         return true
     }
 
     func push(into source: UnsafeMutablePointer<GstAppSrc>, length: Int) {
-        guard offset < bytes.count, let base = bytes.baseAddress else {
+        guard offset < size else {
             _ = gst_app_src_end_of_stream(source)
             return
         }
-        let n = min(length > 0 && length < (1 << 24) ? length : 65536, bytes.count - offset)
+        let n = min(length > 0 && length < (1 << 24) ? length : 65536, size - offset)
         guard let buffer = gst_buffer_new_allocate(nil, gsize(n), nil) else { return }
-        _ = gst_buffer_fill(buffer, 0, base + offset, gsize(n))
-        offset += n
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else { gst_buffer_unref(buffer); return }
+        var got = 0
+        if let memory, let base = memory.baseAddress {
+            map.data.update(from: base.advanced(by: offset).assumingMemoryBound(to: UInt8.self), count: n)
+            got = n
+        } else {
+            while got < n {
+                let r = pread(fd, map.data + got, n - got, off_t(offset + got))
+                if r < 0 && errno == EINTR { continue }
+                if r <= 0 { break }
+                got += r
+            }
+        }
+        gst_buffer_unmap(buffer, &map)
+        guard got > 0 else {
+            gst_buffer_unref(buffer)
+            _ = gst_app_src_end_of_stream(source)
+            return
+        }
+        if got < n { gst_buffer_set_size(buffer, gssize(got)) }
+        offset += got
         _ = gst_app_src_push_buffer(source, buffer)
     }
 }

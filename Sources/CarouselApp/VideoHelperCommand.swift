@@ -1,0 +1,21 @@
+import ArgumentParser
+import CarouselMedia
+
+/// `carousel video-helper`: not for people. The main process starts one to decode clips
+/// with its socket as descriptor 3; see `VideoHelper`.
+struct VideoHelperCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: VideoHelper.subcommand,
+        abstract: "Decodes video clips for the main process in a sandbox (started by carousel itself).",
+        shouldDisplay: false)
+
+    @Option(help: "Address-space limit in MB beyond what GStreamer maps at start.")
+    var memoryMb: Int = DecodeMemory.defaultLimitMB
+
+    @Option(help: "auto: hardware decoders where the machine has them; software: never.")
+    var decoders: String = "auto"
+
+    func run() throws {
+        VideoHelper.serve(memoryLimitMB: memoryMb, decoders: decoders)
+    }
+}

@@ -1,0 +1,81 @@
+import CarouselCore
+import Glibc
+
+/// The video helper process (`carousel video-helper`): where clips are decoded, by
+/// GStreamer. It starts GStreamer and loads the plugins a clip may need, then sandboxes
+/// itself as the picture helpers do (the same allow list and the few calls GStreamer's
+/// threads add), with an address-space limit of `--memory-mb` beyond what GStreamer maps at
+/// start, says it is ready and answers on descriptor 3: a `decode` is a clip's poster,
+/// fitted like a picture. It never opens a file: each comes as a descriptor and is read
+/// from memory.
+public enum VideoHelper {
+    public static let subcommand = "video-helper"
+
+    /// What GStreamer calls beside what decoding pictures does, gathered with strace over
+    /// every fixture clip: its buses and clock wake their waiters through a socket pair
+    /// (AF_UNIX only: the kernel makes no other kind of pair, so this reaches nothing
+    /// outside), and its threads read their scheduling and their parent. Files stay
+    /// refused: what GStreamer still tries (the time zone, the CPU count, ORC's JIT file in
+    /// /tmp) has a fallback it takes.
+    static let alsoAllowed = ["socketpair", "getppid", "sched_getattr", "sched_getparam", "sched_getscheduler"]
+
+    /// Serves requests until the main process goes away; never returns.
+    public static func serve(memoryLimitMB: Int, decoders: String) -> Never {
+        // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
+        setenv("TZ", "UTC0", 1)
+        let started: ImageError?
+        do throws(ImageError) {
+            try GStreamerSetup.initialise(decoders: GStreamerSetup.Decoders(rawValue: decoders) ?? .auto)
+            started = nil
+        } catch {
+            started = error
+        }
+        let (unsandboxed, _) = HelperSandbox.enter(memoryBytes: memoryLimitMB << 20, beyondWhatIsMapped: true,
+                                                   alsoAllowed: alsoAllowed)
+        let socket = MessageSocket(descriptor: DecoderHelper.socketDescriptor)
+        guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
+        while true {
+            switch socket.receive(until: nil) {
+            case .timedOut: continue
+            case .closed: exit(0)
+            case .malformed: exit(2)
+            case .message(let message, let passed):
+                defer { if let passed { close(passed) } }
+                switch message {
+                case .decode(let job):
+                    guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
+                    if let started { socket.send(.failed(reason: started.reason)); continue }
+                    do throws(ImageError) {
+                        DecoderHelper.send(try poster(of: passed, job: job), on: socket)
+                    } catch {
+                        socket.send(.failed(reason: error.reason))
+                    }
+                case .probeOpen(let path):
+                    socket.send(DecoderHelper.probe(path))
+                case .ready, .image, .failed:
+                    socket.send(.failed(reason: "is not a request"))
+                }
+            }
+        }
+    }
+
+    /// The poster of the clip in `file`, fitted to the job's box (or its part of it, for a zoom).
+    static func poster(of file: Int32, job: HelperMessage.DecodeJob) throws(ImageError) -> PixelImage {
+        let whole = try GStreamerClip(file: file, name: job.name, output: .rgba).poster(timeout: 5)
+        guard whole.width * whole.height <= job.maxPixels else {
+            throw ImageError(path: job.name, reason: "is \(whole.width)x\(whole.height), more than --max-megapixels allows")
+        }
+        let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
+        var image: PixelImage
+        if let part = job.partRect {
+            image = FittingDecoder.cut(part, of: whole, fittingIn: box)
+        } else {
+            let fitted = AspectFit.size(of: whole.size, in: box)
+            image = ImageScaler.resize(whole, width: max(1, Int(fitted.width)), height: max(1, Int(fitted.height)))
+        }
+        image.isOpaque = true
+        image.fullSize = whole.size
+        if job.backdrop { image.backdrop = BlurredBackdrop.make(from: image) }
+        return image
+    }
+}

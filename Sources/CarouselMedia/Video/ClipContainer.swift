@@ -1,0 +1,22 @@
+/// Whether a file's first bytes are a video container the clip decoder reads: MP4 and
+/// MOV (ISO base media, not the HEIF and AVIF pictures that share its boxes), QuickTime
+/// files older than `ftyp`, and Matroska and WebM. The content decides, not the name.
+public enum ClipContainer {
+    /// Bytes enough to tell (an `ftyp` box's brands).
+    public static let sniffBytes = 64
+
+    /// The first box of a QuickTime file written before `ftyp` existed.
+    static let quickTimeBoxes: Set<String> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
+
+    public static func isClip(_ head: [UInt8]) -> Bool {
+        guard head.count >= 12 else { return false }
+        if head[0] == 0x1A && head[1] == 0x45 && head[2] == 0xDF && head[3] == 0xA3 { return true }  // EBML
+        let box = String(decoding: head[4..<8], as: UTF8.self)
+        if box == "ftyp" {
+            // A picture when any of its brands is HEIF's or AVIF's.
+            let brands = stride(from: 8, to: head.count - 3, by: 4).map { String(decoding: head[$0..<($0 + 4)], as: UTF8.self) }
+            return !brands.contains { ISOBMFFHeader.heifBrands.contains($0) || ISOBMFFHeader.avifBrands.contains($0) }
+        }
+        return quickTimeBoxes.contains(box)
+    }
+}
