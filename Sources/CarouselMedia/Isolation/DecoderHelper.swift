@@ -120,7 +120,7 @@ public enum DecoderHelper {
             }
         case .probeOpen(let path):
             return .message(probe(path))
-        case .ready, .image, .failed:
+        case .ready, .image, .failed, .play, .clipOpened, .ringBuffer, .frame, .release, .clipEnded:
             return .message(.failed(reason: "is not a request"))
         }
     }

@@ -22,6 +22,41 @@ enum HelperMessage: Equatable, Sendable {
                backdrop: BackdropShape? = nil)
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
+    /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
+    /// its start again at its end).
+    case play(name: String, loop: Bool)
+    /// Video helper to main: what the clip is and how its frames lie in the ring.
+    case clipOpened(ClipShape)
+    /// Video helper to main: ring buffer `index`, the attached memfd (sealed against
+    /// shrinking and growing: the helper writes each frame into it, the main process reads).
+    case ringBuffer(index: Int)
+    /// Video helper to main: ring buffer `index` holds the frame showing at `micros` from the
+    /// clip's start (counting on across loops) for `durationMicros`.
+    case frame(index: Int, micros: Int, durationMicros: Int)
+    /// Main to a video helper: ring buffer `index` was read; the helper may write it again.
+    case release(index: Int)
+    /// Video helper to main: the clip ended (not looping).
+    case clipEnded
+
+    /// A clip as a video helper plays it: its frames' size, layout and colours, where each
+    /// plane lies in a ring buffer of `frameBytes`, how many buffers, and the decoder.
+    struct ClipShape: Equatable, Sendable {
+        var width: Int
+        var height: Int
+        var layout: VideoFrame.Layout
+        var matrix: VideoFrame.Matrix
+        /// 0: not known.
+        var durationMicros: Int
+        var quarterTurns: Int
+        var decoder: String
+        var frameBytes: Int
+        var pitches: [Int]
+        var offsets: [Int]
+        var ringSize: Int
+
+        /// The most ring buffers a helper may hand over.
+        static let maxRing = 8
+    }
 
     /// A backdrop's size (each side 1 to `BlurredBackdrop.side`) and average colour.
     struct BackdropShape: Equatable, Sendable {
@@ -56,7 +91,7 @@ enum HelperMessage: Equatable, Sendable {
     /// The path `probeOpen` takes for a network socket instead of a file.
     static let socketProbe = "//socket"
 
-    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed }
+    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded }
 
     var encoded: [UInt8] {
         var out = MessageWriter()
@@ -81,6 +116,20 @@ enum HelperMessage: Equatable, Sendable {
             }
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
+        case .play(let name, let loop):
+            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0)
+        case .clipOpened(let c):
+            out.u8(Tag.clipOpened.rawValue); out.u32(c.width); out.u32(c.height); out.u8(c.layout.rawValue); out.u8(c.matrix.rawValue)
+            out.u64(c.durationMicros); out.u8(UInt8(c.quarterTurns & 3)); out.text(c.decoder); out.u64(c.frameBytes)
+            out.u8(UInt8(c.pitches.count)); c.pitches.forEach { out.u32($0) }; c.offsets.forEach { out.u64($0) }; out.u8(UInt8(clamping: c.ringSize))
+        case .ringBuffer(let index):
+            out.u8(Tag.ringBuffer.rawValue); out.u8(UInt8(clamping: index))
+        case .frame(let index, let micros, let duration):
+            out.u8(Tag.frame.rawValue); out.u8(UInt8(clamping: index)); out.u64(micros); out.u64(duration)
+        case .release(let index):
+            out.u8(Tag.release.rawValue); out.u8(UInt8(clamping: index))
+        case .clipEnded:
+            out.u8(Tag.clipEnded.rawValue)
         }
         return out.bytes
     }
@@ -121,6 +170,32 @@ enum HelperMessage: Equatable, Sendable {
         case .failed:
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)
+        case .play:
+            guard let name = r.text(), let loop = r.flag() else { return nil }
+            self = .play(name: name, loop: loop)
+        case .clipOpened:
+            guard let w = r.u32(), let h = r.u32(), let l = r.u8(), let layout = VideoFrame.Layout(rawValue: l),
+                  let m = r.u8(), let matrix = VideoFrame.Matrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,
+                  let decoder = r.text(), let bytes = r.u64(), let planes = r.u8(), Int(planes) == layout.planeCount else { return nil }
+            var pitches: [Int] = [], offsets: [Int] = []
+            for _ in 0..<planes { guard let p = r.u32() else { return nil }; pitches.append(p) }
+            for _ in 0..<planes { guard let o = r.u64() else { return nil }; offsets.append(o) }
+            guard let ring = r.u8(), ring >= 1, Int(ring) <= ClipShape.maxRing,
+                  VideoFrame.fits(layout: layout, width: w, height: h, pitches: pitches, offsets: offsets, count: bytes) else { return nil }
+            self = .clipOpened(ClipShape(width: w, height: h, layout: layout, matrix: matrix, durationMicros: duration,
+                                         quarterTurns: Int(turns), decoder: decoder, frameBytes: bytes, pitches: pitches,
+                                         offsets: offsets, ringSize: Int(ring)))
+        case .ringBuffer:
+            guard let i = r.u8(), Int(i) < ClipShape.maxRing else { return nil }
+            self = .ringBuffer(index: Int(i))
+        case .frame:
+            guard let i = r.u8(), Int(i) < ClipShape.maxRing, let t = r.u64(), let d = r.u64() else { return nil }
+            self = .frame(index: Int(i), micros: t, durationMicros: d)
+        case .release:
+            guard let i = r.u8(), Int(i) < ClipShape.maxRing else { return nil }
+            self = .release(index: Int(i))
+        case .clipEnded:
+            self = .clipEnded
         }
         guard r.atEnd else { return nil }
     }

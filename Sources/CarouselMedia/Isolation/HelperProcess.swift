@@ -143,6 +143,13 @@ final class HelperProcess: @unchecked Sendable {
         }
     }
 
+    /// Sends a message to the helper (a video helper's `play` and `release`).
+    @discardableResult
+    func send(_ message: HelperMessage, attaching fd: Int32 = -1) -> Bool { socket.send(message, attaching: fd) }
+
+    /// The helper's next message, waiting until `deadline` (nil: for ever).
+    func receive(until deadline: Double?) -> MessageSocket.Received { socket.receive(until: deadline) }
+
     /// Kills the helper (if still there) and waits for it: no zombie is left.
     func terminate() { reap() }
 

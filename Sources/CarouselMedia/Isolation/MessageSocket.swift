@@ -34,6 +34,12 @@ final class MessageSocket: @unchecked Sendable {
         return bytes.withUnsafeBytes { kc_send_with_fd(descriptor, $0.baseAddress, $0.count, attached) } == bytes.count
     }
 
+    /// Whether a message (or the end) waits to be received, without waiting.
+    var hasMessage: Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, 0) > 0
+    }
+
     /// Waits for the next message until `deadline` (a `MonotonicClock` reading), or for
     /// ever when nil. A descriptor that arrives is the caller's to close.
     func receive(until deadline: Double? = nil) -> Received {

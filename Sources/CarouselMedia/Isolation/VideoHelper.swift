@@ -52,7 +52,13 @@ public enum VideoHelper {
                     }
                 case .probeOpen(let path):
                     socket.send(DecoderHelper.probe(path))
-                case .ready, .image, .failed:
+                case .play(let name, let loop):
+                    guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
+                    if let started { socket.send(.failed(reason: started.reason)); continue }
+                    ClipStreamer.play(file: passed, name: name, loop: loop, on: socket)
+                case .release:
+                    continue  // a buffer of a clip that ended
+                case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded:
                     socket.send(.failed(reason: "is not a request"))
                 }
             }

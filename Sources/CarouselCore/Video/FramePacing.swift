@@ -1,0 +1,45 @@
+/// When each frame of a playing clip shows, on the loop's one clock: a frame shows on the
+/// first screen refresh at or after its time (`start` + its time in the clip); of the frames
+/// waiting, the latest that is due shows and those before it are dropped, never queued
+/// behind it; one shown more than a refresh after it was due is counted late. Pure: the
+/// frames' times and the time come in as values.
+public struct FramePacing: Sendable, Equatable {
+    /// The loop time at which the clip's time 0 shows; nil until it is fixed.
+    public private(set) var start: Double?
+    /// Frames shown, passed over (dropped), and shown more than `refresh` after their time.
+    public private(set) var shown = 0
+    public private(set) var dropped = 0
+    public private(set) var late = 0
+    /// A screen refresh, seconds.
+    public var refresh: Double
+
+    public init(start: Double? = nil, refresh: Double = 1.0 / 60) {
+        self.start = start
+        self.refresh = refresh
+    }
+
+    /// What to do at `now` with the frames waiting (their times in the clip, ascending): the
+    /// index of the one to show, if any is due, and how many before it are dropped. The
+    /// clock starts with the first frame (so it shows at once) unless `start` was fixed.
+    public mutating func choose(_ waiting: [Double], at now: Double) -> (show: Int?, drop: Int) {
+        guard let first = waiting.first else { return (nil, 0) }
+        if start == nil { start = now - first }
+        let origin = start!
+        // A microsecond's grace: a frame due exactly now shows now.
+        guard let show = waiting.lastIndex(where: { origin + $0 <= now + 1e-6 }) else { return (nil, 0) }
+        shown += 1
+        dropped += show
+        if now - (origin + waiting[show]) > refresh { late += 1 }
+        return (show, show)
+    }
+
+    /// When the next of `waiting` (times in the clip) is due; nil when none is, or the clock
+    /// has not started.
+    public func due(_ waiting: [Double]) -> Double? {
+        guard let start, let first = waiting.first else { return nil }
+        return start + first
+    }
+
+    /// Starts the clock again, for the same clip from its start: the next first frame shows at once.
+    public mutating func restart() { start = nil }
+}

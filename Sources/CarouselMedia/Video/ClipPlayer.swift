@@ -1,0 +1,224 @@
+import CarouselCore
+import CLinux
+import Foundation
+
+/// One clip playing in a video helper of its own, as the main process sees it: the helper
+/// decodes into a ring of shared buffers mapped here once, a thread receives its messages
+/// and wakes the run loop, and the drawing thread takes the frames waiting, uploads the one
+/// due and releases the rest. Stopping kills the helper: a clip that moves away frees its
+/// decoder at once. Everything the helper says is checked (sizes, seals, indices) before a
+/// byte is read; a helper that breaks the protocol, crashes or stalls fails the clip.
+public final class ClipPlayer: @unchecked Sendable {
+    /// The clip as the helper opened it.
+    public struct Shape: Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+        public var layout: VideoFrame.Layout
+        public var matrix: VideoFrame.Matrix
+        public var duration: Double?
+        public var quarterTurns: Int
+        /// The decoder element playing it.
+        public var decoder: String
+        public var pitches: [Int]
+        public var offsets: [Int]
+    }
+
+    /// A decoded frame waiting in ring buffer `index`.
+    public struct Waiting: Sendable, Equatable {
+        public var index: Int
+        public var time: Double
+        public var duration: Double
+    }
+
+    public enum State: Sendable, Equatable {
+        case opening, playing, ended
+        case failed(String)
+    }
+
+    public let path: String
+    /// Seconds without a frame while the helper has room to decode before the clip fails
+    /// (the helper itself gives up after `ClipStreamer.stallSeconds`).
+    static let silence = ClipStreamer.stallSeconds + 3
+
+    private let helper: HelperProcess
+    private let lock = NSCondition()
+    private var shapeValue: Shape?
+    private var frameBytes = 0
+    private var ring: [UnsafeRawPointer?] = Array(repeating: nil, count: HelperMessage.ClipShape.maxRing)
+    private var ringSize = 0
+    private var waiting: [Waiting] = []
+    /// Buffers the helper filled and this side has not released.
+    private var held: Set<Int> = []
+    private var stateValue = State.opening
+    private var stopped = false
+    private let wake: @Sendable () -> Void
+
+    /// Starts a video helper and has it play `path` (`loop`: again from its start at its
+    /// end). `wake` is called from another thread whenever a frame, the end or a failure comes.
+    public init(path: String, settings: IsolatedDecoder.Settings, loop: Bool,
+                wake: @escaping @Sendable () -> Void) throws(ImageError) {
+        self.path = path
+        self.wake = wake
+        let fd = try ImageFile.open(path)
+        defer { close(fd) }
+        do throws(HelperFault) {
+            helper = try HelperProcess.start(executable: settings.executable, arguments: [
+                VideoHelper.subcommand, "--memory-mb", String(settings.memoryLimitMB), "--decoders", settings.videoDecoders])
+        } catch {
+            throw ImageError(path: path, reason: "cannot be played: \(error.description)")
+        }
+        guard helper.send(.play(name: path, loop: loop), attaching: fd) else {
+            throw ImageError(path: path, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
+        }
+        let thread = Thread { [self] in receive() }
+        thread.name = "clip"
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    public var shape: Shape? { lock.withLock { shapeValue } }
+    public var state: State { lock.withLock { stateValue } }
+    /// The helper's process id (tests: freed when the clip stops).
+    public var helperProcess: pid_t { helper.pid }
+
+    /// The frames that arrived since the last call, oldest first.
+    public func take() -> [Waiting] {
+        lock.withLock {
+            defer { waiting.removeAll() }
+            return waiting
+        }
+    }
+
+    /// Waits until a frame, the end or a failure arrives, or `timeout` seconds pass:
+    /// `carousel render` shows the frame due at its script's time, whatever the decoder's speed.
+    public func waitForNews(timeout: Double) {
+        let end = Date().addingTimeInterval(timeout)
+        lock.withLock {
+            while waiting.isEmpty && stateValue == .playing || stateValue == .opening {
+                if !lock.wait(until: end) { return }
+            }
+        }
+    }
+
+    /// The planes of the frame in ring buffer `index`, for an upload; valid until it is released.
+    public func planes(of index: Int) -> [UnsafeRawPointer]? {
+        lock.withLock {
+            guard let shape = shapeValue, index < ringSize, held.contains(index), let base = ring[index] else { return nil }
+            return shape.offsets.map { base + $0 }
+        }
+    }
+
+    /// Gives ring buffer `index` back to the helper.
+    public func release(_ index: Int) {
+        let ok = lock.withLock { held.remove(index) != nil }
+        if ok { helper.send(.release(index: index)) }
+    }
+
+    /// Ends the clip: the helper is killed and its buffers unmapped.
+    public func stop() {
+        let first = lock.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        helper.terminate()
+        lock.withLock {
+            for i in 0..<ringSize { if let map = ring[i] { munmap(UnsafeMutableRawPointer(mutating: map), frameBytes) } }
+            ring = Array(repeating: nil, count: HelperMessage.ClipShape.maxRing)
+            held.removeAll()
+            waiting.removeAll()
+            if stateValue == .opening || stateValue == .playing { stateValue = .ended }
+            lock.broadcast()
+        }
+    }
+
+    /// The receiving thread: until the clip ends, fails or is stopped.
+    private func receive() {
+        while true {
+            let (isStopped, busy) = lock.withLock { (stopped, held.count < ringSize || ringSize == 0) }
+            if isStopped { return }
+            // A helper with a buffer free must send a frame within `silence`; one whose every
+            // buffer is held here waits for us.
+            let received = helper.receive(until: busy ? MonotonicClock.now + Self.silence : nil)
+            if lock.withLock({ stopped }) { if case .message(_, let fd?) = received { close(fd) }; return }
+            switch received {
+            case .message(let message, let fd):
+                defer { if let fd { close(fd) } }
+                if let problem = take(message, fd: fd) {
+                    fail(problem)
+                    return
+                }
+                if case .clipEnded = message { return }
+                if case .failed = message { return }
+            case .timedOut:
+                fail("gave no frame for \(Int(Self.silence)) s")
+                return
+            case .closed:
+                fail("the video decoder stopped (\(helper.reap()))")
+                return
+            case .malformed(let what):
+                fail("the video decoder sent \(what)")
+                return
+            }
+        }
+    }
+
+    /// Applies one message; a reason when it breaks the protocol.
+    private func take(_ message: HelperMessage, fd: Int32?) -> String? {
+        switch message {
+        case .clipOpened(let c):
+            return lock.withLock { () -> String? in
+                guard shapeValue == nil else { return "the video decoder opened the clip twice" }
+                shapeValue = Shape(width: c.width, height: c.height, layout: c.layout, matrix: c.matrix,
+                                   duration: c.durationMicros > 0 ? Double(c.durationMicros) / 1e6 : nil,
+                                   quarterTurns: c.quarterTurns, decoder: c.decoder, pitches: c.pitches, offsets: c.offsets)
+                frameBytes = c.frameBytes
+                ringSize = c.ringSize
+                return nil
+            }
+        case .ringBuffer(let index):
+            guard let fd else { return "the video decoder sent a buffer without memory" }
+            let (size, known) = lock.withLock { (frameBytes, shapeValue != nil && index < ringSize && ring[index] == nil) }
+            guard known else { return "the video decoder sent buffer \(index) out of turn" }
+            let seals = kc_get_seals(fd)
+            var info = stat()
+            guard seals >= 0, seals & 6 == 6, fstat(fd, &info) == 0, Int(info.st_size) == size, size > 0 else {
+                return "the video decoder sent a buffer that is not sealed or not \(size) bytes"
+            }
+            guard let map = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+                return "the video decoder sent a buffer that cannot be mapped"
+            }
+            lock.withLock { ring[index] = UnsafeRawPointer(map) }
+            return nil
+        case .frame(let index, let micros, let duration):
+            let problem = lock.withLock { () -> String? in
+                guard index < ringSize, ring[index] != nil, !held.contains(index) else { return "the video decoder sent frame buffer \(index) out of turn" }
+                held.insert(index)
+                waiting.append(Waiting(index: index, time: Double(micros) / 1e6, duration: Double(duration) / 1e6))
+                stateValue = .playing
+                lock.broadcast()
+                return nil
+            }
+            if problem == nil { wake() }
+            return problem
+        case .clipEnded:
+            lock.withLock { stateValue = .ended; lock.broadcast() }
+            wake()
+            return nil
+        case .failed(let reason):
+            fail(reason)
+            return nil
+        default:
+            return "the video decoder said something unexpected"
+        }
+    }
+
+    private func fail(_ reason: String) {
+        lock.withLock {
+            if case .failed = stateValue {} else { stateValue = .failed(reason) }
+            lock.broadcast()
+        }
+        wake()
+    }
+}

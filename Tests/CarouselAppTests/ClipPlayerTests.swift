@@ -1,0 +1,87 @@
+import CarouselCore
+@testable import CarouselMedia
+import Foundation
+import Testing
+import TestSupport
+
+/// A clip played by a video helper of its own: frames through the shared ring at their
+/// times in their colours, a ring's worth ahead at most, looping, and the helper gone when
+/// the clip stops.
+@Suite struct ClipPlayerTests {
+    static let settings = IsolatedDecoder.Settings(executable: CarouselBinary.url.path, timeout: 10, memoryLimitMB: 256)
+
+    /// The Y, U and V of a frame's centre pixel.
+    static func centre(_ player: ClipPlayer, _ frame: ClipPlayer.Waiting) -> (Int, Int, Int)? {
+        guard let shape = player.shape, let planes = player.planes(of: frame.index) else { return nil }
+        let x = shape.width / 2, y = shape.height / 2
+        let luma = Int(planes[0].load(fromByteOffset: y * shape.pitches[0] + x, as: UInt8.self))
+        if shape.layout == .nv12 {
+            let at = (y / 2) * shape.pitches[1] + (x / 2) * 2
+            return (luma, Int(planes[1].load(fromByteOffset: at, as: UInt8.self)), Int(planes[1].load(fromByteOffset: at + 1, as: UInt8.self)))
+        }
+        let at = (y / 2) * shape.pitches[1] + x / 2
+        return (luma, Int(planes[1].load(fromByteOffset: at, as: UInt8.self)), Int(planes[2].load(fromByteOffset: at, as: UInt8.self)))
+    }
+
+    /// Red, lime, blue or white by their BT.601 limited-range YUV.
+    static func colour(_ yuv: (Int, Int, Int)) -> Int? {
+        let known = [(81, 90, 240), (145, 54, 34), (41, 240, 110), (235, 128, 128)]
+        return known.firstIndex { abs($0.0 - yuv.0) <= 12 && abs($0.1 - yuv.1) <= 12 && abs($0.2 - yuv.2) <= 12 }
+    }
+
+    @Test func framesComeThroughTheRingAtTheirTimesAndTheHelperGoesWithTheClip() throws {
+        let dir = ScratchRoot.path + "/player-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], rate: 10, in: dir)
+        let player = try ClipPlayer(path: clip, settings: Self.settings, loop: false, wake: {})
+        var frames: [(time: Double, colour: Int?)] = []
+        var mostHeld = 0
+        while player.state == .opening || player.state == .playing {
+            player.waitForNews(timeout: 10)
+            let got = player.take()
+            mostHeld = max(mostHeld, got.count)
+            for f in got {
+                frames.append((f.time, Self.centre(player, f).flatMap(Self.colour)))
+                player.release(f.index)
+            }
+            if got.isEmpty, player.state != .playing { break }
+        }
+        #expect(player.state == .ended)
+        #expect(frames.count == 30, "\(frames.count) frames")
+        #expect(frames.allSatisfy { $0.colour == Int($0.time + 0.001) }, "\(frames)")
+        #expect(mostHeld <= ClipStreamer.ringSize, "never more than a ring ahead")
+        #expect(player.shape?.decoder.isEmpty == false)
+        let pid = player.helperProcess
+        #expect(kill(pid, 0) == 0)
+        player.stop()
+        #expect(kill(pid, 0) != 0, "the helper is gone with the clip")
+    }
+
+    @Test func aLoopingClipCountsOnAcrossItsEnd() throws {
+        let dir = ScratchRoot.path + "/loop-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.vp9WebM, seconds: [0, 1], rate: 5, in: dir)
+        let player = try ClipPlayer(path: clip, settings: Self.settings, loop: true, wake: {})
+        defer { player.stop() }
+        var times: [Double] = []
+        while times.count < 25, player.state == .opening || player.state == .playing {
+            player.waitForNews(timeout: 10)
+            for f in player.take() { times.append(f.time); player.release(f.index) }
+        }
+        #expect(times.count >= 25, "\(player.state)")
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "times rise across the loop: \(times)")
+        #expect(times.contains { abs($0 - 2.0) < 0.01 } && times.contains { abs($0 - 4.0) < 0.01 }, "the second pass starts at 2 s: \(times)")
+    }
+
+    @Test func aBrokenClipFailsWithItsReason() throws {
+        let dir = ScratchRoot.path + "/broken-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/noise.mp4"
+        try Data((0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 31) }).write(to: URL(fileURLWithPath: path))
+        let player = try ClipPlayer(path: path, settings: Self.settings, loop: false, wake: {})
+        defer { player.stop() }
+        player.waitForNews(timeout: 15)
+        guard case .failed(let reason) = player.state else { Issue.record("\(player.state)"); return }
+        #expect(!reason.contains("\n"), "\(reason)")
+    }
+}
