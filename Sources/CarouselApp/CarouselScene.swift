@@ -17,6 +17,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private var emptyMessage = SceneChange.noPictures
     /// Under `high`, only the slot pool's images are kept and nothing is prefetched.
     public private(set) var memoryPressure = MemoryPressureLevel.normal
+    /// The centred clip, playing while the strip rests on it.
+    private let clip: ClipStage?
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
@@ -26,6 +28,11 @@ public final class CarouselScene: EngineScene, OpenedScene {
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
+        let pipeline = self.pipeline
+        clip = pipeline.loading.clips.map { playing in
+            ClipStage(playing: playing, renderer: renderer, waits: pipeline.loading.waitsForImages,
+                      record: { pipeline.record($0, at: $1, $2) }, warn: pipeline.warn)
+        }
         if parked {
             // Made ahead (the wall's carousel): the slots and their textures, no decode, no
             // log of a pool nobody sees; `reopen` starts it for real.
@@ -45,7 +52,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// the loop draws every frame.
     public var activity: ViewActivity {
         ViewActivity(moving: engine.isAnimating || engine.kenBurnsMoving || pipeline.detail?.isUploading == true,
-                     held: engine.isInteracting, nextStep: engine.nextScheduledTime)
+                     held: engine.isInteracting,
+                     nextStep: [engine.nextScheduledTime, clip?.nextDue].compactMap { $0 }.min())
     }
 
     public func draw(on renderer: SDLRenderer) {
@@ -53,14 +61,16 @@ public final class CarouselScene: EngineScene, OpenedScene {
             painter.drawMessage(emptyMessage, viewport: engine.layout.viewport, on: renderer)
         } else {
             painter.draw(engine.visibleItems, slots: slots, viewport: engine.layout.viewport, fadeIn: engine.fadeIn,
-                         detail: detailDrawing, overlay: overlay, on: renderer)
+                         detail: detailDrawing, video: clip?.drawing, overlay: overlay, on: renderer)
         }
     }
 
     public func apply(_ change: SceneChange) throws(SDLError) {
         switch change {
         case .catalog(let new, let t): try replaceCatalog(new, time: t)
-        case .screenOff(let t): pipeline.screenTurnedOff(at: t)
+        case .screenOff(let t):
+            clip?.stop(at: t)
+            pipeline.screenTurnedOff(at: t)
         case .screenOn(let t, let reason): try screenTurnedOn(at: t, reason: reason)
         case .texturesLost(let t): try rebuildTextures(time: t)
         case .memoryPressure(let level, let t): try setMemoryPressure(level, time: t)
@@ -125,6 +135,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// (SDL_RENDER_DEVICE_RESET, SDL_RENDER_TARGETS_RESET). The pool is rebuilt at the same
     /// size, so a `pool` event records it.
     private func rebuildTextures(time: Double) throws(SDLError) {
+        clip?.stop(at: time)  // its texture is gone too; it starts again from the start
         slots.reset()
         painter.forgetTextures()
         engine.handle(.resize(engine.layout.viewport, time: time))
@@ -155,6 +166,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public func pump() throws(SDLError) -> Bool {
         var changed = try pipeline.pump(shown, time: engine.time)
         if changed { offerZoom() }
+        if try clip?.pump(at: engine.time) == true { changed = true }
         if try pipeline.detail?.pump() == true {
             changed = true
             recordDetail()
@@ -187,6 +199,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// slot textures stay, so that opening it again makes none (9 ms of the opening frame
     /// at 1920x1080 with the software renderer).
     public func park() {
+        clip?.stop(at: engine.time)
         pipeline.park(box: imageBoxSize)
     }
 
@@ -246,11 +259,24 @@ public final class CarouselScene: EngineScene, OpenedScene {
         }
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
         offerZoom()
+        try followClip()
         if memoryPressure == .high { pipeline.detail?.release() } else {
             let shown = pipeline.detail?.uploads
             try pipeline.detail?.update(engine.zoom, sources: sources, wait: pipeline.loading.waitsForImages)
             if pipeline.detail?.uploads != shown { recordDetail() }
         }
+    }
+
+    /// The clip in the centre plays while the strip rests on it (a press that does not move
+    /// it, a zoom and a caption leave it playing); any motion of the strip stops it. It loops
+    /// unless autoplay moves the show on.
+    private func followClip() throws(SDLError) {
+        guard let clip else { return }
+        let resting = engine.position == engine.position.rounded() && engine.fade == nil
+        let item = resting ? engine.currentIndex : nil
+        clip.show(item.map { sources[$0] }, item: item, loop: engine.settings.attract.autoplayInterval == nil, at: engine.time)
+        // `carousel render` draws what each advance leaves: the frame due then is up.
+        if pipeline.loading.waitsForImages { _ = try clip.pump(at: engine.time) }
     }
 
     /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are

@@ -22,4 +22,18 @@ public struct ImageLoading {
     /// `--broken skip`: failures go here and the slot keeps its plain placeholder until the
     /// view leaves the picture out; nil (`--broken show`): the labelled failed placeholder.
     public var broken: BrokenPictures?
+    /// How the centred clip plays (its own video helper, waking the loop as frames come);
+    /// nil: clips show their poster only (a wall's tiles, the bench).
+    public var clips: ClipPlaying?
+}
+
+/// What a view needs to play a clip: the helpers' settings and the loop's wake-up.
+public struct ClipPlaying: Sendable {
+    public var settings: IsolatedDecoder.Settings
+    public var wake: @Sendable () -> Void
+
+    public init(settings: IsolatedDecoder.Settings, wake: @escaping @Sendable () -> Void) {
+        self.settings = settings
+        self.wake = wake
+    }
 }

@@ -74,6 +74,8 @@ public final class LoadingMaker {
                 guard let library, RemoteURL.isRemote(path) else { return path }
                 return try? library.file(for: path)
             },
-            broken: broken)
+            broken: broken,
+            // A frame's arrival wakes the loop to look: it draws only when one falls due.
+            clips: tiles ? nil : ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() }))
     }
 }

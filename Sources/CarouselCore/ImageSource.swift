@@ -33,3 +33,15 @@ public struct FileIdentity: Hashable, Sendable {
     public var path: String
     public var stamp: FileStamp?
 }
+
+extension ImageSource {
+    /// Extensions of video clips, lower case: what a folder lists as clips and a view
+    /// plays (the content decides how each is decoded).
+    public static let clipExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "webm", "mkv", "3gp"]
+
+    /// Named as a video clip: the view plays it where it shows a picture's poster.
+    public var isClip: Bool {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        return Self.clipExtensions.contains(path[path.index(after: dot)...].lowercased())
+    }
+}

@@ -6,12 +6,10 @@ import Glibc
 /// Reads names (and, for `mtime` order, modification times) only: scanning decodes nothing.
 public struct SourceScanner: Sendable {
     /// Extensions of the formats carousel decodes, lower case (the content decides how).
-    public static let imageExtensions: Set<String> = [
+    public static let imageExtensions: Set<String> = Set<String>([
         "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "tga", "tif", "tiff", "pnm", "ppm", "pgm",
         "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl", "heic", "heif", "hif",
-        // Clips: phones' MP4 and MOV, the web's WebM, editors' MKV.
-        "mp4", "m4v", "mov", "qt", "webm", "mkv", "3gp",
-    ]
+    ]).union(ImageSource.clipExtensions)  // clips: phones' MP4 and MOV, the web's WebM, editors' MKV
 
     public enum Order: Sendable { case name, modificationTime }
 

@@ -27,9 +27,11 @@ public struct FramePainter {
     /// focus, as their layout measures it), then the overlay.
     /// `detail`: a zoomed picture's sharp part, drawn over it where it goes.
     /// `fadeIn`: an item crossfading in over the others at this opacity (0–1).
+    /// `video`: a playing clip's frame, drawn over its item's poster.
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      fadeIn: (item: VisibleItem, opacity: Double)? = nil,
-                     detail: (picture: BandedPicture, rect: Rect)? = nil, overlay: Overlay? = nil, on renderer: SDLRenderer) {
+                     detail: (picture: BandedPicture, rect: Rect)? = nil, video: VideoDrawing? = nil,
+                     overlay: Overlay? = nil, on renderer: SDLRenderer) {
         // A zoomed picture (drawn last) may cover the screen: what it hides is not drawn,
         // nor the picture itself where its sharp detail covers all of it that shows.
         let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
@@ -38,7 +40,8 @@ public struct FramePainter {
         let detailCovers = detail.map { d in top.map { d.rect.covers($0.1.intersection(screen)) } == true } == true
         if hidesAll, let (last, _) = top {
             if !detailCovers { drawItem(last, slots: slots, around: detail, within: screen, on: renderer) }
-            if let detail { drawDetail(detail, on: renderer) }
+            if let video { draw(video, over: items, slots: slots, on: renderer) }
+            if let detail, video == nil { drawDetail(detail, on: renderer) }
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
             return
         }
@@ -53,8 +56,9 @@ public struct FramePainter {
             return
         }
         drawStill(items, slots: slots, viewport: viewport, detail: detail, on: renderer)
+        if let video { draw(video, over: items, slots: slots, on: renderer) }
         if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
-        if let detail { drawDetail(detail, on: renderer) }
+        if let detail, video == nil { drawDetail(detail, on: renderer) }
         if let overlay { draw(overlay, viewport: viewport, on: renderer) }
     }
 
@@ -104,6 +108,14 @@ public struct FramePainter {
     }
 
     /// Where an item's picture is drawn, if it has one.
+    /// A playing clip's frame where its item's poster is (turned upright, dimmed as the item is).
+    private func draw(_ video: VideoDrawing, over items: [VisibleItem], slots: SlotTextures, on renderer: SDLRenderer) {
+        guard let item = items.last(where: { $0.item == video.item }), let rect = pictureRect(item, slots: slots) else { return }
+        video.matrix.use()
+        renderer.draw(video.texture, source: (video.width, video.height), turned: video.quarterTurns, in: rect,
+                      brightness: 1 - style.neighbours.factors(distance: item.focusDistance).dim)
+    }
+
     private func pictureRect(_ item: VisibleItem, slots: SlotTextures) -> Rect? {
         guard let picture = slots.picture(item.slot) else { return nil }
         let box = style.imageBox(for: style.neighbours.frame(item.frame, distance: item.focusDistance))

@@ -1,0 +1,139 @@
+import CarouselCore
+import CarouselMedia
+import CarouselPainting
+import CarouselSDL
+
+/// The clip playing in a view: the centred item of a carousel at rest, when it is a clip,
+/// plays in a video helper of its own (`ClipPlayer`) from its start each time it arrives,
+/// its frames paced on the loop's clock (`FramePacing`) and uploaded as they fall due into
+/// one YUV texture, drawn where its poster is. It stops, and its helper goes, as soon as
+/// the item is no longer the one at rest. Logs `video_started` {index, decoder},
+/// `video_ended` {index} and `frames_dropped` {index, shown, dropped, late}. Main thread.
+final class ClipStage {
+    private let playing: ClipPlaying
+    private let renderer: SDLRenderer
+    private let record: (String, Double, KeyValuePairs<String, EventLog.Value>) -> Void
+    private let warn: (String) -> Void
+    /// `carousel render`: the frame due at the script's time is waited for.
+    private let waits: Bool
+    private var player: ClipPlayer?
+    private(set) var item: Int?
+    private var started = 0.0
+    private var pacing = FramePacing()
+    private var queue: [ClipPlayer.Waiting] = []
+    private var texture: SDLTexture?
+    private var said = false
+    private var over = false
+
+    init(playing: ClipPlaying, renderer: SDLRenderer, waits: Bool,
+         record: @escaping (String, Double, KeyValuePairs<String, EventLog.Value>) -> Void, warn: @escaping (String) -> Void) {
+        self.playing = playing
+        self.renderer = renderer
+        self.waits = waits
+        self.record = record
+        self.warn = warn
+    }
+
+    /// Plays `source` as item `item` from `time` (nil: nothing plays). `loop`: again at its end.
+    func show(_ source: ImageSource?, item: Int?, loop: Bool, at time: Double) {
+        guard item != self.item || (item != nil && player == nil && !over) else { return }
+        stop(at: time)
+        guard let item, let source, source.isClip, !RemoteURL.isRemote(source.path) else { return }
+        self.item = item
+        do throws(ImageError) {
+            player = try ClipPlayer(path: source.path, settings: playing.settings, loop: loop, wake: playing.wake)
+        } catch {
+            warn(error.description)
+            over = true
+            return
+        }
+        started = time
+        // Live, the clock starts with the first frame (it shows at once); rendered, at the
+        // time it arrived, so a frame's place in the script never depends on the decoder's speed.
+        pacing = FramePacing(start: waits ? time : nil)
+    }
+
+    /// Stops the clip (it moved away, the view changed): its helper goes now.
+    func stop(at time: Double) {
+        if let player, let item {
+            if pacing.shown > 0 {
+                record("frames_dropped", time, ["index": .int(item), "shown": .int(pacing.shown), "dropped": .int(pacing.dropped),
+                                                "late": .int(pacing.late)])
+            }
+            player.stop()
+        }
+        player = nil
+        item = nil
+        queue.removeAll()
+        texture = nil
+        said = false
+        over = false
+    }
+
+    /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
+    func pump(at now: Double) throws(SDLError) -> Bool {
+        guard let player, let item else { return false }
+        if waits { waitForFrame(due: now, from: player) }
+        for f in player.take() { queue.append(f) }
+        var changed = false
+        let choice = pacing.choose(queue.map(\.time), at: now)
+        if let show = choice.show, let shape = player.shape {
+            for passed in queue[0..<show] { player.release(passed.index) }
+            let frame = queue[show]
+            queue.removeFirst(show + 1)
+            if let planes = player.planes(of: frame.index) {
+                if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
+                    texture = try SDLTexture.video(renderer: renderer, width: shape.width, height: shape.height, nv12: shape.layout == .nv12)
+                }
+                try texture?.updateVideo(planes: planes, pitches: shape.pitches)
+                changed = true
+            }
+            player.release(frame.index)
+            if !said {
+                said = true
+                record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder)])
+                Log.info("\(player.path): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
+            }
+        }
+        switch player.state {
+        case .ended where queue.isEmpty && !over:
+            over = true
+            record("video_ended", now, ["index": .int(item)])
+        case .failed(let reason) where !over:
+            over = true
+            warn("\(player.path): \(reason)")
+            record("video_failed", now, ["index": .int(item), "reason": .string(reason)])
+        default: break
+        }
+        return changed
+    }
+
+    /// Render only: blocks until the frame due at `now` is known (a later one has come, or the clip is over).
+    private func waitForFrame(due now: Double, from player: ClipPlayer) {
+        for _ in 0..<100 {
+            for f in player.take() { queue.append(f) }
+            if let last = queue.last, pacing.due([last.time]).map({ $0 > now }) == true { return }
+            switch player.state {
+            case .ended, .failed: return
+            default: break
+            }
+            // A ring's worth waits here unreleased: the frames before the one due go back.
+            if let start = pacing.start, queue.count >= 2, start + queue[1].time <= now {
+                player.release(queue.removeFirst().index)
+                continue
+            }
+            player.waitForNews(timeout: 10)
+        }
+    }
+
+    /// When the next frame falls due (the loop sleeps until then).
+    var nextDue: Double? { pacing.due(queue.map(\.time)) }
+
+    /// What the painter draws in the clip's place: nil until its first frame is up.
+    var drawing: VideoDrawing? {
+        guard let item, let texture, let shape = player?.shape else { return nil }
+        let matrix: SDLTexture.VideoMatrix = shape.matrix == .bt709 ? .bt709 : shape.matrix == .full601 ? .full601 : .bt601
+        return VideoDrawing(item: item, texture: texture, width: shape.width, height: shape.height,
+                            quarterTurns: shape.quarterTurns, matrix: matrix)
+    }
+}
