@@ -31,6 +31,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Memory limit of each decoder process (address space), in MB; a picture needing more is shown as failed. Default: a quarter of this machine's memory, from \(DecodeMemory.floorMB) to \(DecodeMemory.ceilingMB).", valueName: "MB"))
     public var decodeMemory: Int = DecodeMemory.defaultLimitMB
 
+    @Option(help: ArgumentHelp("Which decoders play video clips: auto takes a hardware decoder where the machine has one (V4L2 on a Raspberry Pi, VA-API on Intel and AMD), else software; software never a hardware one. Each clip's log line names its decoder.", valueName: "auto|software"))
+    public var videoDecoder: VideoDecoderChoice = .auto
+
     @Option(help: ArgumentHelp("Where the walls (mosaic, grid) keep their thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
     public var thumbnailCache: String?
 
@@ -83,6 +86,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
+         .init("video-decoder", .string(videoDecoder.rawValue)),
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show")] + remote.configEntries
@@ -161,6 +165,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
         IsolatedDecoder.Settings(
             executable: ProcessInfo.processInfo.environment["CAROUSEL_DECODE_HELPER"] ?? IsolatedDecoder.ownExecutable,
             timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000),
-            displayProfile: displayProfile.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            displayProfile: displayProfile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
+            videoDecoders: videoDecoder.rawValue)
     }
 }

@@ -1,0 +1,58 @@
+import CarouselCore
+@testable import CarouselMedia
+import Foundation
+import Testing
+import TestSupport
+
+/// A clip in the carousel, rendered headless: the frame due at each script time shows (so
+/// video renders are exact), the clip loops without autoplay, starts again from its start
+/// when it comes back, and its neighbours show its poster.
+@Suite struct ClipRenderTests {
+    /// Red, lime, blue or white, by the colour at a point of a rendered frame.
+    static func colour(_ path: String, _ x: Int = 320, _ y: Int = 180) throws -> Int? {
+        let p = try BrokenSkipTests.pixel(path, x, y).map(Int.init)
+        return ClipFixtures.colours.firstIndex { c in
+            abs(Int(c.rgb.0) - p[0]) <= 12 && abs(Int(c.rgb.1) - p[1]) <= 12 && abs(Int(c.rgb.2) - p[2]) <= 12
+        }
+    }
+
+    static func folder(_ kind: ClipFixtures.Kind) throws -> String {
+        let dir = try Fixtures.temporaryFolder("clips")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        try ClipFixtures.make(kind, seconds: [0, 1, 2], in: dir, name: "b")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
+        return dir
+    }
+
+    @Test(arguments: [ClipFixtures.Kind.h264MP4, .vp9WebM])
+    func theFrameDueAtEachTimeShowsAndTheClipLoops(kind: ClipFixtures.Kind) throws {
+        let dir = try Self.folder(kind)
+        // On b (index 1) from 350 ms: its second 0 red, 1 lime, 2 blue, then again from red.
+        let script = "key right\nwait 500\nsnapshot s0\nwait 1000\nsnapshot s1\nwait 1000\nsnapshot s2\nwait 1000\nsnapshot s3\n"
+            + "key right\nwait 500\nsnapshot away\nkey left\nwait 500\nsnapshot back\n"
+        let (out, r) = try CarouselBinary.render([dir], script: script)
+        #expect(r.status == 0, "\(r.stderr)")
+        let seen = try ["s0", "s1", "s2", "s3"].map { try Self.colour(out + "/\($0).png") }
+        #expect(seen == [0, 1, 2, 0], "\(kind): \(seen)")
+        // Moved away: its poster (the frame at 0.3 s, red) shows on the left neighbour.
+        #expect(try Self.colour(out + "/away.png", 60, 180) == 0)
+        // Back: from its start again, 150 ms in: red.
+        #expect(try Self.colour(out + "/back.png") == 0)
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(events.components(separatedBy: "\"video_started\"").count - 1 == 2, "started twice: \(events)")
+        #expect(events.contains("\"type\":\"frames_dropped\",\"index\":1"), "\(events)")
+        #expect(r.stderr.contains("b.\(kind.ext): playing with "), "one line names the decoder: \(r.stderr)")
+    }
+
+    @Test func aPortraitClipPlaysUpright() throws {
+        let dir = try Fixtures.temporaryFolder("portrait")
+        try ClipFixtures.make(.h264MP4, seconds: [1, 1], width: 320, height: 240, in: dir, name: "p", rotate: 90)
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 300\nsnapshot s\n", size: "640x640")
+        #expect(r.status == 0, "\(r.stderr)")
+        // Upright it is 240 wide and 320 high, fitted: taller than wide. Lime well inside
+        // its upright box, the background beside it where a landscape frame would be.
+        #expect(try Self.colour(out + "/s.png", 320, 140) == 1)
+        #expect(try Self.colour(out + "/s.png", 320, 500) == 1)
+        #expect(try BrokenSkipTests.pixel(out + "/s.png", 130, 320) != [0, 255, 0], "nothing lime at the side")
+    }
+}

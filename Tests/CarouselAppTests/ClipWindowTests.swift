@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import CarouselApp
+
+/// A clip in the real window under Xvfb: it plays when the strip rests on it, a key that
+/// moves the strip stops it and its video helper goes, and between frames the loop sleeps.
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
+struct ClipWindowTests {
+    /// The program's video helpers now.
+    static func videoHelpers(of pid: pid_t) -> [pid_t] {
+        InteractiveWindowTests.children(of: pid).filter {
+            ((try? String(contentsOfFile: "/proc/\($0)/cmdline", encoding: .utf8)) ?? "").contains("video-helper")
+        }
+    }
+
+    @Test func aClipPlaysAtRestAndAKeyThatMovesTheStripStopsItAndFreesItsHelper() throws {
+        let x = try XvfbSession()
+        let dir = try ClipRenderTests.folder(.h264MP4)
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--start-index", "1"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 1, timeout: 30), "no clip started: \(app.log)")
+        let pid = app.process.processIdentifier
+        // Its own helper plays it, beside the one that made the posters.
+        var playing = Self.videoHelpers(of: pid)
+        for _ in 0..<50 where playing.count < 2 { Thread.sleep(forTimeInterval: 0.1); playing = Self.videoHelpers(of: pid) }
+        #expect(playing.count == 2, "\(playing)")
+        let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        Thread.sleep(forTimeInterval: 1)  // a second of it plays (time meant to pass)
+        try x.xdotool(["key", "--window", wid, "Right"])
+        #expect(app.waitFor("frames_dropped", count: 1, timeout: 20), "the clip did not stop: \(app.lines)")
+        let stopped = app.ofType("frames_dropped").first
+        #expect((stopped?["shown"] as? Int ?? 0) > 5, "frames were shown: \(String(describing: stopped))")
+        var left = Self.videoHelpers(of: pid)
+        for _ in 0..<50 where left.count > 1 { Thread.sleep(forTimeInterval: 0.1); left = Self.videoHelpers(of: pid) }
+        #expect(left.count == 1 && Set(left).isSubset(of: Set(playing)), "the player's helper is gone: \(playing) → \(left)")
+    }
+}
