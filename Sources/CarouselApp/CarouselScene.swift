@@ -19,6 +19,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public private(set) var memoryPressure = MemoryPressureLevel.normal
     /// The centred clip, playing while the strip rests on it.
     private let clip: ClipStage?
+    /// Whether the engine was told the clip holds the show.
+    private var holding = false
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
@@ -167,6 +169,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         var changed = try pipeline.pump(shown, time: engine.time)
         if changed { offerZoom() }
         if try clip?.pump(at: engine.time) == true { changed = true }
+        followHold()
         if try pipeline.detail?.pump() == true {
             changed = true
             recordDetail()
@@ -277,6 +280,14 @@ public final class CarouselScene: EngineScene, OpenedScene {
         clip.show(item.map { sources[$0] }, item: item, loop: engine.settings.attract.autoplayInterval == nil, at: engine.time)
         // `carousel render` draws what each advance leaves: the frame due then is up.
         if pipeline.loading.waitsForImages { _ = try clip.pump(at: engine.time) }
+        followHold()
+    }
+
+    /// Autoplay waits while the clip holds the show, and steps once it lets go.
+    private func followHold() {
+        guard let clip, clip.holdsShow != holding else { return }
+        holding = clip.holdsShow
+        engine.handle(.holding(holding, time: engine.time))
     }
 
     /// Memory got tight or eased: under pressure the fitted images beyond the slot pool are

@@ -24,6 +24,10 @@ final class ClipStage {
     private var texture: SDLTexture?
     private var said = false
     private var over = false
+    /// Under autoplay the clip holds the show until it ends (or plays `maxSeconds`).
+    private(set) var holdsShow = false
+    /// When the frame on screen has shown for its duration (the clip's end, after its last).
+    private var shownUntil: Double?
 
     init(playing: ClipPlaying, renderer: SDLRenderer, waits: Bool,
          record: @escaping (String, Double, KeyValuePairs<String, EventLog.Value>) -> Void, warn: @escaping (String) -> Void) {
@@ -48,6 +52,7 @@ final class ClipStage {
             return
         }
         started = time
+        holdsShow = !loop
         // Live, the clock starts with the first frame (it shows at once); rendered, at the
         // time it arrived, so a frame's place in the script never depends on the decoder's speed.
         pacing = FramePacing(start: waits ? time : nil)
@@ -68,6 +73,8 @@ final class ClipStage {
         texture = nil
         said = false
         over = false
+        holdsShow = false
+        shownUntil = nil
     }
 
     /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
@@ -81,6 +88,7 @@ final class ClipStage {
             for passed in queue[0..<show] { player.release(passed.index) }
             let frame = queue[show]
             queue.removeFirst(show + 1)
+            shownUntil = pacing.due([frame.time + frame.duration])
             if let planes = player.planes(of: frame.index) {
                 if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
                     texture = try SDLTexture.video(renderer: renderer, width: shape.width, height: shape.height, nv12: shape.layout == .nv12)
@@ -96,15 +104,19 @@ final class ClipStage {
             }
         }
         switch player.state {
-        case .ended where queue.isEmpty && !over:
+        case .ended where queue.isEmpty && !over && now >= (shownUntil ?? now):
             over = true
+            holdsShow = false
             record("video_ended", now, ["index": .int(item)])
         case .failed(let reason) where !over:
             over = true
+            holdsShow = false
             warn("\(player.path): \(reason)")
             record("video_failed", now, ["index": .int(item), "reason": .string(reason)])
         default: break
         }
+        // Played its longest: the show moves on (the clip plays until the strip leaves it).
+        if holdsShow, let limit = playing.maxSeconds, now >= started + limit { holdsShow = false }
         return changed
     }
 
@@ -126,8 +138,14 @@ final class ClipStage {
         }
     }
 
-    /// When the next frame falls due (the loop sleeps until then).
-    var nextDue: Double? { pacing.due(queue.map(\.time)) }
+    /// When the next frame falls due, or the clip has held the show its longest (the loop
+    /// sleeps until then).
+    var nextDue: Double? {
+        let limit = holdsShow ? playing.maxSeconds.map { started + $0 } : nil
+        // At the end, the last frame's duration: then the clip has ended.
+        let end = player?.state == .ended && queue.isEmpty && !over ? shownUntil : nil
+        return [pacing.due(queue.map(\.time)), limit, end].compactMap { $0 }.min()
+    }
 
     /// What the painter draws in the clip's place: nil until its first frame is up.
     var drawing: VideoDrawing? {

@@ -31,9 +31,12 @@ public struct ImageLoading {
 public struct ClipPlaying: Sendable {
     public var settings: IsolatedDecoder.Settings
     public var wake: @Sendable () -> Void
+    /// Under autoplay, the longest a clip holds the show, seconds (`--video-max`); nil: to its end.
+    public var maxSeconds: Double?
 
-    public init(settings: IsolatedDecoder.Settings, wake: @escaping @Sendable () -> Void) {
+    public init(settings: IsolatedDecoder.Settings, wake: @escaping @Sendable () -> Void, maxSeconds: Double? = nil) {
         self.settings = settings
         self.wake = wake
+        self.maxSeconds = maxSeconds
     }
 }

@@ -34,6 +34,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Which decoders play video clips: auto takes a hardware decoder where the machine has one (V4L2 on a Raspberry Pi, VA-API on Intel and AMD), else software; software never a hardware one. Each clip's log line names its decoder.", valueName: "auto|software"))
     public var videoDecoder: VideoDecoderChoice = .auto
 
+    @Option(help: ArgumentHelp("With --autoplay, a clip holds the show until it ends, or for at most SECONDS; then the show moves on.", valueName: "SECONDS"))
+    public var videoMax: Double?
+
     @Option(help: ArgumentHelp("Where the walls (mosaic, grid) keep their thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
     public var thumbnailCache: String?
 
@@ -51,6 +54,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
         if let t = thumbnailCache, t != "none", t.isEmpty { throw ValidationError("--thumbnail-cache must be none or a folder") }
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
         if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
+        if let videoMax, !(videoMax >= 1 && videoMax <= 86400) {
+            throw ValidationError("--video-max must be 1 to 86400 seconds, not \(videoMax)")
+        }
         if !(decodeTimeout >= 0.1 && decodeTimeout <= 3600) {
             throw ValidationError("--decode-timeout must be 0.1 to 3600 seconds, not \(decodeTimeout)")
         }
@@ -87,6 +93,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
          .init("video-decoder", .string(videoDecoder.rawValue)),
+         .init("video-max", videoMax.map { .number($0) }, unset: "a clip holds the show to its end"),
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show")] + remote.configEntries

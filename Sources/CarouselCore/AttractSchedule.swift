@@ -12,6 +12,8 @@ public struct AttractSchedule: Hashable, Sendable {
     private(set) var paused = false
     /// When a person last gave input (start counts).
     private(set) var lastInput: Double = 0
+    /// Since when the item in focus holds the show (a clip playing); nil: it does not.
+    private(set) var heldSince: Double?
 
     /// Start counts as the last input: autoplay's first step is one interval in.
     init(settings: AttractSettings, time: Double) {
@@ -25,7 +27,7 @@ public struct AttractSchedule: Hashable, Sendable {
     private mutating func noteInput(at t: Double, pausing: Bool) {
         let resume = pausing ? max(settings.idleResume, 0) : 0
         lastInput = t
-        nextStep = paused ? nil : settings.autoplayInterval.map { t + resume + $0 }
+        nextStep = paused || heldSince != nil ? nil : settings.autoplayInterval.map { t + resume + $0 }
         homeAt = settings.idleHome.map { t + $0 }
     }
 
@@ -38,11 +40,28 @@ public struct AttractSchedule: Hashable, Sendable {
         nextStep = nil
     }
 
-    /// Lets autoplay go again: its next step one interval from `t`.
+    /// Lets autoplay go again: its next step one interval from `t` (or when the clip
+    /// holding the show lets it go).
     mutating func play(at t: Double) {
         guard paused else { return }
         paused = false
-        nextStep = settings.autoplayInterval.map { t + $0 }
+        nextStep = heldSince != nil ? nil : settings.autoplayInterval.map { t + $0 }
+    }
+
+    /// The item in focus holds the show from `t` (a clip plays): no step until it lets go.
+    mutating func hold(at t: Double) {
+        guard heldSince == nil else { return }
+        heldSince = t
+        nextStep = nil
+    }
+
+    /// The clip let the show go at `t`: autoplay steps at once, unless a person's input
+    /// while it played asks for the usual pause after input first.
+    mutating func letGo(at t: Double) {
+        guard let since = heldSince else { return }
+        heldSince = nil
+        guard !paused, let interval = settings.autoplayInterval else { return }
+        nextStep = lastInput > since ? max(t, lastInput + max(settings.idleResume, 0) + interval) : t
     }
 
     /// When a zoomed picture goes back to fit: `idleResume` after the last input, or sooner
@@ -69,7 +88,7 @@ public struct AttractSchedule: Hashable, Sendable {
             // A paused autoplay stays paused; a running one restarts its interval.
             if let interval = settings.autoplayInterval, let s = nextStep { nextStep = max(s, t + interval) }
         case .step:
-            nextStep = paused ? nil : settings.autoplayInterval.map { t + $0 }
+            nextStep = paused || heldSince != nil ? nil : settings.autoplayInterval.map { t + $0 }
         }
     }
 }

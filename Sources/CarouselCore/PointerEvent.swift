@@ -45,6 +45,10 @@ public enum ViewInput: Hashable, Sendable {
     /// Autoplay held (false) until let go (true): a remote `pause` and `play`. Not a
     /// person's input, so it restarts no idle timer.
     case autoplay(Bool, time: Double)
+    /// The item in focus holds the show (true: a clip started playing under autoplay) or
+    /// lets it go (false: the clip ended, or played its longest): autoplay's next step waits
+    /// for it, then comes at once. Not a person's input either.
+    case holding(Bool, time: Double)
     /// Zoom the centred picture by a factor (the wheel with Ctrl, `+` and `-`) about a point
     /// (nil: the screen's centre).
     case zoom(by: Double, about: Point?, time: Double)
@@ -52,7 +56,8 @@ public enum ViewInput: Hashable, Sendable {
     public var time: Double {
         switch self {
         case .pointer(let e): return e.time
-        case .step(_, let t), .scroll(_, let t), .resize(_, let t), .autoplay(_, let t), .zoom(_, _, let t): return t
+        case .step(_, let t), .scroll(_, let t), .resize(_, let t), .autoplay(_, let t), .zoom(_, _, let t),
+             .holding(_, let t): return t
         }
     }
 }

@@ -119,6 +119,8 @@ extension ViewEngine {
             resize(to: size, time: t)
         case .autoplay(let playing, _):
             if playing { core.attract.play(at: t) } else { core.attract.pause() }
+        case .holding(let holds, _):
+            if holds { core.attract.hold(at: t) } else { core.attract.letGo(at: t) }
         }
     }
 

@@ -44,6 +44,29 @@ import TestSupport
         #expect(r.stderr.contains("b.\(kind.ext): playing with "), "one line names the decoder: \(r.stderr)")
     }
 
+    /// Steps of autoplay, from the event log: (ms, from, to).
+    static func steps(_ out: String) throws -> [(Int, Int, Int)] {
+        try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).split(separator: "\n").compactMap { line in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  o["type"] as? String == "autoplay", o["action"] as? String == "next" else { return nil }
+            return (o["t_ms"] as? Int ?? -1, o["from"] as? Int ?? -1, o["to"] as? Int ?? -1)
+        }
+    }
+
+    @Test func underAutoplayAClipHoldsTheShowUntilItEndsOrPlaysItsLongest() throws {
+        let dir = try Self.folder(.h264MP4)
+        // Autoplay every second, starting on the 3 s clip: it moves on at its end, not at 1 s.
+        var (out, r) = try CarouselBinary.render([dir], script: "wait 4000\nsnapshot s\n", options: ["--autoplay", "1", "--start-index", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var steps = try Self.steps(out)
+        #expect(steps.first.map { $0.0 == 3000 && $0.1 == 1 && $0.2 == 2 } == true, "\(steps)")
+        #expect(try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("{\"t_ms\":3000,\"type\":\"video_ended\",\"index\":1}"))
+        (out, r) = try CarouselBinary.render([dir], script: "wait 4000\nsnapshot s\n",
+                                             options: ["--autoplay", "1", "--start-index", "1", "--video-max", "1.5"])
+        steps = try Self.steps(out)
+        #expect(steps.first.map { $0.0 == 1500 && $0.1 == 1 } == true, "--video-max 1.5: \(steps)")
+    }
+
     @Test func aPortraitClipPlaysUpright() throws {
         let dir = try Fixtures.temporaryFolder("portrait")
         try ClipFixtures.make(.h264MP4, seconds: [1, 1], width: 320, height: 240, in: dir, name: "p", rotate: 90)
