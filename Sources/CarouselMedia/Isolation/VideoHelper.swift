@@ -1,4 +1,5 @@
 import CarouselCore
+import CLinux
 import Glibc
 
 /// The video helper process (`carousel video-helper`): where clips are decoded, by
@@ -34,8 +35,18 @@ public enum VideoHelper {
                                                    alsoAllowed: alsoAllowed)
         let socket = MessageSocket(descriptor: DecoderHelper.socketDescriptor)
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
+        var trimmed = true
         while true {
-            switch socket.receive(until: nil) {
+            let received = socket.receive(until: trimmed ? nil : MonotonicClock.now + DecoderHelper.idleTrim)
+            if case .timedOut = received {
+                // Idle: what the last clip's decoder freed goes back to the system (a poster
+                // pool's helper held 86 MB of it at 1080p).
+                _ = malloc_trim(0)
+                trimmed = true
+                continue
+            }
+            trimmed = false
+            switch received {
             case .timedOut: continue
             case .closed: exit(0)
             case .malformed: exit(2)
