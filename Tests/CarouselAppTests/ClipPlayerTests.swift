@@ -85,3 +85,50 @@ import TestSupport
         #expect(!reason.contains("\n"), "\(reason)")
     }
 }
+
+/// The damaged-clip campaign: seeded damaged copies of a clip of every container and codec,
+/// each played through its own video helper to its end or its failure. Whatever the bytes,
+/// this process lives, every clip ends within a bound, and no helper is left behind.
+/// `DAMAGED_CLIP_COPIES=N` and `DAMAGED_SEED=S` make it a larger campaign.
+@Suite struct DamagedClipTests {
+    @Test func everyDamagedClipEndsOrFailsAndLeavesNoHelper() throws {
+        let originals = try ImageDamage.cleanFixtures().filter { ImageSource(path: $0).isClip }
+        #expect(originals.count == 4, "\(originals)")
+        let environment = ProcessInfo.processInfo.environment
+        let count = environment["DAMAGED_CLIP_COPIES"].flatMap { Int($0) } ?? 24
+        let seed = environment["DAMAGED_SEED"].flatMap { UInt64($0) } ?? 2026
+        let dir = try Fixtures.temporaryFolder("damaged-clips")
+        let paths = try ImageDamage.copies(of: originals, count: count, seed: seed, into: dir)
+        var ended = 0, failed = 0, longest = 0.0
+        var helpers: [pid_t] = []
+        for path in paths {
+            let started = Date()
+            let player: ClipPlayer
+            do { player = try ClipPlayer(path: path, settings: ClipPlayerTests.settings, loop: false, wake: {}) } catch {
+                failed += 1
+                continue
+            }
+            helpers.append(player.helperProcess)
+            playing: while true {
+                player.waitForNews(timeout: 15)
+                for f in player.take() { player.release(f.index) }
+                switch player.state {
+                case .ended: ended += 1; break playing
+                case .failed(let reason):
+                    failed += 1
+                    #expect(!reason.isEmpty && !reason.contains("\n"), "\(path): \(reason)")
+                    break playing
+                default:
+                    if Date().timeIntervalSince(started) > 20 { Issue.record("\(path) neither ended nor failed in 20 s"); break playing }
+                }
+            }
+            player.stop()
+            longest = max(longest, Date().timeIntervalSince(started))
+        }
+        #expect(ended + failed == paths.count)
+        #expect(!helpers.contains(where: IsolatedDecodingTests.isRunning), "a video helper outlived its clip")
+        // The helper gives up after 5 s without a frame; the main side after 8.
+        #expect(longest < ClipPlayer.silence + 4, "a clip took \(longest) s")
+        print("damaged clips: \(paths.count), ended \(ended), failed \(failed), longest \(longest) s")
+    }
+}
