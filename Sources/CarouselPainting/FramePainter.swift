@@ -108,6 +108,17 @@ public struct FramePainter {
     }
 
     /// Where an item's picture is drawn, if it has one.
+    /// A clip's poster's mark: a white triangle on a dark disc at its centre, a twelfth of
+    /// its shorter side (at least 16 px), so a clip reads as one before it plays.
+    private func drawPlayMark(in rect: Rect, alpha: UInt8, on renderer: SDLRenderer) {
+        let r = max(16, min(rect.size.width, rect.size.height) / 12)
+        let c = Point(x: rect.midX, y: rect.midY)
+        renderer.fillCircle(centre: c, radius: r, Color(r: 0, g: 0, b: 0, a: UInt8(Double(alpha) * 0.55)))
+        let s = r * 0.5
+        renderer.fillTriangle(Point(x: c.x - s * 0.7, y: c.y - s), Point(x: c.x - s * 0.7, y: c.y + s), Point(x: c.x + s, y: c.y),
+                              Color(r: 255, g: 255, b: 255, a: alpha))
+    }
+
     /// A playing clip's frame where its item's poster is (turned upright, dimmed as the item is).
     private func draw(_ video: VideoDrawing, over items: [VisibleItem], slots: SlotTextures, on renderer: SDLRenderer) {
         guard let item = items.last(where: { $0.item == video.item }), let rect = pictureRect(item, slots: slots) else { return }
@@ -139,7 +150,8 @@ public struct FramePainter {
         }
         if let card = style.card { renderer.fillRounded(frame, radius: radius, card.darkened(dim).withOpacity(opacity)) }
         switch slots.content(item.slot) {
-        case .loaded(_, let w, let h) where style.fillsBox:
+        case .loaded(let source, let w, let h) where style.fillsBox:
+            defer { if source.isClip { drawPlayMark(in: box, alpha: alpha, on: renderer) } }
             if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer) }
             let scale = max(box.size.width / Double(w), box.size.height / Double(h))
             let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
@@ -156,8 +168,9 @@ public struct FramePainter {
                           part: Rect(x: ((Double(w) - part.width) / 2).rounded(.down), y: ((Double(h) - part.height) / 2).rounded(.down),
                                      width: part.width.rounded(), height: part.height.rounded()),
                           in: box, radius: max(0, radius - border), brightness: 1 - dim, alpha: alpha)
-        case .loaded(_, let w, let h):
+        case .loaded(let source, let w, let h):
             let r = AspectFit.rect(of: Size(width: Double(w), height: Double(h)), in: box)
+            defer { if source.isClip { drawPlayMark(in: r, alpha: alpha, on: renderer) } }
             if style.fill != .none, let b = slots.backdrop(item.slot) {
                 drawBackdrop(b, in: box, around: slots.isOpaque(item.slot) ? r : nil, dim: dim, alpha: alpha, on: renderer)
             }

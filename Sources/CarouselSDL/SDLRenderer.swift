@@ -159,6 +159,15 @@ public final class SDLRenderer {
         SDL_RenderGeometry(handle, nil, vertices, Int32(vertices.count), indices, Int32(indices.count))
     }
 
+    /// A filled triangle (a clip's play mark).
+    public func fillTriangle(_ a: Point, _ b: Point, _ c: Point, _ colour: Color) {
+        let sdl = SDL_Color(r: colour.r, g: colour.g, b: colour.b, a: colour.a)
+        let vertices = [a, b, c].map {
+            SDL_Vertex(position: SDL_FPoint(x: Float($0.x), y: Float($0.y)), color: sdl, tex_coord: SDL_FPoint(x: 0, y: 0))
+        }
+        SDL_RenderGeometry(handle, nil, vertices, 3, nil, 0)
+    }
+
     /// Draws the top-left `source` pixels of `texture` into `destination`, optionally
     /// translucent (`alpha`) and darkened (`brightness` 0...1, for dimmed neighbours).
     public func draw(_ texture: SDLTexture, source: (width: Int, height: Int), in destination: Rect,
