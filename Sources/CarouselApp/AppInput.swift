@@ -7,6 +7,9 @@ import CarouselSDL
 public enum AppInput: Equatable, Sendable {
     case view(ViewInput)
     case toggleFullscreen
+    /// K or Play/Pause: pauses the show and the clip playing, or lets them go on (what the
+    /// remote's pause and play do).
+    case togglePause
     /// A quit key, SIGTERM or SIGINT: leave with status 0.
     case quit
     /// Escape or Backspace in a view opened from another (the carousel opened from the

@@ -28,6 +28,19 @@ final class ClipStage {
     private(set) var holdsShow = false
     /// When the frame on screen has shown for its duration (the clip's end, after its last).
     private var shownUntil: Double?
+    /// Since when the clip is paused (the frame on screen stays; decoding waits a ring ahead).
+    private var pausedSince: Double?
+
+    /// Pauses the clip at `time`, or lets it go on from the frame it showed.
+    func setPaused(_ paused: Bool, at time: Double) {
+        if paused, pausedSince == nil { pausedSince = time }
+        if !paused, let since = pausedSince {
+            pausedSince = nil
+            pacing.delay(by: time - since)
+            shownUntil = shownUntil.map { $0 + time - since }
+            started += time - since  // --video-max counts the time it played
+        }
+    }
 
     init(playing: ClipPlaying, renderer: SDLRenderer, waits: Bool,
          record: @escaping (String, Double, KeyValuePairs<String, EventLog.Value>) -> Void, warn: @escaping (String) -> Void) {
@@ -75,11 +88,12 @@ final class ClipStage {
         over = false
         holdsShow = false
         shownUntil = nil
+        pausedSince = nil
     }
 
     /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
     func pump(at now: Double) throws(SDLError) -> Bool {
-        guard let player, let item else { return false }
+        guard let player, let item, pausedSince == nil else { return false }
         if waits { waitForFrame(due: now, from: player) }
         for f in player.take() { queue.append(f) }
         var changed = false
@@ -141,6 +155,7 @@ final class ClipStage {
     /// When the next frame falls due, or the clip has held the show its longest (the loop
     /// sleeps until then).
     var nextDue: Double? {
+        guard pausedSince == nil else { return nil }
         let limit = holdsShow ? playing.maxSeconds.map { started + $0 } : nil
         // At the end, the last frame's duration: then the clip has ended.
         let end = player?.state == .ended && queue.isEmpty && !over ? shownUntil : nil

@@ -11,7 +11,11 @@ extension ControlCommand {
             if scene.activity.held { return .failure(.conflict("someone is touching the screen (the finger wins)")) }
             if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
         case .pause, .play:
-            if !canPlay { return .failure(.conflict("autoplay is off on this screen (--autoplay SECONDS sets it)")) }
+            // A clip in focus pauses and plays without autoplay too.
+            let clip = scene.currentIndex.map { scene.sources.indices.contains($0) && scene.sources[$0].isClip } == true
+            if !canPlay && !clip {
+                return .failure(.conflict("autoplay is off on this screen and no clip is in focus (--autoplay SECONDS sets it)"))
+            }
         case .screen, .brightness, .reload:
             break
         }

@@ -8,6 +8,8 @@ public struct GestureScript: Equatable, Sendable {
 
     public enum Key: String, CaseIterable, Equatable, Sendable {
         case left, right, up, down, home, end, pageup, pagedown, space, escape, back, plus, minus
+        /// Pause or play the show and the clip in focus, as the window's K does.
+        case k
     }
 
     public enum Action: Equatable, Sendable {

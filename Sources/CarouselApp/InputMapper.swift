@@ -52,6 +52,7 @@ struct InputMapper {
         case .pageDown: step = .nextPage
         case .plus, .minus: return [.view(ZoomSettings.keyStep(in: press.name == .plus, time: press.time))]
         case .f11, .f: return keys.kiosk ? [] : [.toggleFullscreen]
+        case .k, .playPause: return [.togglePause]
         case .escape where canGoBack: return [.back]
         case .backspace: return canGoBack ? [.back] : []
         case .escape, .q: return keys.kiosk ? [] : [.quit]

@@ -260,6 +260,10 @@ struct InteractiveLoop {
             catalog?.noteChange()
         case .memoryPressureChanged:
             if let level = memoryPressure?.level { try scene.apply(.memoryPressure(level, time: now)) }
+        case .togglePause:
+            paused.toggle()
+            try scene.handle(.autoplay(!paused, time: now))
+            needsDraw = true
         case .toggleFullscreen:
             window.setFullscreen(!window.isFullscreen)
         case .resized:

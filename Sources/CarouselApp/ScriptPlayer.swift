@@ -26,6 +26,8 @@ struct ScriptPlayer {
     var time: Double { Double(frameCount) / 60 }
     /// Set when the script pressed escape: the rest is not played.
     private(set) var quit = false
+    /// K pressed an odd number of times: the show and its clip are paused.
+    private var paused = false
 
     mutating func play(_ script: GestureScript, hooks: Hooks) throws {
         for (_, action) in script.actions where !quit {
@@ -94,6 +96,9 @@ struct ScriptPlayer {
             case .escape: quit = true
             case .back: try h.back(time)
             case .plus, .minus: try h.input(ZoomSettings.keyStep(in: key == .plus, time: time))
+            case .k:
+                paused.toggle()
+                try h.input(.autoplay(!paused, time: time))
             }
         case .wheel(let dx, let dy):
             // SDL's convention: y > 0 scrolls up (back), x > 0 scrolls right (forward).

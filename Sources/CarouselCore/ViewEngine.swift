@@ -36,6 +36,8 @@ extension ViewEngine {
     public var position: Double { core.scroller.position }
     /// Autoplay is set and not paused by a remote `pause`.
     public var isPlaying: Bool { core.attract.isPlaying }
+    /// A remote `pause` (or K) holds the show, and the clip in focus, until `play`.
+    public var isPaused: Bool { core.attract.paused }
     /// The latest time seen, seconds.
     public var time: Double { core.time }
     /// Which way the content last moved: +1 towards later items, -1 back, 0 not yet.

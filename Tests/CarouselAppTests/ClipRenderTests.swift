@@ -67,6 +67,17 @@ import TestSupport
         #expect(steps.first.map { $0.0 == 1500 && $0.1 == 1 } == true, "--video-max 1.5: \(steps)")
     }
 
+    @Test func kPausesTheClipOnItsFrameAndPlaysItOnFromThere() throws {
+        let dir = try Self.folder(.h264MP4)
+        // On b from 350 ms; paused 0.5 s into it (red) for 1.5 s, then on: 0.7 s later it is
+        // 1.2 s in (lime), where without the pause it would be 2.7 s in (blue).
+        let script = "key right\nwait 850\nkey k\nwait 1500\nsnapshot paused\nkey k\nwait 700\nsnapshot on\n"
+        let (out, r) = try CarouselBinary.render([dir], script: script)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.colour(out + "/paused.png") == 0)
+        #expect(try Self.colour(out + "/on.png") == 1)
+    }
+
     @Test func aPortraitClipPlaysUpright() throws {
         let dir = try Fixtures.temporaryFolder("portrait")
         try ClipFixtures.make(.h264MP4, seconds: [1, 1], width: 320, height: 240, in: dir, name: "p", rotate: 90)

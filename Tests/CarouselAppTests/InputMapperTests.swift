@@ -22,6 +22,7 @@ import Testing
         #expect(m.map(Self.press(.end)) == [.view(.step(.last, time: 1))])
         #expect(m.map(Self.press(.pageDown)) == [.view(.step(.nextPage, time: 1))])
         #expect(m.map(Self.press(.f11)) == [.toggleFullscreen])
+        #expect(m.map(Self.press(.k)) == [.togglePause] && m.map(Self.press(.playPause)) == [.togglePause])
         #expect(m.map(Self.press(.q)) == [.quit])
         #expect(m.map(Self.press(.escape)) == [.quit])
         #expect(m.map(Self.press(nil, keycode: Self.a)).isEmpty)

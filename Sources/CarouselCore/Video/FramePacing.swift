@@ -42,4 +42,9 @@ public struct FramePacing: Sendable, Equatable {
 
     /// Starts the clock again, for the same clip from its start: the next first frame shows at once.
     public mutating func restart() { start = nil }
+
+    /// The clip was paused for `seconds`: every frame still to show comes that much later.
+    public mutating func delay(by seconds: Double) {
+        if let start { self.start = start + seconds }
+    }
 }
