@@ -102,7 +102,8 @@ public final class ControlDesk: Sendable {
             sources: f.sources.map { .init(url: $0.url, state: $0.state, last_success: $0.lastSuccess.map(Self.iso8601)) },
             pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
             rss_bytes: f.rssBytes, frames_drawn: frames.count,
-            frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 })
+            frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 },
+            video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array((try? encoder.encode(body)) ?? Data("{}".utf8)) + [0x0a]
@@ -115,6 +116,10 @@ public final class ControlDesk: Sendable {
         var source: String?, title: String?, caption: String?, playing: Bool
         var screen: Screen, sources: [Source], pictures_failed: Int, decoder_restarts: Int
         var rss_bytes: Int, frames_drawn: Int, frame_time_p99_ms: Double?
+        /// The last clip's state (`playing`, `ended`, `failed`, `stopped`) and index.
+        struct Video: Encodable { var state: String; var index: Int? }
+        var video: Video?
+        var videos: EventFeed.Videos
     }
 
     static func iso8601(_ seconds: Double) -> String {
@@ -136,6 +141,11 @@ public final class ControlDesk: Sendable {
                     bounds: FrameStats.bounds, buckets: fs.buckets, count: fs.count, sum: fs.sum)
         m.counter("carousel_pictures_failed_total", "Pictures that could not be shown, by kind of reason.",
                   labelled: "reason", counts.failed.mapValues(Double.init))
+        m.counter("carousel_videos_total", "Clips that started playing, ended and failed.", labelled: "outcome",
+                  ["started": Double(counts.videos.started), "ended": Double(counts.videos.ended), "failed": Double(counts.videos.failed)])
+        m.counter("carousel_video_frames_total", "Frames of the clips played: shown, dropped (passed over, late), shown late.",
+                  labelled: "kind", ["shown": Double(counts.videos.frames_shown), "dropped": Double(counts.videos.frames_dropped),
+                                     "late": Double(counts.videos.frames_late)])
         m.counter("carousel_downloads_failed_total", "Downloads that failed (once per URL and reason until it works).", Double(counts.downloadsFailed))
         m.gauge("carousel_source_online", "1 for a web source last reached, 0 for one offline.",
                 labelled: "url", Dictionary(f.sources.map { ($0.url, $0.state == "online" ? 1.0 : 0) }) { a, _ in a })

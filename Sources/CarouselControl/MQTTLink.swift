@@ -118,6 +118,10 @@ public final class MQTTLink: @unchecked Sendable {
             guard let link = self else { return }
             link.queue.async { link.publishState(s, force: false) }
         }
+        desk.feed.watchVideo { [weak self] in
+            guard let link = self else { return }
+            link.queue.async { link.publishState(link.desk.state, force: false) }
+        }
         let rc = mosquitto_connect_async(mosq, settings.host, Int32(settings.port), Self.keepalive)
         if rc != MOSQ_ERR_SUCCESS.rawValue { note(connected: false, "cannot reach \(settings.host):\(settings.port) (\(Self.describe(rc))); trying again") }
         mosquitto_loop_start(mosq)
@@ -193,16 +197,21 @@ public final class MQTTLink: @unchecked Sendable {
     }
 
     private func publishState(_ s: ShowState, force: Bool) {
-        let failed = desk.feed.counts.failed.values.reduce(0, +)
+        let counts = desk.feed.counts
+        let failed = counts.failed.values.reduce(0, +)
         var attributes: [String: Any] = ["count": s.count, "view": s.view, "screen_reason": s.screenReason]
         if let i = s.index { attributes["index"] = i }
         if let v = s.source { attributes["source"] = v }
         if let v = s.caption { attributes["caption"] = v }
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("state/index", s.index.map(String.init) ?? ""), ("state/title", s.title ?? ""), ("state/view", s.view),
             ("state/playing", s.playing ? "ON" : "OFF"), ("state/screen", s.screenOn ? "ON" : "OFF"),
             ("state/failed", String(failed)), ("state/attributes", Self.json(attributes)),
         ] + (s.brightness.map { [("state/brightness", String(Int(($0 * 255).rounded())))] } ?? [])
+        // The last clip's state and the frames its clips dropped.
+        let video: [(String, String)] = [("state/video", counts.videoState ?? ""),
+                                         ("state/video_frames_dropped", String(counts.videos.frames_dropped))]
+        fields += video
         var changedPicture = false
         for (topic, value) in fields {
             let same = state.withLockedValue { st -> Bool in

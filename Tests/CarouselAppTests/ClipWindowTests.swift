@@ -37,3 +37,27 @@ struct ClipWindowTests {
         #expect(left.count == 1 && Set(left).isSubset(of: Set(playing)), "the player's helper is gone: \(playing) → \(left)")
     }
 }
+
+/// A clip's events as the control API reports them: /status's clip state and counts, the
+/// metrics, and /pause holding the clip without autoplay.
+@Suite(.serialized) struct ClipControlTests {
+    @Test func statusAndMetricsFollowTheClipAndPauseHoldsIt() throws {
+        let dir = try ClipRenderTests.folder(.h264MP4)
+        let k = try ControlAPITests.Kiosk([dir, "--size", "640x360", "--start-index", "1"])
+        defer { k.stop() }
+        let playing = k.status(within: 30) { ($0["video"] as? [String: Any])?["state"] as? String == "playing" }
+        #expect((playing?["video"] as? [String: Any])?["index"] as? Int == 1, "\(String(describing: playing))")
+        // Without autoplay, /pause is for the clip in focus.
+        #expect(k.probe.request("POST", "/pause")?.status == 200)
+        #expect(k.probe.request("POST", "/play")?.status == 200)
+        #expect(k.probe.request("POST", "/next")?.status == 200)
+        let stopped = k.status(within: 30) { ($0["video"] as? [String: Any])?["state"] as? String == "stopped" }
+        let videos = stopped?["videos"] as? [String: Any]
+        #expect(videos?["started"] as? Int == 1 && (videos?["frames_shown"] as? Int ?? 0) >= 1, "\(String(describing: stopped))")
+        let metrics = try #require(k.probe.request("GET", "/metrics")).text
+        #expect(metrics.contains("carousel_videos_total{outcome=\"started\"} 1"), "\(metrics)")
+        #expect(metrics.contains("carousel_video_frames_total{kind=\"shown\"}"))
+        // On a picture without autoplay there is nothing to pause.
+        #expect(k.probe.request("POST", "/pause")?.status == 409)
+    }
+}

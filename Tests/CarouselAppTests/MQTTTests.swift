@@ -202,3 +202,17 @@ final class MosquittoBroker {
         return last
     }
 }
+
+extension MQTTTests {
+    @Test func aClipsStateReachesTheBroker() throws {
+        let broker = try MosquittoBroker()
+        let dir = try ClipRenderTests.folder(.h264MP4)
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--start-index", "1",
+                                             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", "clip"],
+                                      display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(broker.waitForRetained("kiosk-carousel/clip/state/video", toBe: "playing", timeout: 30) == "playing")
+        broker.publish("kiosk-carousel/clip/cmd/next", "")
+        #expect(broker.waitForRetained("kiosk-carousel/clip/state/video", toBe: "stopped", timeout: 30) == "stopped")
+    }
+}
