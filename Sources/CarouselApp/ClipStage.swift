@@ -18,6 +18,8 @@ final class ClipStage {
     private let waits: Bool
     private var player: ClipPlayer?
     private(set) var item: Int?
+    /// The file (path and version) playing.
+    private var file: FileIdentity?
     private var started = 0.0
     private var pacing = FramePacing()
     private var queue: [ClipPlayer.Waiting] = []
@@ -51,12 +53,16 @@ final class ClipStage {
         self.warn = warn
     }
 
+    deinit { player?.stop() }
+
     /// Plays `source` as item `item` from `time` (nil: nothing plays). `loop`: again at its end.
+    /// The same item showing the same file goes on; another file there (a reload) starts anew.
     func show(_ source: ImageSource?, item: Int?, loop: Bool, at time: Double) {
-        guard item != self.item || (item != nil && player == nil && !over) else { return }
+        guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         stop(at: time)
         guard let item, let source, source.isClip, !RemoteURL.isRemote(source.path) else { return }
         self.item = item
+        file = source.file
         do throws(ImageError) {
             player = try ClipPlayer(path: source.path, settings: playing.settings, loop: loop, wake: playing.wake)
         } catch {
@@ -82,6 +88,7 @@ final class ClipStage {
         }
         player = nil
         item = nil
+        file = nil
         queue.removeAll()
         texture = nil
         said = false
