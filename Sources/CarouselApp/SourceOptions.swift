@@ -173,6 +173,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
             executable: ProcessInfo.processInfo.environment["CAROUSEL_DECODE_HELPER"] ?? IsolatedDecoder.ownExecutable,
             timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000),
             displayProfile: displayProfile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-            videoDecoders: videoDecoder.rawValue)
+            videoDecoders: videoDecoder.rawValue,
+            videoRegistry: remote.cacheFolder + "/gstreamer-registry.bin")
     }
 }

@@ -38,8 +38,10 @@ final class HelperProcess: @unchecked Sendable {
                     + (displayProfile.map { ["--display-profile", $0] } ?? []), startTimeout: startTimeout)
     }
 
-    /// Starts `executable` with `arguments` (a helper's subcommand and options) in the same way.
-    static func start(executable: String, arguments: [String], startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
+    /// Starts `executable` with `arguments` (a helper's subcommand and options) in the same
+    /// way; `environment` adds to what it is given (NAME=VALUE).
+    static func start(executable: String, arguments: [String], environment: [String] = [],
+                      startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
         guard let (ours, theirs) = MessageSocket.pair() else {
             throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
         }
@@ -55,7 +57,7 @@ final class HelperProcess: @unchecked Sendable {
         // sandbox would refuse anyway). The helper's end stays open until the helper has
         // its copy, and no longer.
         let started = withExtendedLifetime(theirs) {
-            ChildSpawn.start(executable, arguments: args, environment: ["SWIFT_BACKTRACE=enable=no"],
+            ChildSpawn.start(executable, arguments: args, environment: ["SWIFT_BACKTRACE=enable=no"] + environment,
                              descriptors: [0: .null(writing: false), 1: .null(writing: true), 2: .null(writing: true),
                                            DecoderHelper.socketDescriptor: .copy(theirs.descriptor)],
                              closingFrom: DecoderHelper.socketDescriptor + 1)

@@ -23,10 +23,15 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         public var displayProfile: String?
         /// Which decoders play clips (`--video-decoder`): `auto` or `software`.
         public var videoDecoders: String
+        /// Where GStreamer keeps its plugin registry (in the program's cache folder: the
+        /// video helpers read it, and the first writes it, instead of scanning every plugin
+        /// at each start); nil: GStreamer's own place.
+        public var videoRegistry: String?
 
         public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
                     memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
-                    dctScaling: Bool = true, displayProfile: String? = nil, videoDecoders: String = "auto") {
+                    dctScaling: Bool = true, displayProfile: String? = nil, videoDecoders: String = "auto",
+                    videoRegistry: String? = nil) {
             self.executable = executable
             self.timeout = timeout
             self.memoryLimitMB = memoryLimitMB
@@ -34,6 +39,16 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             self.dctScaling = dctScaling
             self.displayProfile = displayProfile
             self.videoDecoders = videoDecoders
+            self.videoRegistry = videoRegistry
+        }
+
+        /// How a video helper is started: its arguments and environment.
+        var videoHelper: (arguments: [String], environment: [String]) {
+            if let folder = videoRegistry.map({ ($0 as NSString).deletingLastPathComponent }) {
+                try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+            return ([VideoHelper.subcommand, "--memory-mb", String(memoryLimitMB), "--decoders", videoDecoders],
+                    videoRegistry.map { ["GST_REGISTRY=" + $0] } ?? [])
         }
     }
 
@@ -300,16 +315,16 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
     private func spawn() -> HelperProcess? {
         guard !isStopped else { return nil }
-        let (executable, memory, profile, decoders, kind) = (settings.executable, settings.memoryLimitMB, settings.displayProfile,
-                                                             settings.videoDecoders, kind)
+        let (executable, memory, profile, kind) = (settings.executable, settings.memoryLimitMB, settings.displayProfile, kind)
+        let video = kind == .clips ? settings.videoHelper : nil
         let started = spawner.run { () -> Result<HelperProcess, HelperFault> in
             do throws(HelperFault) {
                 switch kind {
                 case .pictures:
                     return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile))
                 case .clips:
-                    return .success(try HelperProcess.start(executable: executable, arguments: [
-                        VideoHelper.subcommand, "--memory-mb", String(memory), "--decoders", decoders]))
+                    return .success(try HelperProcess.start(executable: executable, arguments: video?.arguments ?? [],
+                                                            environment: video?.environment ?? []))
                 }
             } catch {
                 return .failure(error)

@@ -62,8 +62,8 @@ public final class ClipPlayer: @unchecked Sendable {
         let fd = try ImageFile.open(path)
         defer { close(fd) }
         do throws(HelperFault) {
-            helper = try HelperProcess.start(executable: settings.executable, arguments: [
-                VideoHelper.subcommand, "--memory-mb", String(settings.memoryLimitMB), "--decoders", settings.videoDecoders])
+            let video = settings.videoHelper
+            helper = try HelperProcess.start(executable: settings.executable, arguments: video.arguments, environment: video.environment)
         } catch {
             throw ImageError(path: path, reason: "cannot be played: \(error.description)")
         }
