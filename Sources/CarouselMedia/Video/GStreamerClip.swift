@@ -150,10 +150,35 @@ final class GStreamerClip {
         else { matrix = .bt709 }
         let opened = Info(width: Int(kc_gst_video_info_width(&videoInfo)), height: Int(kc_gst_video_info_height(&videoInfo)),
                           layout: layout, matrix: matrix, duration: known ? Double(duration) / 1e9 : nil,
-                          decoder: watcher.decoder, quarterTurns: watcher.quarterTurns(bus: gst_element_get_bus(pipeline)))
+                          decoder: watcher.decoder, quarterTurns: quarterTurns())
         guard opened.width > 0, opened.height > 0 else { throw failure("has frames of no size") }
         info = opened
         return opened
+    }
+
+    /// The clip's orientation ("rotate-90"…) as quarter turns clockwise: from the tags that
+    /// reached the appsink's pad before its first frame (stored there as sticky events the
+    /// moment they arrive, whatever the sink did with them since; the bus's tag messages are
+    /// posted later, and under ThreadSanitizer after the first frame was taken).
+    private func quarterTurns() -> Int {
+        guard let pad = gst_element_get_static_pad(sink, "sink") else { return 0 }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        for index in 0..<8 {
+            guard let event = gst_pad_get_sticky_event(pad, GST_EVENT_TAG, guint(index)) else { break }
+            defer { gst_event_unref(event) }
+            var tags: UnsafeMutablePointer<GstTagList>? = nil
+            gst_event_parse_tag(event, &tags)
+            var value: UnsafeMutablePointer<gchar>? = nil
+            guard let tags, gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value else { continue }
+            defer { g_free(value) }
+            switch String(cString: value) {
+            case "rotate-90": return 1
+            case "rotate-180": return 2
+            case "rotate-270": return 3
+            default: return 0
+            }
+        }
+        return 0
     }
 
     /// Moves to `seconds` from the start: the next frame is the one showing then (decoded
@@ -362,30 +387,6 @@ private final class PadWatcher: @unchecked Sendable {
               String(cString: klass).contains("Decoder/Video") else { return }
         let name = kc_gst_factory_name(factory)
         lock.locked { if decoderName.isEmpty, let name { decoderName = String(cString: name) } }
-    }
-
-    /// The clip's orientation tag ("rotate-90"…), from the tags posted so far.
-    func quarterTurns(bus: UnsafeMutablePointer<GstBus>?) -> Int {
-        guard let bus else { return 0 }
-        defer { gst_object_unref(bus) }
-        var turns = 0
-        while let message = gst_bus_pop_filtered(bus, GST_MESSAGE_TAG) {
-            defer { kc_gst_message_unref(message) }
-            var tags: UnsafeMutablePointer<GstTagList>? = nil
-            gst_message_parse_tag(message, &tags)
-            defer { if let tags { gst_tag_list_unref(tags) } }
-            var value: UnsafeMutablePointer<gchar>? = nil
-            if let tags, gst_tag_list_get_string(tags, "image-orientation", &value) != 0, let value {
-                defer { g_free(value) }
-                switch String(cString: value) {
-                case "rotate-90": turns = 1
-                case "rotate-180": turns = 2
-                case "rotate-270": turns = 3
-                default: turns = 0
-                }
-            }
-        }
-        return turns
     }
 
     func releaseTarget() {
