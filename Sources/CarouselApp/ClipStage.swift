@@ -172,8 +172,7 @@ final class ClipStage {
     /// What the painter draws in the clip's place: nil until its first frame is up.
     var drawing: VideoDrawing? {
         guard let item, let texture, let shape = player?.shape else { return nil }
-        let matrix: SDLTexture.VideoMatrix = shape.matrix == .bt709 ? .bt709 : shape.matrix == .full601 ? .full601 : .bt601
         return VideoDrawing(item: item, texture: texture, width: shape.width, height: shape.height,
-                            quarterTurns: shape.quarterTurns, matrix: matrix)
+                            quarterTurns: shape.quarterTurns, matrix: shape.matrix)
     }
 }

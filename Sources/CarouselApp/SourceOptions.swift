@@ -32,7 +32,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     public var decodeMemory: Int = DecodeMemory.defaultLimitMB
 
     @Option(help: ArgumentHelp("Which decoders play video clips: auto takes a hardware decoder where the machine has one (V4L2 on a Raspberry Pi, VA-API on Intel and AMD), else software; software never a hardware one. Each clip's log line names its decoder.", valueName: "auto|software"))
-    public var videoDecoder: VideoDecoderChoice = .auto
+    public var videoDecoder: VideoDecoders = .auto
 
     @Option(help: ArgumentHelp("With --autoplay, a clip holds the show until it ends, or for at most SECONDS; then the show moves on.", valueName: "SECONDS"))
     public var videoMax: Double?
@@ -173,7 +173,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
             executable: ProcessInfo.processInfo.environment["CAROUSEL_DECODE_HELPER"] ?? IsolatedDecoder.ownExecutable,
             timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000),
             displayProfile: displayProfile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
-            videoDecoders: videoDecoder.rawValue,
+            videoDecoders: videoDecoder,
             videoRegistry: remote.cacheFolder + "/gstreamer-registry.bin")
     }
 }

@@ -13,9 +13,12 @@ struct VideoHelperCommand: ParsableCommand {
     var memoryMb: Int = DecodeMemory.defaultLimitMB
 
     @Option(help: "auto: hardware decoders where the machine has them; software: never.")
-    var decoders: String = "auto"
+    var decoders: VideoDecoders = .auto
 
     func run() throws {
         VideoHelper.serve(memoryLimitMB: memoryMb, decoders: decoders)
     }
 }
+
+/// `--video-decoder` and the helper's `--decoders` take its cases by name.
+extension VideoDecoders: ExpressibleByArgument {}

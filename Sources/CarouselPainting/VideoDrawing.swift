@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselSDL
 
 /// A playing clip's frame as the painter draws it in its item's place, over its poster:
@@ -8,9 +9,9 @@ public struct VideoDrawing {
     public var width: Int
     public var height: Int
     public var quarterTurns: Int
-    public var matrix: SDLTexture.VideoMatrix
+    public var matrix: VideoMatrix
 
-    public init(item: Int, texture: SDLTexture, width: Int, height: Int, quarterTurns: Int, matrix: SDLTexture.VideoMatrix) {
+    public init(item: Int, texture: SDLTexture, width: Int, height: Int, quarterTurns: Int, matrix: VideoMatrix) {
         self.item = item
         self.texture = texture
         self.width = width

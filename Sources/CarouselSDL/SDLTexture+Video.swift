@@ -1,29 +1,21 @@
 import CSDL2
 import CarouselCore
 
-extension SDLTexture {
-    /// How a video texture's YUV values become colours: SDL's three conversions.
-    public enum VideoMatrix: Sendable {
-        /// BT.601, limited range.
-        case bt601
-        /// BT.709, limited range.
-        case bt709
-        /// BT.601, full range (JPEG's).
-        case full601
-
-        var mode: SDL_YUV_CONVERSION_MODE {
-            switch self {
-            case .bt601: SDL_YUV_CONVERSION_BT601
-            case .bt709: SDL_YUV_CONVERSION_BT709
-            case .full601: SDL_YUV_CONVERSION_JPEG
-            }
+extension VideoMatrix {
+    var mode: SDL_YUV_CONVERSION_MODE {
+        switch self {
+        case .bt601: SDL_YUV_CONVERSION_BT601
+        case .bt709: SDL_YUV_CONVERSION_BT709
+        case .full601: SDL_YUV_CONVERSION_JPEG
         }
-
-        /// Makes this the conversion used from now on. SDL has one for all YUV textures
-        /// (read as each is drawn or uploaded): set before a video frame goes up and is drawn.
-        public func use() { SDL_SetYUVConversionMode(mode) }
     }
 
+    /// Makes this the conversion used from now on. SDL has one for all YUV textures (read
+    /// as each is drawn or uploaded): set before a video frame goes up and is drawn.
+    public func use() { SDL_SetYUVConversionMode(mode) }
+}
+
+extension SDLTexture {
     /// A streaming texture for video frames: 4:2:0 YUV in three planes (I420) or two
     /// (`nv12`), converted to colours where the renderer draws (on the GPU where there is one).
     public static func video(renderer: SDLRenderer, width: Int, height: Int, nv12: Bool) throws(SDLError) -> SDLTexture {

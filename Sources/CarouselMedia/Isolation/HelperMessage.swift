@@ -44,7 +44,7 @@ enum HelperMessage: Equatable, Sendable {
         var width: Int
         var height: Int
         var layout: VideoFrame.Layout
-        var matrix: VideoFrame.Matrix
+        var matrix: VideoMatrix
         /// 0: not known.
         var durationMicros: Int
         var quarterTurns: Int
@@ -175,7 +175,7 @@ enum HelperMessage: Equatable, Sendable {
             self = .play(name: name, loop: loop)
         case .clipOpened:
             guard let w = r.u32(), let h = r.u32(), let l = r.u8(), let layout = VideoFrame.Layout(rawValue: l),
-                  let m = r.u8(), let matrix = VideoFrame.Matrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,
+                  let m = r.u8(), let matrix = VideoMatrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,
                   let decoder = r.text(), let bytes = r.u64(), let planes = r.u8(), Int(planes) == layout.planeCount else { return nil }
             var pitches: [Int] = [], offsets: [Int] = []
             for _ in 0..<planes { guard let p = r.u32() else { return nil }; pitches.append(p) }

@@ -22,7 +22,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         /// nil: sRGB. Each helper reads it once, before its sandbox closes.
         public var displayProfile: String?
         /// Which decoders play clips (`--video-decoder`): `auto` or `software`.
-        public var videoDecoders: String
+        public var videoDecoders: VideoDecoders
         /// Where GStreamer keeps its plugin registry (in the program's cache folder: the
         /// video helpers read it, and the first writes it, instead of scanning every plugin
         /// at each start); nil: GStreamer's own place.
@@ -30,7 +30,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
 
         public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
                     memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
-                    dctScaling: Bool = true, displayProfile: String? = nil, videoDecoders: String = "auto",
+                    dctScaling: Bool = true, displayProfile: String? = nil, videoDecoders: VideoDecoders = .auto,
                     videoRegistry: String? = nil) {
             self.executable = executable
             self.timeout = timeout
@@ -47,7 +47,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             if let folder = videoRegistry.map({ ($0 as NSString).deletingLastPathComponent }) {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            return ([VideoHelper.subcommand, "--memory-mb", String(memoryLimitMB), "--decoders", videoDecoders],
+            return ([VideoHelper.subcommand, "--memory-mb", String(memoryLimitMB), "--decoders", videoDecoders.rawValue],
                     videoRegistry.map { ["GST_REGISTRY=" + $0] } ?? [])
         }
     }

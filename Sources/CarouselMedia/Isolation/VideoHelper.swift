@@ -21,12 +21,12 @@ public enum VideoHelper {
     static let alsoAllowed = ["socketpair", "getppid", "sched_getattr", "sched_getparam", "sched_getscheduler"]
 
     /// Serves requests until the main process goes away; never returns.
-    public static func serve(memoryLimitMB: Int, decoders: String) -> Never {
+    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders) -> Never {
         // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
         setenv("TZ", "UTC0", 1)
         let started: ImageError?
         do throws(ImageError) {
-            try GStreamerSetup.initialise(decoders: GStreamerSetup.Decoders(rawValue: decoders) ?? .auto)
+            try GStreamerSetup.initialise(decoders: decoders)
             started = nil
         } catch {
             started = error

@@ -14,7 +14,7 @@ public final class ClipPlayer: @unchecked Sendable {
         public var width: Int
         public var height: Int
         public var layout: VideoFrame.Layout
-        public var matrix: VideoFrame.Matrix
+        public var matrix: VideoMatrix
         public var duration: Double?
         public var quarterTurns: Int
         /// The decoder element playing it.

@@ -1,6 +1,6 @@
 import CarouselCore
 import CGStreamer
-import Glibc
+import Foundation
 
 /// One clip decoded by GStreamer in this process (a helper's): from the clip's bytes in
 /// memory (appsrc in random-access mode, so no file is opened by name) through `decodebin`,
@@ -16,7 +16,7 @@ final class GStreamerClip {
         var width: Int
         var height: Int
         var layout: VideoFrame.Layout?
-        var matrix: VideoFrame.Matrix
+        var matrix: VideoMatrix
         /// Seconds; nil when the container does not say.
         var duration: Double?
         /// The decoder element playing it ("avdec_h264", "v4l2slh264dec"), "" if none was seen.
@@ -144,7 +144,7 @@ final class GStreamerClip {
         let format = kc_gst_video_info_format(&videoInfo)
         let layout: VideoFrame.Layout? = format == GST_VIDEO_FORMAT_I420 ? .i420 : format == GST_VIDEO_FORMAT_NV12 ? .nv12 : nil
         let colorimetry = videoInfo.colorimetry
-        let matrix: VideoFrame.Matrix
+        let matrix: VideoMatrix
         if colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 { matrix = .full601 }
         else if colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT601 { matrix = .bt601 }
         else { matrix = .bt709 }
@@ -362,12 +362,12 @@ private final class ByteFeed: @unchecked Sendable {
 /// notes the decoder chosen.
 private final class PadWatcher: @unchecked Sendable {
     var target: UnsafeMutablePointer<GstPad>?
-    private let lock = PthreadLock()
+    private let lock = NSLock()
     private var linkedPad = false
     private var decoderName = ""
 
-    var linked: Bool { lock.locked { linkedPad } }
-    var decoder: String { lock.locked { decoderName } }
+    var linked: Bool { lock.withLock { linkedPad } }
+    var decoder: String { lock.withLock { decoderName } }
 
     func added(_ pad: UnsafeMutablePointer<GstPad>) {
         guard let target else { return }
@@ -375,7 +375,7 @@ private final class PadWatcher: @unchecked Sendable {
         defer { kc_gst_caps_unref(caps) }
         guard let caps, let structure = gst_caps_get_structure(caps, 0), let name = gst_structure_get_name(structure),
               String(cString: name).hasPrefix("video/") else { return }
-        lock.locked {
+        lock.withLock {
             guard !linkedPad, gst_pad_is_linked(target) == 0 else { return }
             linkedPad = gst_pad_link(pad, target) == GST_PAD_LINK_OK
         }
@@ -386,7 +386,7 @@ private final class PadWatcher: @unchecked Sendable {
               let klass = gst_element_factory_get_metadata(factory, "klass"),
               String(cString: klass).contains("Decoder/Video") else { return }
         let name = kc_gst_factory_name(factory)
-        lock.locked { if decoderName.isEmpty, let name { decoderName = String(cString: name) } }
+        lock.withLock { if decoderName.isEmpty, let name { decoderName = String(cString: name) } }
     }
 
     func releaseTarget() {

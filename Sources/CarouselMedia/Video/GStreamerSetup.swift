@@ -1,14 +1,10 @@
 import CGStreamer
-import Glibc
+import Foundation
 
 /// GStreamer, started once per process with what a sandboxed helper needs done before its
 /// filter goes on: the registry read (never a child process to rebuild it), and every plugin
 /// a clip may need loaded now, since a plugin is a file and files cannot be opened after.
 enum GStreamerSetup {
-    /// Which decoders may play: those of the highest rank, hardware ones included where the
-    /// machine has them (`auto`), or software only.
-    enum Decoders: String, Sendable, CaseIterable { case auto, software }
-
     /// The plugins a clip may need: sources and sinks of our own, typefinding and decodebin,
     /// the containers (MP4/MOV, Matroska/WebM), parsers, software decoders (libav for H.264
     /// and HEVC, libvpx, libaom), conversion and the hardware decoders of a Raspberry Pi
@@ -18,11 +14,11 @@ enum GStreamerSetup {
                           "video4linux2", "v4l2codecs", "va"]
 
     private nonisolated(unsafe) static var state: Result<Void, ImageError>?
-    private static let lock = PthreadLock()
+    private static let lock = NSLock()
 
     /// Starts GStreamer (once); `decoders` decides whether hardware decoders may play.
-    static func initialise(decoders: Decoders = .auto) throws(ImageError) {
-        let outcome = lock.locked { () -> Result<Void, ImageError> in
+    static func initialise(decoders: VideoDecoders = .auto) throws(ImageError) {
+        let outcome = lock.withLock { () -> Result<Void, ImageError> in
             if let state { return state }
             // No fork of gst-plugin-scanner (a sandboxed helper cannot start a process) and no
             // network lookups of anything.
@@ -65,17 +61,5 @@ enum GStreamerSetup {
             }
             list = node.pointee.next
         }
-    }
-}
-
-/// A pthread mutex (no Foundation in the helpers' hot paths).
-final class PthreadLock: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
     }
 }

@@ -1,49 +1,12 @@
-import CarouselCore
-
-/// One decoded video frame as the clip gave it: 8-bit YUV 4:2:0 planes (I420: Y, U, V; NV12:
-/// Y, then U and V interleaved), each plane's rows `pitches[i]` bytes apart in `bytes` from
-/// `offsets[i]`, with its time in the clip. What goes up with `SDL_UpdateYUVTexture` or
-/// `SDL_UpdateNVTexture`, so the colour conversion happens where the renderer does it.
-public struct VideoFrame: Sendable, Equatable {
+/// How a decoded video frame lies in memory: 8-bit YUV 4:2:0 planes (I420: Y, U, V; NV12: Y,
+/// then U and V interleaved), each plane's rows `pitch` bytes apart from its offset. What goes
+/// up with `SDL_UpdateYUVTexture` or `SDL_UpdateNVTexture`, so the colour conversion happens
+/// where the renderer does it.
+public enum VideoFrame {
     public enum Layout: UInt8, Sendable {
         case i420 = 1, nv12
         /// How many planes.
         public var planeCount: Int { self == .i420 ? 3 : 2 }
-    }
-
-    /// How the YUV values map to colours (the stream's, as far as the renderer can follow it).
-    public enum Matrix: UInt8, Sendable {
-        /// BT.601, limited range (SD video, most phone clips before HD).
-        case bt601 = 1
-        /// BT.709, limited range (HD video).
-        case bt709
-        /// BT.601, full range (JPEG's; some phones' clips).
-        case full601
-    }
-
-    public var layout: Layout
-    public var matrix: Matrix
-    public var width: Int
-    public var height: Int
-    /// Seconds from the clip's start at which it shows.
-    public var time: Double
-    /// Seconds it shows for (until the next frame).
-    public var duration: Double
-    public var pitches: [Int]
-    public var offsets: [Int]
-    public var bytes: [UInt8]
-
-    public init(layout: Layout, matrix: Matrix, width: Int, height: Int, time: Double, duration: Double,
-                pitches: [Int], offsets: [Int], bytes: [UInt8]) {
-        self.layout = layout
-        self.matrix = matrix
-        self.width = width
-        self.height = height
-        self.time = time
-        self.duration = duration
-        self.pitches = pitches
-        self.offsets = offsets
-        self.bytes = bytes
     }
 
     /// Each plane's width and height in samples: the chroma planes of 4:2:0 are half each
@@ -54,8 +17,8 @@ public struct VideoFrame: Sendable, Equatable {
         return layout == .nv12 ? (w * 2, h) : (w, h)
     }
 
-    /// Whether the planes, pitches and offsets fit in `bytes` (a helper's frame is checked
-    /// before a byte of it is read).
+    /// Whether the planes, pitches and offsets fit in `count` bytes (a helper's frame is
+    /// checked before a byte of it is read).
     public static func fits(layout: Layout, width: Int, height: Int, pitches: [Int], offsets: [Int], count: Int) -> Bool {
         guard width >= 1, height >= 1, width <= 16384, height <= 16384,
               pitches.count == layout.planeCount, offsets.count == layout.planeCount else { return false }
