@@ -151,12 +151,17 @@ public enum EventQueue {
     /// SDL's start on the raw clock, to microseconds: its ticks are whole milliseconds, so
     /// the moment one turns over is waited for (under a millisecond, once). Read at any
     /// other moment it was up to a millisecond late, and SDL's times came out ahead of the
-    /// loop's.
+    /// loop's. The turn lies between the last reading of the old millisecond and the first
+    /// of the new; it counts only when the two are at most 100 µs apart: a thread put aside
+    /// between them (a busy machine) had set every SDL time of the run that far off.
     private static func findSDLStart() -> Double {
-        let first = SDL_GetTicks64()
+        var lastRead = kc_monotonic_raw_seconds()
+        var last = SDL_GetTicks64()
         while true {
-            let raw = kc_monotonic_raw_seconds(), ticks = SDL_GetTicks64()
-            if ticks != first { return raw - Double(ticks) / 1000 }
+            let before = kc_monotonic_raw_seconds(), ticks = SDL_GetTicks64(), after = kc_monotonic_raw_seconds()
+            if ticks != last, after - lastRead < 0.0001 { return (lastRead + after) / 2 - Double(ticks) / 1000 }
+            last = ticks
+            lastRead = before
         }
     }
 
