@@ -277,7 +277,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
         guard let clip else { return }
         let resting = engine.position == engine.position.rounded() && engine.fade == nil
         let item = resting ? engine.currentIndex : nil
-        clip.show(item.map { sources[$0] }, item: item, loop: engine.settings.attract.autoplayInterval == nil, at: engine.time)
+        clip.show(item.map { sources[$0] }, motion: item.flatMap(pipeline.motion(of:)), item: item,
+                  loop: engine.settings.attract.autoplayInterval == nil, at: engine.time)
         clip.setPaused(engine.isPaused, at: engine.time)
         // `carousel render` draws what each advance leaves: the frame due then is up.
         if pipeline.loading.waitsForImages { _ = try clip.pump(at: engine.time) }

@@ -7,7 +7,9 @@ import CarouselSDL
 /// plays in a video helper of its own (`ClipPlayer`) from its start each time it arrives,
 /// its frames paced on the loop's clock (`FramePacing`) and uploaded as they fall due into
 /// one YUV texture, drawn where its poster is. It stops, and its helper goes, as soon as
-/// the item is no longer the one at rest. Logs `video_started` {index, decoder},
+/// the item is no longer the one at rest. A picture with a clip of its own (a Motion Photo)
+/// plays it on arrival as `--motion` says, drawn over the still, and never holds the show:
+/// once it ends its helper goes and the still shows again. Logs `video_started` {index, decoder},
 /// `video_ended` {index} and `frames_dropped` {index, shown, dropped, late}. Main thread.
 final class ClipStage {
     private let playing: ClipPlaying
@@ -32,6 +34,8 @@ final class ClipStage {
     private var shownUntil: Double?
     /// Since when the clip is paused (the frame on screen stays; decoding waits a ring ahead).
     private var pausedSince: Double?
+    /// The clip is a picture's own (a Motion Photo's): at its end the still shows again.
+    private var isMotion = false
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
@@ -56,22 +60,28 @@ final class ClipStage {
     deinit { player?.stop() }
 
     /// Plays `source` as item `item` from `time` (nil: nothing plays). `loop`: again at its end.
-    /// The same item showing the same file goes on; another file there (a reload) starts anew.
-    func show(_ source: ImageSource?, item: Int?, loop: Bool, at time: Double) {
+    /// `motion`: where the picture's own clip lies in its file, once it was decoded (a
+    /// Motion Photo). The same item showing the same file goes on; another file there (a
+    /// reload) starts anew.
+    func show(_ source: ImageSource?, motion: ByteRange? = nil, item: Int?, loop: Bool, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         stop(at: time)
-        guard let item, let source, source.isClip, !RemoteURL.isRemote(source.path) else { return }
+        guard let item, let source, !RemoteURL.isRemote(source.path) else { return }
+        let range = source.isClip || playing.motion == .off ? nil : motion
+        guard source.isClip || range != nil else { return }
         self.item = item
         file = source.file
+        isMotion = range != nil
+        let loops = isMotion ? playing.motion == .loop : loop
         do throws(ImageError) {
-            player = try ClipPlayer(path: source.path, settings: playing.settings, loop: loop, wake: playing.wake)
+            player = try ClipPlayer(path: source.path, range: range, settings: playing.settings, loop: loops, wake: playing.wake)
         } catch {
             warn(error.description)
             over = true
             return
         }
         started = time
-        holdsShow = !loop
+        holdsShow = !loops && !isMotion
         // Live, the clock starts with the first frame (it shows at once); rendered, at the
         // time it arrived, so a frame's place in the script never depends on the decoder's speed.
         pacing = FramePacing(start: waits ? time : nil)
@@ -96,6 +106,7 @@ final class ClipStage {
         holdsShow = false
         shownUntil = nil
         pausedSince = nil
+        isMotion = false
     }
 
     /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
@@ -129,6 +140,12 @@ final class ClipStage {
             over = true
             holdsShow = false
             record("video_ended", now, ["index": .int(item)])
+            if isMotion {
+                // The still shows again, and the helper goes.
+                player.stop()
+                texture = nil
+                changed = true
+            }
         case .failed(let reason) where !over:
             over = true
             holdsShow = false

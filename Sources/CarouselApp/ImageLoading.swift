@@ -1,4 +1,5 @@
 import CarouselMedia
+import ArgumentParser
 
 /// How a view's images are loaded: the workers, how far ahead, reshuffling, waiting.
 public struct ImageLoading {
@@ -33,10 +34,20 @@ public struct ClipPlaying: Sendable {
     public var wake: @Sendable () -> Void
     /// Under autoplay, the longest a clip holds the show, seconds (`--video-max`); nil: to its end.
     public var maxSeconds: Double?
+    /// What a Motion Photo's clip does when the carousel arrives on it (`--motion`).
+    public var motion: MotionPlay
 
-    public init(settings: IsolatedDecoder.Settings, wake: @escaping @Sendable () -> Void, maxSeconds: Double? = nil) {
+    public init(settings: IsolatedDecoder.Settings, wake: @escaping @Sendable () -> Void, maxSeconds: Double? = nil,
+                motion: MotionPlay = .once) {
         self.settings = settings
         self.wake = wake
         self.maxSeconds = maxSeconds
+        self.motion = motion
     }
+}
+
+/// A Motion Photo's clip on arrival (`--motion`): played once, then the still stays; played
+/// over and over while the carousel rests there; or never.
+public enum MotionPlay: String, Sendable, CaseIterable, ExpressibleByArgument {
+    case once, loop, off
 }

@@ -170,6 +170,13 @@ public final class ImagePipeline {
         }
     }
 
+    /// Where item `item`'s picture holds a clip of its own (a Motion Photo), once it was
+    /// decoded; nil otherwise.
+    func motion(of item: Int) -> ByteRange? {
+        if case .image(let image)? = feed.outcome(for: item) { return image.motion }
+        return nil
+    }
+
     private func previewImage(_ item: Int) -> PixelImage? {
         if case .image(let image)? = previews?.outcome(for: item) { return image }
         return nil

@@ -77,6 +77,6 @@ public final class LoadingMaker {
             broken: broken,
             // A frame's arrival wakes the loop to look: it draws only when one falls due.
             clips: tiles ? nil : ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() },
-                                             maxSeconds: source.videoMax))
+                                             maxSeconds: source.videoMax, motion: source.motion))
     }
 }

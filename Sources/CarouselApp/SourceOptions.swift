@@ -37,6 +37,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("With --autoplay, a clip holds the show until it ends, or for at most SECONDS; then the show moves on.", valueName: "SECONDS"))
     public var videoMax: Double?
 
+    @Option(help: ArgumentHelp("A Motion Photo's clip when the carousel arrives on it: once (then the still stays), loop, or off (the still only).", valueName: "once|loop|off"))
+    public var motion: MotionPlay = .once
+
     @Option(help: ArgumentHelp("Where the walls (mosaic, grid) keep their thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))
     public var thumbnailCache: String?
 
@@ -94,6 +97,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
          .init("video-decoder", .string(videoDecoder.rawValue)),
          .init("video-max", videoMax.map { .number($0) }, unset: "a clip holds the show to its end"),
+         .init("motion", .string(motion.rawValue)),
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show")] + remote.configEntries

@@ -78,6 +78,63 @@ public enum ClipFixtures {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
     }
 
+    /// How a phone marks the clip it appended to a Motion Photo's JPEG.
+    public enum MotionForm: Sendable, CaseIterable {
+        /// Motion Photo 1.0: `GCamera:MotionPhoto` and a `Container:Directory` item's length.
+        case container
+        /// The older MicroVideo: `GCamera:MicroVideo` and `MicroVideoOffset` from the end.
+        case microVideo
+        /// Samsung's: `MotionPhoto_Data` before the MP4 and a SEF trailer, no XMP.
+        case samsung
+    }
+
+    /// A Motion Photo: the JPEG `still` with the XMP `form` asks for after its SOI, and the
+    /// MP4 `clip` appended, as a phone's camera writes it.
+    public static func motionPhoto(still: [UInt8], clip: [UInt8], form: MotionForm) -> [UInt8] {
+        precondition(still.count > 2 && still[0] == 0xFF && still[1] == 0xD8)
+        var xmp: String?
+        switch form {
+        case .container:
+            xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
+             xmlns:Container="http://ns.google.com/photos/1.0/container/" xmlns:Item="http://ns.google.com/photos/1.0/container/item/"
+             GCamera:MotionPhoto="1" GCamera:MotionPhotoVersion="1" GCamera:MotionPhotoPresentationTimestampUs="0">
+            <Container:Directory><rdf:Seq>
+            <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="image/jpeg" Item:Semantic="Primary" Item:Length="0" Item:Padding="0"/></rdf:li>
+            <rdf:li rdf:parseType="Resource"><Container:Item Item:Mime="video/mp4" Item:Semantic="MotionPhoto" Item:Length="\(clip.count)" Item:Padding="0"/></rdf:li>
+            </rdf:Seq></Container:Directory></rdf:Description></rdf:RDF></x:xmpmeta>
+            """
+        case .microVideo:
+            xmp = """
+            <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+            <rdf:Description rdf:about="" xmlns:GCamera="http://ns.google.com/photos/1.0/camera/"
+             GCamera:MicroVideo="1" GCamera:MicroVideoVersion="1" GCamera:MicroVideoOffset="\(clip.count)"
+             GCamera:MicroVideoPresentationTimestampUs="0"/></rdf:RDF></x:xmpmeta>
+            """
+        case .samsung:
+            xmp = nil
+        }
+        var out: [UInt8] = [0xFF, 0xD8]
+        if let xmp {
+            let body = Array("http://ns.adobe.com/xap/1.0/\0".utf8) + Array(xmp.utf8)
+            out += [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        }
+        out += still[2...]
+        if form == .samsung {
+            // The clip after its marker, then a SEF directory of one entry and its trailer.
+            let marker = Array("MotionPhoto_Data".utf8)
+            let data = [0, 0, 0x30, 0x0A] + le32(marker.count) + marker + clip
+            let header = Array("SEFH".utf8) + le32(106) + le32(1) + [0, 0, 0x30, 0x0A] + le32(data.count) + le32(data.count)
+            out += data + header + le32(header.count) + Array("SEFT".utf8)
+        } else {
+            out += clip
+        }
+        return out
+    }
+
+    private static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+
     public struct ClipFailure: Error, CustomStringConvertible {
         public var text: String
         public var description: String { text }

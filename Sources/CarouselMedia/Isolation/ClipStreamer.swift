@@ -13,12 +13,13 @@ enum ClipStreamer {
     /// Seconds a clip may give no frame before it counts as failed.
     static let stallSeconds = 5.0
 
-    /// Plays the clip in `file` until it ends (or, `loop`, until the main process goes).
-    static func play(file: Int32, name: String, loop: Bool, on socket: MessageSocket) {
+    /// Plays the clip in `file` (or in `range` of it) until it ends (or, `loop`, until the
+    /// main process goes).
+    static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, on socket: MessageSocket) {
         let clip: GStreamerClip
         let info: GStreamerClip.Info
         do throws(ImageError) {
-            clip = try GStreamerClip(file: file, name: name, output: .yuv)
+            clip = try GStreamerClip(file: file, range: range, name: name, output: .yuv)
             info = try clip.open(timeout: stallSeconds)
         } catch {
             socket.send(.failed(reason: error.reason))

@@ -66,7 +66,7 @@ public enum DecoderHelper {
         }
         socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque,
                            note: image.note ?? "", fullWidth: Int(image.fullSize?.width ?? 0),
-                           fullHeight: Int(image.fullSize?.height ?? 0), backdrop: backdrop), attaching: fd)
+                           fullHeight: Int(image.fullSize?.height ?? 0), backdrop: backdrop, motion: image.motion), attaching: fd)
         close(fd)
     }
 
@@ -114,6 +114,8 @@ public enum DecoderHelper {
                 var image = try decoder.decode(file: file, name: job.name, fittingIn: box)
                 // The blurred backdrop (`--fill`), from the fitted picture: about a millisecond.
                 if job.backdrop { image.backdrop = BlurredBackdrop.make(from: image) }
+                // A Motion Photo's clip: found here, in the sandbox, from the hostile file.
+                image.motion = MotionPhoto.locate(file: file)
                 return .image(image)
             } catch {
                 return .message(.failed(reason: budget.explain(error.reason, pixels: pixels)))

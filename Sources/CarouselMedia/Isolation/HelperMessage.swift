@@ -17,14 +17,16 @@ enum HelperMessage: Equatable, Sendable {
     /// `note`: what to say once about it (its colour profile was ignored); empty: nothing.
     /// `fullWidth` × `fullHeight`: the whole picture's upright size (0 × 0: not known).
     /// `backdrop`: the blurred backdrop asked for (`--fill`), whose pixels follow the
-    /// picture's in the memfd; nil: none.
+    /// picture's in the memfd; nil: none. `motion`: where the picture's own clip lies in its
+    /// file (a Motion Photo); nil: none.
     case image(width: Int, height: Int, isOpaque: Bool, note: String = "", fullWidth: Int = 0, fullHeight: Int = 0,
-               backdrop: BackdropShape? = nil)
+               backdrop: BackdropShape? = nil, motion: ByteRange? = nil)
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
     /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
-    /// its start again at its end).
-    case play(name: String, loop: Bool)
+    /// its start again at its end); `range`: only these bytes of the file are the clip (a
+    /// Motion Photo's), nil: all of them.
+    case play(name: String, loop: Bool, range: ByteRange? = nil)
     /// Video helper to main: what the clip is and how its frames lie in the ring.
     case clipOpened(ClipShape)
     /// Video helper to main: ring buffer `index`, the attached memfd (sealed against
@@ -106,7 +108,7 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(job.backdrop ? 1 : 0)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
-        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop):
+        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop, let motion):
             out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0); out.text(note)
             out.u32(fullWidth); out.u32(fullHeight)
             if let b = backdrop, b.average.count == 3 {
@@ -114,10 +116,11 @@ enum HelperMessage: Equatable, Sendable {
             } else {
                 out.u8(0)
             }
+            out.range(motion)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
-        case .play(let name, let loop):
-            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0)
+        case .play(let name, let loop, let range):
+            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0); out.range(range)
         case .clipOpened(let c):
             out.u8(Tag.clipOpened.rawValue); out.u32(c.width); out.u32(c.height); out.u8(c.layout.rawValue); out.u8(c.matrix.rawValue)
             out.u64(c.durationMicros); out.u8(UInt8(c.quarterTurns & 3)); out.text(c.decoder); out.u64(c.frameBytes)
@@ -166,13 +169,15 @@ enum HelperMessage: Equatable, Sendable {
                       (1...BlurredBackdrop.side).contains(bw), (1...BlurredBackdrop.side).contains(bh) else { return nil }
                 backdrop = BackdropShape(width: bw, height: bh, average: [red, green, blue])
             }
-            self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh, backdrop: backdrop)
+            guard let motion = r.range() else { return nil }
+            self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh, backdrop: backdrop,
+                          motion: motion)
         case .failed:
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)
         case .play:
-            guard let name = r.text(), let loop = r.flag() else { return nil }
-            self = .play(name: name, loop: loop)
+            guard let name = r.text(), let loop = r.flag(), let range = r.range() else { return nil }
+            self = .play(name: name, loop: loop, range: range)
         case .clipOpened:
             guard let w = r.u32(), let h = r.u32(), let l = r.u8(), let layout = VideoFrame.Layout(rawValue: l),
                   let m = r.u8(), let matrix = VideoMatrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,
@@ -213,6 +218,11 @@ private struct MessageWriter {
         let x = UInt64(clamping: v)
         for s in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: x >> UInt64(s))) }
     }
+    /// A flag, then with it a byte range's start and length.
+    mutating func range(_ r: ByteRange?) {
+        guard let r else { u8(0); return }
+        u8(1); u64(r.start); u64(r.length)
+    }
     /// A 16-bit length and UTF-8, cut to `maxText` bytes.
     mutating func text(_ s: String) {
         let utf8 = Array(s.utf8.prefix(HelperMessage.maxText))
@@ -248,6 +258,14 @@ private struct MessageReader {
     mutating func u32() -> Int? { unsigned(4).map { Int($0) } }
     /// At most Int.max: a larger value is malformed.
     mutating func u64() -> Int? { unsigned(8).flatMap { $0 <= UInt64(Int.max) ? Int($0) : nil } }
+    /// A byte range after its flag: `.some(nil)` when flagged absent; nil when malformed
+    /// (an empty range, or one past what a file can hold).
+    mutating func range() -> ByteRange?? {
+        guard let has = flag() else { return nil }
+        guard has else { return .some(nil) }
+        guard let start = u64(), let length = u64(), length >= 1, start <= Int.max - length else { return nil }
+        return .some(ByteRange(start: start, length: length))
+    }
     mutating func text() -> String? {
         guard let n = unsigned(2).map(Int.init), n <= HelperMessage.maxText, bytes.count - at >= n else { return nil }
         defer { at += n }

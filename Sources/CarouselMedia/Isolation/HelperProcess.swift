@@ -95,7 +95,7 @@ final class HelperProcess: @unchecked Sendable {
         guard socket.send(.decode(job), attaching: file) else { return .lost(reap()) }
         return answer(until: deadline) { message, fd in
             switch message {
-            case .image(let w, let h, let opaque, let note, let fw, let fh, let backdrop):
+            case .image(let w, let h, let opaque, let note, let fw, let fh, let backdrop, let motion):
                 guard let fd else { return .lost("sent an image without pixels") }
                 // The helper was asked for a fitted image: more than the box is a lie.
                 guard w >= 1, h >= 1, w <= job.boxWidth, h <= job.boxHeight else {
@@ -111,6 +111,7 @@ final class HelperProcess: @unchecked Sendable {
                     var image = try SharedPixels.read(fd, width: w, height: h, isOpaque: opaque, backdrop: backdrop)
                     image.note = note.isEmpty ? nil : note
                     if fw > 0, fh > 0 { image.fullSize = Size(width: Double(fw), height: Double(fh)) }
+                    image.motion = motion
                     return .image(image)
                 } catch {
                     return .lost(error.description)

@@ -63,10 +63,10 @@ public enum VideoHelper {
                     }
                 case .probeOpen(let path):
                     socket.send(DecoderHelper.probe(path))
-                case .play(let name, let loop):
+                case .play(let name, let loop, let range):
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
-                    ClipStreamer.play(file: passed, name: name, loop: loop, on: socket)
+                    ClipStreamer.play(file: passed, range: range, name: name, loop: loop, on: socket)
                 case .release:
                     continue  // a buffer of a clip that ended
                 case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded:

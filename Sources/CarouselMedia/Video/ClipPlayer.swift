@@ -55,7 +55,7 @@ public final class ClipPlayer: @unchecked Sendable {
 
     /// Starts a video helper and has it play `path` (`loop`: again from its start at its
     /// end). `wake` is called from another thread whenever a frame, the end or a failure comes.
-    public init(path: String, settings: IsolatedDecoder.Settings, loop: Bool,
+    public init(path: String, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool,
                 wake: @escaping @Sendable () -> Void) throws(ImageError) {
         self.path = path
         self.wake = wake
@@ -67,7 +67,7 @@ public final class ClipPlayer: @unchecked Sendable {
         } catch {
             throw ImageError(path: path, reason: "cannot be played: \(error.description)")
         }
-        guard helper.send(.play(name: path, loop: loop), attaching: fd) else {
+        guard helper.send(.play(name: path, loop: loop, range: range), attaching: fd) else {
             throw ImageError(path: path, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
         }
         let thread = Thread { [self] in receive() }

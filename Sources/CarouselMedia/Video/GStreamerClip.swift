@@ -42,13 +42,19 @@ final class GStreamerClip {
     }
 
     /// Starts reading the open file `fd` (read where GStreamer asks, with pread: a clip of
-    /// any length costs no address space). `fd` must stay open until this is gone.
-    convenience init(file fd: Int32, name: String, output: Output) throws(ImageError) {
+    /// any length costs no address space), or only `range` of it (a Motion Photo's clip).
+    /// `fd` must stay open until this is gone.
+    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, output: Output) throws(ImageError) {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
             throw ImageError(path: name, reason: "is not a file that can be read")
         }
-        try self.init(feed: ByteFeed(fd: fd, size: Int(info.st_size)), name: name, output: output)
+        let whole = ByteRange(start: 0, length: Int(info.st_size))
+        let part = range ?? whole
+        guard part.start >= 0, part.length > 0, part.end <= whole.end else {
+            throw ImageError(path: name, reason: "has no clip where it says (bytes \(part.start)–\(part.end) of \(whole.length))")
+        }
+        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, output: output)
     }
 
     private init(feed: ByteFeed, name: String, output: Output) throws(ImageError) {
@@ -304,18 +310,22 @@ final class GStreamerClip {
 private final class ByteFeed: @unchecked Sendable {
     private let memory: UnsafeRawBufferPointer?
     private let fd: Int32
+    /// Where the clip's first byte lies in the file.
+    private let base: Int
     let size: Int
     private var offset = 0
 
     init(_ bytes: UnsafeRawBufferPointer) {
         memory = bytes
         fd = -1
+        base = 0
         size = bytes.count
     }
 
-    init(fd: Int32, size: Int) {
+    init(fd: Int32, base: Int, size: Int) {
         memory = nil
         self.fd = fd
+        self.base = base
         self.size = size
     }
 
@@ -340,7 +350,7 @@ private final class ByteFeed: @unchecked Sendable {
             got = n
         } else {
             while got < n {
-                let r = pread(fd, map.data + got, n - got, off_t(offset + got))
+                let r = pread(fd, map.data + got, n - got, off_t(base + offset + got))
                 if r < 0 && errno == EINTR { continue }
                 if r <= 0 { break }
                 got += r

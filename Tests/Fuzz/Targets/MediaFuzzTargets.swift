@@ -56,6 +56,15 @@ public enum MediaFuzzTargets {
         },
         // A thumbnail's text chunks, read from a cache other programs write too.
         "png-text": { _ = PNGText.read($0) },
+        // A JPEG that may be a Motion Photo: its XMP (or Samsung's trailer) says where its
+        // clip lies; the place found must lie inside the file.
+        "motion-photo": { bytes in
+            let found = MotionPhoto.locate(size: bytes.count) { offset, count in
+                guard offset >= 0, count >= 0, offset <= bytes.count else { return nil }
+                return Array(bytes[offset..<min(bytes.count, offset + count)])
+            }
+            if let found { precondition(found.start >= 0 && found.length > 0 && found.end <= bytes.count) }
+        },
     ]
     #else
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [:]
