@@ -16,6 +16,9 @@ import Testing
         .decode(.init(name: "fill.jpg", boxWidth: 1037, boxHeight: 749, maxPixels: 100_000_000, dctScaling: true, backdrop: true)),
         .image(width: 1037, height: 691, isOpaque: true, backdrop: .init(width: 64, height: 43, average: [12, 200, 255])),
         .failed(reason: "is a corrupt PNG (end of stream)"),
+        .image(width: 1037, height: 691, isOpaque: true, motion: ByteRange(start: 3_100_000, length: 2_400_000)),
+        .play(name: "/srv/photos/PXL_1.MP.jpg", loop: false, range: ByteRange(start: 3_100_000, length: 2_400_000)),
+        .play(name: "/srv/photos/clip.mp4", loop: true),
     ]
 
     @Test func everyMessageSurvivesTheRoundTrip() {
@@ -26,6 +29,16 @@ import Testing
         for (w, h) in [(0, 10), (65, 10), (10, 0), (64, 1_000_000)] {
             let m = HelperMessage.image(width: 5, height: 5, isOpaque: true, backdrop: .init(width: w, height: h, average: [1, 2, 3]))
             #expect(HelperMessage(decoding: m.encoded) == nil, "\(w)x\(h)")
+        }
+    }
+
+    @Test func anEmptyOrOverflowingClipRangeIsRefused() {
+        for (start, length) in [(10, 0), (Int.max, 1), (Int.max - 5, 10)] {
+            var m = HelperMessage.play(name: "a", loop: false, range: ByteRange(start: 1, length: 1)).encoded
+            let tail = [start, length].flatMap { v in (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) } }
+            // The range is the last 16 bytes.
+            m.replaceSubrange(m.count - 16 ..< m.count, with: tail)
+            #expect(HelperMessage(decoding: m) == nil, "\(start)+\(length)")
         }
     }
 
