@@ -13,8 +13,11 @@ public enum HEIFCodec {
     /// with the colour its file gives. `check` refuses a size before anything is decoded.
     public static func decode(_ bytes: [UInt8], fittingIn box: Size, path: String,
                               check: (Int, Int) throws(ImageError) -> Void) throws(ImageError) -> (PixelImage, EmbeddedColour) {
-        try withPrimary(bytes, path: path) { primary throws(ImageError) -> (PixelImage, EmbeddedColour) in
-            let w = Int(heif_image_handle_get_width(primary)), h = Int(heif_image_handle_get_height(primary))
+        // The upright size from the file's own boxes where libheif's is the stored one turned.
+        let boxes = ISOBMFFHeader.read(ByteReader(bytes))
+        return try withPrimary(bytes, path: path) { primary throws(ImageError) -> (PixelImage, EmbeddedColour) in
+            let (w, h) = upright(Int(heif_image_handle_get_width(primary)), Int(heif_image_handle_get_height(primary)),
+                                 boxes: boxes.flatMap { b in b.width.flatMap { w in b.height.map { (w, $0) } } })
             try check(w, h)
             let fitted = AspectFit.size(of: Size(width: Double(w), height: Double(h)), in: box)
             let thumbnail = coveringThumbnail(primary, width: Int(fitted.width), height: Int(fitted.height), aspect: Double(w) / Double(h))
@@ -37,7 +40,13 @@ public enum HEIFCodec {
                   Int(stride) >= iw * 4 else {
                 throw ImageError(path: path, reason: "is a corrupt HEIF (no pixels)")
             }
-            var scaler = RowScaler(sourceWidth: iw, sourceHeight: ih, width: Int(fitted.width), height: Int(fitted.height))
+            // Fitted to the decoded picture's own shape: should its size still disagree with the
+            // one asked, the pixels are right and the number wrong.
+            var target = fitted
+            if (iw > ih) != (fitted.width > fitted.height), iw != ih, abs(fitted.width - fitted.height) > 1 {
+                target = AspectFit.size(of: Size(width: Double(iw), height: Double(ih)), in: box)
+            }
+            var scaler = RowScaler(sourceWidth: iw, sourceHeight: ih, width: Int(target.width), height: Int(target.height))
             for y in 0..<ih {
                 scaler.add(row: UnsafeBufferPointer(start: plane + y * Int(stride), count: iw * 4))
             }
@@ -45,6 +54,16 @@ public enum HEIFCodec {
             fittedImage.isOpaque = heif_image_handle_has_alpha_channel(handle) == 0 || PixelImage.allOpaque(fittedImage.pixels)
             return (fittedImage, colour)
         }
+    }
+
+    /// The primary image's upright size: libheif's, unless the file's boxes say the same two
+    /// numbers the other way round. libheif 1.15 reports the stored size, not the turned one,
+    /// when the primary item's `ipma` lists `irot` before `ispe` (a Sony ILCE-7M4 writes it
+    /// so), yet hands back turned pixels; our own reading of the boxes applies `irot` in any
+    /// order (`ISOBMFFHeader`).
+    static func upright(_ width: Int, _ height: Int, boxes: (Int, Int)?) -> (Int, Int) {
+        guard let (bw, bh) = boxes, bw == height, bh == width else { return (width, height) }
+        return (bw, bh)
     }
 
     /// A thumbnail of `primary` at least `width` × `height`, of the same shape (within 1 %).

@@ -145,6 +145,30 @@ import Testing
         }
     }
 
+    /// A HEIC or AVIF turned a quarter by `irot`, with `irot` listed after its `ispe` or
+    /// before it (a Sony ILCE-7M4's order, for which libheif 1.15 reports the stored size
+    /// but hands back turned pixels): upright and taller than wide, never squashed into the
+    /// stored shape, and its header says so too.
+    @Test(arguments: [("heif-enc", "heic"), ("avifenc", "avif")], [false, true])
+    func aTurnedHEIFIsFittedUprightWhateverItsBoxOrder(encoder: (String, String), irotFirst: Bool) throws {
+        // No alpha, as a camera's: libheif 1.15 cannot decode an alpha item left stored
+        // beside a primary turned in this order ("Unsupported color conversion").
+        let stored = try ReferenceEncoders.encode(Self.picture, with: encoder.0, ext: encoder.1,
+                                                  extra: encoder.0 == "heif-enc" ? ["--no-alpha"] : [])
+        let bytes = try HEIFRotationEdit.addingRotation(stored, quarters: 3, first: irotFirst)
+        let header = ImageHeader.read(bytes)
+        #expect(header.width == 64 && header.height == 128, "\(header)")
+        let image = try FittingDecoder().decode(bytes, name: "turned." + encoder.1, fittingIn: Self.box)
+        #expect(image.width == 32 && image.height == 64, "\(encoder.1), irot first \(irotFirst): \(image.width)x\(image.height)")
+        guard image.width == 32, image.height == 64 else { return }
+        // A quarter clockwise: the stored bottom-left comes to the top-left, and so on.
+        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
+        for ((x, y), (left, top)) in corners {
+            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
+                    "\(encoder.1), irot first \(irotFirst), at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
+        }
+    }
+
     /// The wall places a tile by the header alone: a HEIF turned a quarter by irot and a
     /// JPEG XL whose orientation field turns it are taller than wide.
     @Test func headersGiveTheUprightSize() {

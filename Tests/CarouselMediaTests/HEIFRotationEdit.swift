@@ -5,8 +5,10 @@
 enum HEIFRotationEdit {
     struct Unexpected: Error { var what: String }
 
-    /// `heif` with `irot` of `quarters` (0–3, each a quarter turn counter-clockwise).
-    static func addingRotation(_ heif: [UInt8], quarters: UInt8) throws -> [UInt8] {
+    /// `heif` with `irot` of `quarters` (0–3, each a quarter turn counter-clockwise), listed
+    /// after the item's other properties, or (`first`) just before its `ispe`, as a Sony
+    /// ILCE-7M4 writes it.
+    static func addingRotation(_ heif: [UInt8], quarters: UInt8, first: Bool = false) throws -> [UInt8] {
         var d = heif
         let meta = try find("meta", in: d, from: 0, to: d.count)
         let children = boxes(d, from: meta.at + 12, to: meta.at + meta.size)
@@ -18,7 +20,9 @@ enum HEIFRotationEdit {
               d[ipma.at + 8] == 0, d[ipma.at + 11] & 1 == 0
         else { throw Unexpected(what: "no ipco or an ipma this edit does not handle") }
         let primary = read(d, pitm.at + 12, 2)
-        let irotIndex = UInt8(boxes(d, from: ipco.at + 8, to: ipco.at + ipco.size).count + 1)
+        let properties = boxes(d, from: ipco.at + 8, to: ipco.at + ipco.size)
+        let irotIndex = UInt8(properties.count + 1)
+        let ispeIndex = (properties.firstIndex { $0.type == "ispe" } ?? -2) + 1
 
         var associations = Array(d[(ipma.at + 8)..<(ipma.at + 16)])
         var p = ipma.at + 16
@@ -26,7 +30,11 @@ enum HEIFRotationEdit {
             let item = read(d, p, 2), count = Int(d[p + 2])
             var list = Array(d[(p + 3)..<(p + 3 + count)])
             p += 3 + count
-            if item == primary { list.append(0x80 | irotIndex) }  // essential
+            if item == primary {
+                // Before the item's ispe, or last.
+                let ispe = list.firstIndex { Int($0 & 0x7F) == ispeIndex }
+                list.insert(0x80 | irotIndex, at: first ? (ispe ?? 0) : list.count)  // essential
+            }
             associations += [UInt8(item >> 8), UInt8(item & 255), UInt8(list.count)] + list
         }
         let newIpco = box("ipco", Array(d[(ipco.at + 8)..<(ipco.at + ipco.size)]) + box("irot", [quarters]))
