@@ -60,21 +60,32 @@ final class ClipStage {
     deinit { player?.stop() }
 
     /// Plays `source` as item `item` from `time` (nil: nothing plays). `loop`: again at its end.
-    /// `motion`: where the picture's own clip lies in its file, once it was decoded (a
+    /// A picture's own clip plays as its motion: a Live Photo's file beside it
+    /// (`source.motion`), or the bytes `motion` of its own file once it was decoded (a
     /// Motion Photo). The same item showing the same file goes on; another file there (a
     /// reload) starts anew.
     func show(_ source: ImageSource?, motion: ByteRange? = nil, item: Int?, loop: Bool, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         stop(at: time)
         guard let item, let source, !RemoteURL.isRemote(source.path) else { return }
-        let range = source.isClip || playing.motion == .off ? nil : motion
-        guard source.isClip || range != nil else { return }
+        let play: (path: String, range: ByteRange?)
+        if source.isClip {
+            play = (source.path, nil)
+        } else if playing.motion == .off {
+            return
+        } else if let live = source.motion {
+            play = (live, nil)
+        } else if let motion {
+            play = (source.path, motion)
+        } else {
+            return
+        }
         self.item = item
         file = source.file
-        isMotion = range != nil
+        isMotion = !source.isClip
         let loops = isMotion ? playing.motion == .loop : loop
         do throws(ImageError) {
-            player = try ClipPlayer(path: source.path, range: range, settings: playing.settings, loop: loops, wake: playing.wake)
+            player = try ClipPlayer(path: play.path, range: play.range, settings: playing.settings, loop: loops, wake: playing.wake)
         } catch {
             warn(error.description)
             over = true

@@ -9,12 +9,16 @@ public struct ImageSource: Hashable, Sendable {
     /// The file's size and modification time when it was found: a file replaced under the
     /// same name is a different source, so its old decoded image is not shown. Nil: unknown.
     public var stamp: FileStamp?
+    /// The clip that is this picture's motion, a file of its own (a Live Photo's `.MOV`
+    /// beside its still); nil: none.
+    public var motion: String?
 
-    public init(path: String, title: String? = nil, caption: String? = nil, stamp: FileStamp? = nil) {
+    public init(path: String, title: String? = nil, caption: String? = nil, stamp: FileStamp? = nil, motion: String? = nil) {
         self.path = path
         self.title = title ?? ImageSource.defaultTitle(for: path)
         self.caption = caption
         self.stamp = stamp
+        self.motion = motion
     }
 
     /// What decoding depends on: the file and its version, not its title.

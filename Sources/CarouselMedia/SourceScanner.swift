@@ -134,7 +134,12 @@ public struct SourceScanner: Sendable {
         case .name: files = files.map { (NaturalOrder.Key($0.name), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
         case .modificationTime: files.sort { ($0.mtime, $0.name) < ($1.mtime, $1.name) }
         }
-        found += files.map { ImageSource(path: folder + "/" + $0.name, stamp: $0.stamp) }
+        // A Live Photo's still and its motion are one item: the still, its motion beside it.
+        let live = LivePhotoPairs.pairs(files.map(\.name))
+        let motions = Set(live.values)
+        found += files.filter { !motions.contains($0.name) }.map {
+            ImageSource(path: folder + "/" + $0.name, stamp: $0.stamp, motion: live[$0.name].map { folder + "/" + $0 })
+        }
         for (name, sub) in folders.map({ (NaturalOrder.Key($0.0), $0) }).sorted(by: { $0.0 < $1.0 }).map(\.1) {
             scanFolder(folder + "/" + name, id: sub, visited: &visited, into: &found, folders: &watched, note: note)
         }
