@@ -29,6 +29,11 @@ public enum PNMCodec {
             }
             var v = 0, digits = 0
             while at < bytes.count, (48...57).contains(bytes[at]), digits < 9 { v = v * 10 + Int(bytes[at] - 48); at += 1; digits += 1 }
+            // A comment may touch a number (`2 1#c`): it ends it, and the line break that ends
+            // the comment is the whitespace after it (as libnetpbm's pm_getc reads it).
+            if digits > 0, at < bytes.count, bytes[at] == UInt8(ascii: "#") {
+                while at < bytes.count, bytes[at] != 10, bytes[at] != 13 { at += 1 }
+            }
             guard digits > 0, at < bytes.count, isSpace(bytes[at]) else { return nil }
             fields.append(v)
         }

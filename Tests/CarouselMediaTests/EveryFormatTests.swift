@@ -110,6 +110,22 @@ import Testing
         #expect(throws: ImageError.self) { try FittingDecoder().decode(cut, name: "cut.ppm", fittingIn: Self.box) }
     }
 
+    /// Netpbm allows a comment anywhere before the raster, touching a number too: it ends
+    /// the number, and the line break ending it is the whitespace after it (gdk-pixbuf's
+    /// `valid.1.ppm` has one after its height, and one after the maximum value).
+    @Test func aCommentTouchingANumberEndsIt() throws {
+        let p6 = Array("P6\n2 1#c\n255\n".utf8) + [255, 0, 0, 0, 0, 255]
+        let image = try FittingDecoder().decode(p6, name: "touching.ppm", fittingIn: Size(width: 2, height: 1))
+        #expect(image.width == 2 && image.height == 1)
+        #expect(MediaFixtures.pixel(image, 0, 0) == (255, 0, 0) && MediaFixtures.pixel(image, 1, 0) == (0, 0, 255))
+        // After the maximum value: the comment's line break is the one whitespace before the raster.
+        let p5 = Array("P5 1 1 255#max\n".utf8) + [128]
+        #expect(MediaFixtures.pixel(try FittingDecoder().decode(p5, name: "max.pgm", fittingIn: Size(width: 1, height: 1)), 0, 0) == (128, 128, 128))
+        #expect(ImageHeader.read(p6).width == 2 && ImageHeader.read(p6).height == 1)
+        // A number still needs its digits: a comment alone is no size.
+        #expect(throws: ImageError.self) { try FittingDecoder().decode(Array("P6\n#c\n 1 255\n".utf8) + [1, 2, 3], name: "no.ppm", fittingIn: Self.box) }
+    }
+
     /// A phone's photo: the pixels stored as the sensor saw them, the file saying how to
     /// turn them upright. A HEIC has an `irot` and an EXIF orientation that says the same
     /// (iPhones write both); a JPEG XL made from such a JPEG keeps both its orientation field
