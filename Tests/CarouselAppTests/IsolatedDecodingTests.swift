@@ -292,6 +292,19 @@ import Testing
         #expect(reason.hasPrefix("needs about") && reason.contains("of its 220 MB (--decode-memory)"), "\(reason)")
     }
 
+    /// A header claiming billions of pixels is over `--max-megapixels` before it is over the
+    /// memory: it gets the megapixel limit's own message from the helper, whatever the
+    /// format (a PNM and a HEIF the main process does not read the size of), not "needs about
+    /// 389259005434 MB".
+    @Test func aHeaderOfBillionsOfPixelsGetsTheMegapixelMessage() throws {
+        let dir = try Fixtures.temporaryFolder("billions")
+        try Data(Array("P6 999999999 999999999 255\n".utf8) + [1, 2, 3]).write(to: URL(fileURLWithPath: dir + "/claims.ppm"))
+        let decoder = Self.decoder(memoryMB: 384)
+        defer { decoder.stop() }
+        let reason = Self.reason(decoder, dir + "/claims.ppm") ?? "an image"
+        #expect(reason == "claims 999999999x999999999 pixels, over the 100 megapixel limit", "\(reason)")
+    }
+
     /// Helpers started in the background: the first decode waits for the one being started
     /// instead of starting another.
     @Test func aDecodeWaitsForTheHelperStartedInTheBackground() throws {

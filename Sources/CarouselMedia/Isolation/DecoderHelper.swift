@@ -110,7 +110,7 @@ public enum DecoderHelper {
                     return .image(FittingDecoder.cut(part, of: whole, fittingIn: box))
                 }
                 wholes.clear()
-                pixels = try budget.check(file: file, box: box, dctScaling: job.dctScaling, name: job.name)
+                pixels = try budget.check(file: file, box: box, dctScaling: job.dctScaling, maxPixels: job.maxPixels, name: job.name)
                 var image = try decoder.decode(file: file, name: job.name, fittingIn: box)
                 // The blurred backdrop (`--fill`), from the fitted picture: about a millisecond.
                 if job.backdrop { image.backdrop = BlurredBackdrop.make(from: image) }

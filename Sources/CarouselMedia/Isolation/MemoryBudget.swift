@@ -26,13 +26,20 @@ struct MemoryBudget {
     }
 
     /// `check` on the header at the start of the open file `fd` (its first 64 KB: a JPEG's
-    /// frame header may follow a large Exif block).
+    /// frame header may follow a large Exif block), after the megapixel limit `maxPixels`
+    /// (`--max-megapixels`), whose own message a header over it gets (not the memory's).
     /// The header's pixel count, when it gives one.
     @discardableResult
-    func check(file fd: Int32, box: Size, dctScaling: Bool, name: String) throws(ImageError) -> Int? {
+    func check(file fd: Int32, box: Size, dctScaling: Bool, maxPixels: Int = .max, name: String) throws(ImageError) -> Int? {
         var head = [UInt8](repeating: 0, count: 64 << 10)
         let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
         let header = ImageHeader.read(Array(head.prefix(max(0, n))))
+        if let w = header.width, let h = header.height, w > 0, h > 0 {
+            let pixels = w.multipliedReportingOverflow(by: h)
+            if pixels.overflow || pixels.partialValue > maxPixels {
+                throw ImageError(path: name, reason: "claims \(w)x\(h) pixels, over the \(FittingDecoder.megapixels(maxPixels)) megapixel limit")
+            }
+        }
         try check(header, box: box, dctScaling: dctScaling, name: name)
         return header.pixelCount
     }
