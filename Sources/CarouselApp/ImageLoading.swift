@@ -26,6 +26,8 @@ public struct ImageLoading {
     /// How the centred clip plays (its own video helper, waking the loop as frames come);
     /// nil: clips show their poster only (a wall's tiles, the bench).
     public var clips: ClipPlaying?
+    /// What was said of broken pictures, shared by the views of a show (`PictureReports`).
+    public var reports = PictureReports()
 }
 
 /// What a view needs to play a clip: the helpers' settings and the loop's wake-up.

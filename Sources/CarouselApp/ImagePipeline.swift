@@ -11,10 +11,6 @@ public final class ImagePipeline {
     public let feed: ImageFeed
     public let slots: SlotTextures
     private let log: EventLog?
-    /// Files whose failure was reported: each once.
-    private var reported: Set<String> = []
-    /// Files shown with a note (`load_note`): each said once.
-    private var noted: Set<String> = []
     /// Called with one line for each image that cannot be shown.
     public var warn: (String) -> Void
     /// A smaller version of an item's picture to show while its own decodes (the wall's
@@ -153,14 +149,14 @@ public final class ImagePipeline {
         case .image(let image):
             try slots.fill(slot, with: image)
             // Shown, but with something to say (a colour profile ignored): once per file.
-            if let note = image.note, noted.insert(sources[item].path).inserted {
+            if let note = image.note, loading.reports.firstNote(of: sources[item].path) {
                 log?.record(timeMs: ms(time), type: "load_note", ["source": .string(sources[item].path), "note": .string(note)])
                 warn("\(sources[item].path): \(note)")
             }
         case .failed(let reason):
             let source = sources[item]
             if let broken = loading.broken { broken.record(source) } else { slots.fail(slot) }
-            if reported.insert(source.path).inserted {
+            if loading.reports.firstFailure(of: source.path) {
                 log?.record(timeMs: ms(time), type: "load_failed",
                             ["source": .string(source.path), "reason": .string(reason)])
                 warn("\(source.path): \(reason)")

@@ -13,6 +13,8 @@ public final class LoadingMaker {
     private var made = 0
     /// `--broken skip`: the pictures every view made here leaves out; nil: they show as failed.
     public let broken: BrokenPictures?
+    /// What was said of broken pictures: once for all the views made here.
+    private let reports = PictureReports()
 
     /// Starts a helper for each decode worker of the home view: the wall decodes on every
     /// core while it rests (its first screen), the carousel on all but one.
@@ -77,6 +79,7 @@ public final class LoadingMaker {
             broken: broken,
             // A frame's arrival wakes the loop to look: it draws only when one falls due.
             clips: tiles ? nil : ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() },
-                                             maxSeconds: source.videoMax, motion: source.motion))
+                                             maxSeconds: source.videoMax, motion: source.motion),
+            reports: reports)
     }
 }

@@ -82,6 +82,24 @@ import Testing
         #expect(try Self.pixel(out + "/opened.png", 640, 360) == [40, 200, 60])
     }
 
+    /// Shown as placeholders, a broken picture is said once, also when the wall opens the
+    /// carousel on it and the carousel decodes it again (twice before: one event and one
+    /// line from each view).
+    @Test func aBrokenPictureOpenedFromTheWallIsSaidOnce() throws {
+        let dir = try Self.folder()
+        let script = "tap 640 200\nwait 800\nsnapshot opened\nkey back\nwait 800\ntap 640 200\nwait 800\n"
+        let (out, r) = try CarouselBinary.render([dir], script: script, options: ["--broken", "show", "--view", "mosaic", "--columns", "3,3"],
+                                                 size: "1280x720")
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let events = try EventLines(path: out + "/events.jsonl")
+        let opened = events.ofType("view").first { $0["mode"] as? String == "carousel" }
+        #expect(opened?["index"] as? Int == 1, "b.jpg opened: \(events.ofType("view"))")
+        #expect(Self.hasFailedPlaceholder(try SDLImageCodec.decode(path: out + "/opened.png")))
+        let failed = events.ofType("load_failed").compactMap { $0["source"] as? String }
+        #expect(failed.filter { $0.hasSuffix("/b.jpg") }.count == 1, "\(failed)")
+        #expect(r.stderr.components(separatedBy: "b.jpg: ").count - 1 == 1, "one line: \(r.stderr)")
+    }
+
     @Test func aShowOfOnlyBrokenPicturesSaysSo() throws {
         let dir = try Fixtures.temporaryFolder("allbroken")
         try Data("not a photo\n".utf8).write(to: URL(fileURLWithPath: dir + "/x.jpg"))
