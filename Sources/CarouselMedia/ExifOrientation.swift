@@ -38,6 +38,34 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
         } ?? .up
     }
 
+    /// The orientation recorded in a WebP's `EXIF` chunk (a TIFF structure, after an
+    /// `Exif\0\0` some writers put first); `.up` when there is none or it cannot be read.
+    public static func read(webp bytes: [UInt8]) -> ExifOrientation {
+        let b = ByteReader(bytes)
+        guard b.matches(Array("RIFF".utf8), at: 0), b.matches(Array("WEBP".utf8), at: 8) else { return .up }
+        var at = 12
+        for _ in 0..<64 {
+            guard let size = b.u32le(at + 4) else { return .up }
+            let start = at + 8, end = min(bytes.count, start + size)
+            if b.matches(Array("EXIF".utf8), at: at) {
+                let tiffStart = b.matches(Array("Exif\0\0".utf8), at: start) ? start + 6 : start
+                return tiff(b, start: tiffStart, end: end) ?? .up
+            }
+            at = start + size + (size & 1)
+            guard at + 8 <= bytes.count else { return .up }
+        }
+        return .up
+    }
+
+    /// The orientation recorded in a JPEG's or WebP's Exif; `.up` for any other format.
+    public static func read(_ bytes: [UInt8], format: ImageHeader.Format) -> ExifOrientation {
+        switch format {
+        case .jpeg: read(jpeg: bytes)
+        case .webp: read(webp: bytes)
+        default: .up
+        }
+    }
+
     /// Looks up tag 0x0112 in IFD0 of the TIFF structure at `start`.
     private static func tiff(_ b: ByteReader, start: Int, end: Int) -> ExifOrientation? {
         let big: Bool

@@ -198,7 +198,10 @@ public struct FittingDecoder: ImageDecoding {
             guard let declared else { return image }
             (upright, embedded) = (image, declared)
         case .webp:
-            upright = try WebPCodec.decode(bytes, fittingIn: box, path: path)
+            // Turned upright by its EXIF orientation, fitted in the box turned the other way.
+            let orientation = ExifOrientation.read(webp: bytes)
+            let stored = orientation.swapsAxes ? Size(width: box.height, height: box.width) : box
+            upright = try WebPCodec.decode(bytes, fittingIn: stored, path: path).oriented(orientation)
             embedded = ICCExtraction.webp(bytes)
         case .gif: upright = try GIFCodec.decode(bytes, path: path)
         case .heif, .avif: (upright, embedded) = try HEIFCodec.decode(bytes, fittingIn: box, path: path, check: check)

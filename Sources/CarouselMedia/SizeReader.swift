@@ -92,7 +92,7 @@ public final class SizeReader: @unchecked Sendable {
         }
     }
 
-    /// Height / width of the picture as shown (a JPEG's EXIF orientations 5–8 swap them);
+    /// Height / width of the picture as shown (a JPEG's or WebP's EXIF orientations 5–8 swap them);
     /// nil when the file cannot be read or its header gives no size.
     public static func aspect(of path: String) -> Double? {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -108,8 +108,33 @@ public final class SizeReader: @unchecked Sendable {
             header = ImageHeader.read(bytes)
         }
         guard let w = header.width, let h = header.height, w > 0, h > 0 else { return nil }
-        let swapped = header.format == .jpeg && ExifOrientation.read(jpeg: bytes).swapsAxes
-        return swapped ? Double(w) / Double(h) : Double(h) / Double(w)
+        let orientation = header.format == .webp ? webpOrientation(fd, size: size) : ExifOrientation.read(bytes, format: header.format)
+        return orientation.swapsAxes ? Double(w) / Double(h) : Double(h) / Double(w)
+    }
+
+    /// A WebP's EXIF orientation: its chunk comes after the picture, so the chunks are
+    /// walked by their headers (8 bytes each, at most 64) and only the EXIF one is read.
+    private static func webpOrientation(_ fd: Int32, size: Int) -> ExifOrientation {
+        var at = 12
+        for _ in 0..<64 {
+            let head = read(fd, at: at, count: 8)
+            guard head.count == 8 else { return .up }
+            let length = Int(head[4]) | Int(head[5]) << 8 | Int(head[6]) << 16 | Int(head[7]) << 24
+            if head[0..<4].elementsEqual(Array("EXIF".utf8)) {
+                // As a file of its own: the RIFF header, then this chunk, for `read(webp:)`.
+                let chunk = read(fd, at: at, count: 8 + min(length, 64 << 10))
+                return ExifOrientation.read(webp: Array("RIFF\0\0\0\0WEBP".utf8) + chunk)
+            }
+            at += 8 + length + (length & 1)
+            guard at + 8 <= size else { return .up }
+        }
+        return .up
+    }
+
+    private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { Glibc.pread(fd, $0.baseAddress!, $0.count, off_t(offset)) }
+        return Array(bytes.prefix(max(0, n)))
     }
 
     private static func prefix(_ fd: Int32, _ count: Int) -> [UInt8] {

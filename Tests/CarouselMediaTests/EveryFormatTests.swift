@@ -3,6 +3,7 @@ import CarouselMedia
 import CTurboJPEG
 import Foundation
 import Testing
+import CWebP
 
 /// Every picture people really have: phone HEIC, AVIF, JPEG XL, CMYK and odd JPEGs, deep
 /// PNM. Each made by the format's reference encoder and decoded to the right size, shape
@@ -108,6 +109,40 @@ import Testing
         #expect(MediaFixtures.pixel(try FittingDecoder().decode(plain, name: "p.ppm", fittingIn: Size(width: 1, height: 1)), 0, 0) == (255, 0, 119))
         let cut = Array("P6 4 4 65535\n".utf8) + [1, 2, 3]
         #expect(throws: ImageError.self) { try FittingDecoder().decode(cut, name: "cut.ppm", fittingIn: Self.box) }
+    }
+
+    /// A WebP from a phone or an editor carries its orientation in an `EXIF` chunk after
+    /// the picture (with or without an `Exif\0\0` before its TIFF header): turned upright
+    /// once, fitted upright, and the wall's size reader gives the upright shape too.
+    @Test(arguments: [false, true])
+    func aWebPIsTurnedUprightByItsExif(exifPrefix: Bool) throws {
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        let size = Self.picture.pixels.withUnsafeBufferPointer {
+            WebPEncodeRGBA($0.baseAddress, 128, 64, 128 * 4, 95, &output)
+        }
+        defer { WebPFree(output) }
+        let simple = Array(UnsafeBufferPointer(start: output, count: size))
+        func le(_ v: Int, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        // IFD0 of one entry: orientation 6 (turn a quarter clockwise to show).
+        let tiff = Array("II".utf8) + le(42, 2) + le(8, 4) + le(1, 2) + le(0x0112, 2) + le(3, 2) + le(1, 4) + le(6, 4) + le(0, 4)
+        let exif = (exifPrefix ? Array("Exif\0\0".utf8) : []) + tiff
+        let vp8x = Array("VP8X".utf8) + le(10, 4) + [0x08, 0, 0, 0] + le(127, 3) + le(63, 3)
+        var body = Array("WEBP".utf8) + vp8x + Array(simple[12...]) + Array("EXIF".utf8) + le(exif.count, 4) + exif
+        if exif.count % 2 == 1 { body.append(0) }
+        let bytes = Array("RIFF".utf8) + le(body.count, 4) + body
+        #expect(ExifOrientation.read(webp: bytes) == .rotatedClockwise)
+        let image = try FittingDecoder().decode(bytes, name: "turned.webp", fittingIn: Self.box)
+        #expect(image.width == 32 && image.height == 64, "\(image.width)x\(image.height)")
+        guard image.width == 32, image.height == 64 else { return }
+        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
+        for ((x, y), (left, top)) in corners {
+            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
+                    "at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
+        }
+        let dir = try MediaFixtures.folder("webp-exif")
+        try MediaFixtures.write(bytes, to: dir + "/turned.webp")
+        #expect(SizeReader.aspect(of: dir + "/turned.webp") == 2, "the wall's tile is upright")
+        #expect(ExifOrientation.read(webp: simple) == .up)
     }
 
     /// Netpbm allows a comment anywhere before the raster, touching a number too: it ends

@@ -24,8 +24,8 @@ public enum MediaFuzzTargets {
         "icc-webp": { _ = ICCExtraction.webp($0) },
         // A Netpbm picture, header and samples (decoded in the helper, in Swift).
         "pnm": { _ = try? PNMCodec.decode($0, path: "fuzz.pnm") },
-        // A JPEG's APP1 segment for the orientation.
-        "exif": { _ = ExifOrientation.read(jpeg: $0) },
+        // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
+        "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },
         // A manifest (TOML) from a folder, a USB stick, later a web server.
         "manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), file: "/nonexistent/fuzz/manifest.toml") },
         // A manifest from a web server: every path resolved against its URL.
