@@ -38,6 +38,21 @@ struct ClipWindowTests {
     }
 }
 
+/// A Motion Photo in the real window: its clip is known only once the picture is decoded,
+/// which may be after the strip came to rest on it (at start, say); it plays then (the
+/// loop's pass after a decode arrives asks the scene again).
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
+struct MotionPhotoWindowTests {
+    @Test func aMotionPhotoDecodedAfterTheStripRestsOnItStillPlays() throws {
+        let x = try XvfbSession()
+        let dir = try MotionPhotoRenderTests.folder(.container)
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--start-index", "1"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 1, timeout: 30), "the motion did not play: \(app.lines)")
+        #expect(app.waitFor("video_ended", count: 1, timeout: 30), "the motion did not end: \(app.lines)")
+    }
+}
+
 /// A clip's events as the control API reports them: /status's clip state and counts, the
 /// metrics, and /pause holding the clip without autoplay.
 @Suite(.serialized) struct ClipControlTests {

@@ -51,6 +51,23 @@ import TestSupport
         #expect(try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("\"type\":\"video_ended\",\"index\":1"))
     }
 
+    /// A clip of another shape than its still (16:9 over 4:3) is fitted in the still's
+    /// place, not stretched over it: the still shows above and below it.
+    @Test func aClipOfAnotherShapeIsFittedOverTheStill() throws {
+        let dir = try Fixtures.temporaryFolder("motion-shape")
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 0], width: 320, height: 180,
+                                         in: try Fixtures.temporaryFolder("motion-shape-clip"), name: "m")
+        let still = TurboJPEGCodec.encode(PixelImage(width: 320, height: 240, fill: (255, 255, 255, 255)))
+        let photo = ClipFixtures.motionPhoto(still: still, clip: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))), form: .container)
+        try Data(photo).write(to: URL(fileURLWithPath: dir + "/b.jpg"))
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 500\nsnapshot s\n", size: "1280x720")
+        #expect(r.status == 0, "\(r.stderr)")
+        // The 4:3 still's place runs from about y 110 to 610; the 16:9 clip in it from about 172 to 547.
+        #expect(try ClipRenderTests.colour(out + "/s.png", 640, 360) == 0, "the clip in the middle")
+        #expect(try ClipRenderTests.colour(out + "/s.png", 640, 125) == 3, "the still above it")
+        #expect(try ClipRenderTests.colour(out + "/s.png", 640, 595) == 3, "the still below it")
+    }
+
     @Test func loopPlaysItOverAndOffNever() throws {
         let dir = try Self.folder(.container)
         var (out, r) = try CarouselBinary.render([dir], script: Self.script, options: ["--motion", "loop"])

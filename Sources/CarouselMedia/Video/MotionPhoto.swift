@@ -139,11 +139,13 @@ public enum MotionPhoto {
         return nil
     }
 
-    /// The tags (from `<` to `>`) in which `needle` occurs.
+    /// The tags (from `<` to `>`) in which `needle` occurs: the first 16 (a directory has
+    /// two or three items; a packet repeating the needle thousands of times would otherwise
+    /// cost a scan back for each).
     static func elements(containing needle: String, in text: String) -> [String] {
         var found: [String] = []
         var from = text.startIndex
-        while let r = text.range(of: needle, range: from..<text.endIndex) {
+        while found.count < 16, let r = text.range(of: needle, range: from..<text.endIndex) {
             let open = text[..<r.lowerBound].lastIndex(of: "<") ?? text.startIndex
             let close = text[r.upperBound...].firstIndex(of: ">") ?? text.endIndex
             found.append(String(text[open..<close]))
