@@ -111,6 +111,16 @@ import CWebP
         #expect(throws: ImageError.self) { try FittingDecoder().decode(cut, name: "cut.ppm", fittingIn: Self.box) }
     }
 
+    /// `image`, the 32x64 fit of `picture` turned a quarter clockwise: the stored
+    /// bottom-left quarter comes to the top-left, and so on.
+    static func expectTurnedClockwise(_ image: PixelImage, _ label: String) {
+        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
+        for ((x, y), (left, top)) in corners {
+            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
+                    "\(label) at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
+        }
+    }
+
     /// A WebP from a phone or an editor carries its orientation in an `EXIF` chunk after
     /// the picture (with or without an `Exif\0\0` before its TIFF header): turned upright
     /// once, fitted upright, and the wall's size reader gives the upright shape too.
@@ -134,11 +144,7 @@ import CWebP
         let image = try FittingDecoder().decode(bytes, name: "turned.webp", fittingIn: Self.box)
         #expect(image.width == 32 && image.height == 64, "\(image.width)x\(image.height)")
         guard image.width == 32, image.height == 64 else { return }
-        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
-        for ((x, y), (left, top)) in corners {
-            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
-                    "at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
-        }
+        Self.expectTurnedClockwise(image, "webp")
         let dir = try MediaFixtures.folder("webp-exif")
         try MediaFixtures.write(bytes, to: dir + "/turned.webp")
         #expect(SizeReader.aspect(of: dir + "/turned.webp") == 2, "the wall's tile is upright")
@@ -188,12 +194,7 @@ import CWebP
         let image = try FittingDecoder().decode(bytes, name: "turned." + ext, fittingIn: Self.box)
         #expect(image.width == 32 && image.height == 64, "\(image.width)x\(image.height)")
         guard image.width == 32, image.height == 64 else { return }
-        // A quarter clockwise: the stored bottom-left comes to the top-left, and so on.
-        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
-        for ((x, y), (left, top)) in corners {
-            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
-                    "\(ext) at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
-        }
+        Self.expectTurnedClockwise(image, ext)
     }
 
     /// A HEIC or AVIF turned a quarter by `irot`, with `irot` listed after its `ispe` or
@@ -212,12 +213,7 @@ import CWebP
         let image = try FittingDecoder().decode(bytes, name: "turned." + encoder.1, fittingIn: Self.box)
         #expect(image.width == 32 && image.height == 64, "\(encoder.1), irot first \(irotFirst): \(image.width)x\(image.height)")
         guard image.width == 32, image.height == 64 else { return }
-        // A quarter clockwise: the stored bottom-left comes to the top-left, and so on.
-        let corners = [((8, 16), (true, false)), ((24, 16), (true, true)), ((8, 48), (false, false)), ((24, 48), (false, true))]
-        for ((x, y), (left, top)) in corners {
-            #expect(MediaFixtures.near(MediaFixtures.pixel(image, x, y), MediaFixtures.colour(left: left, top: top), tolerance: 24),
-                    "\(encoder.1), irot first \(irotFirst), at \(x),\(y): \(MediaFixtures.pixel(image, x, y))")
-        }
+        Self.expectTurnedClockwise(image, "\(encoder.1), irot first \(irotFirst)")
     }
 
     /// The wall places a tile by the header alone: a HEIF turned a quarter by irot and a
