@@ -137,10 +137,5 @@ public final class SizeReader: @unchecked Sendable {
         return Array(bytes.prefix(max(0, n)))
     }
 
-    private static func prefix(_ fd: Int32, _ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, $0.count, 0) }
-        if n < bytes.count { bytes.removeLast(bytes.count - max(0, n)) }
-        return bytes
-    }
+    private static func prefix(_ fd: Int32, _ count: Int) -> [UInt8] { read(fd, at: 0, count: count) }
 }
