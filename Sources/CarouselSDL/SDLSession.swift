@@ -9,6 +9,8 @@ public final class SDLSession {
     public let videoDriver: String
     /// On KMS/DRM, how many input devices its own reader found at start (nil: SDL reads them).
     public let inputDevicesRead: Int?
+    /// On X11, the server's devices followed, so that one plugged in later is known to SDL.
+    private var x11Devices: X11InputDevices?
 
     /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil: a driver
     ///   that shows something on a screen (SDL_VIDEODRIVER in the environment still wins).
@@ -35,8 +37,10 @@ public final class SDLSession {
         } else {
             inputDevicesRead = nil
         }
+        if videoDriver.lowercased() == "x11" { x11Devices = X11InputDevices(log: inputLog) }
         if TTF_Init() != 0 {
             let error = SDLError("TTF_Init")
+            x11Devices?.stop()
             SDL_Quit()
             throw error
         }
@@ -87,6 +91,7 @@ public final class SDLSession {
 
     deinit {
         EventQueue.stopReadingInputDevices()
+        x11Devices?.stop()
         TTF_Quit()
         SDL_Quit()
     }

@@ -13,6 +13,12 @@ final class XvfbSession {
         return nil
     }
 
+    /// Why xinput (to add and remove the server's devices) cannot be used here, or nil.
+    static var xinputUnavailableReason: String? {
+        unavailableReason ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xinput")
+            ? nil : "/usr/bin/xinput is not installed (kiosk/setup installs it)")
+    }
+
     /// Display numbers handed out in this process: suites run in parallel, and two sessions
     /// that picked the same free number shared one X server (the other suite's clicks then
     /// reached this one's window: a screen woken by a touch stayed awake in CI).
@@ -50,9 +56,15 @@ final class XvfbSession {
 
     /// Runs xdotool with these arguments on this display; returns its standard output.
     @discardableResult
-    func xdotool(_ args: [String]) throws -> String {
+    func xdotool(_ args: [String]) throws -> String { try client("/usr/bin/xdotool", args) }
+
+    /// Runs xinput (the X server's input devices) with these arguments on this display.
+    @discardableResult
+    func xinput(_ args: [String]) throws -> String { try client("/usr/bin/xinput", args) }
+
+    private func client(_ tool: String, _ args: [String]) throws -> String {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        p.executableURL = URL(fileURLWithPath: tool)
         p.arguments = args
         p.environment = ["DISPLAY": display]
         let out = Pipe()
