@@ -32,6 +32,9 @@ final class X11InputDevices {
     private var opcode: Int32?
     /// The slave devices the server has, by id: their names, for the line when one is lost.
     private var names: [Int32: String] = [:]
+    /// Where an announcement's changes are read into (every X event is looked at: no
+    /// allocation for each).
+    private var changes = [kc_x11_device_change](repeating: kc_x11_device_change(), count: 32)
 
     /// Nil when libX11 or libXi cannot be loaded (then SDL's own behaviour stays).
     init?(log: @escaping (String) -> Void) {
@@ -59,8 +62,8 @@ final class X11InputDevices {
         guard let display = kc_x11_event_display(message).map(OpaquePointer.init) else { return }
         if opcode == nil { start(on: display) }
         guard let opcode, opcode >= 0 else { return }
-        var changes = [kc_x11_device_change](repeating: kc_x11_device_change(), count: 32)
-        let count = Int(kc_x11_device_changes(message, opcode, &changes, Int32(changes.count)))
+        let room = Int32(changes.count)
+        let count = Int(kc_x11_device_changes(message, opcode, &changes, room))
         guard count > 0 else { return }
         for change in changes.prefix(count) {
             let id = change.deviceid
