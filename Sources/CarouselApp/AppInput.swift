@@ -17,6 +17,9 @@ public enum AppInput: Equatable, Sendable {
     case back
     /// The window manager asked to close the window (its close button, Alt+F4).
     case windowClosed
+    /// The display server closed its connection: leave (a service manager starts the
+    /// program again with its compositor).
+    case displayLost
     /// SIGHUP: read the configuration and the sources again.
     case reload
     /// A watched source folder changed: rescan it.

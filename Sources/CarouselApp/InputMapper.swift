@@ -24,6 +24,7 @@ struct InputMapper {
             [.view(.zoom(by: Double.pow(ZoomSettings().wheelFactor, notches), about: p, time: time))]
         case .key(let press): key(press)
         case .windowClosed: [.windowClosed]
+        case .displayLost: [.displayLost]
         case .resized: [.resized]
         case .renderReset: [.renderReset]
         case .redraw: [.redraw]

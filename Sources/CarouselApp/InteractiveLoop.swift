@@ -253,6 +253,11 @@ struct InteractiveLoop {
         case .windowClosed:
             // The public must not close a kiosk (Alt+F4); only its quit keys or a signal stop it.
             if !mapper.keys.kiosk { running = false }
+        case .displayLost:
+            // Left running, it would show nothing to anyone, and a compositor started again by
+            // its service would start a second program beside it.
+            Log.warn("screen: the display server closed its connection; ending")
+            running = false
         case .reload:
             outcome = .reload
             running = false

@@ -49,8 +49,9 @@ public struct SDLInputTranslator {
         let time = ticksTime(e.common.timestamp)
         switch SDL_EventType(e.type) {
         case SDL_QUIT:
-            // Only the window manager sends it: SDL has no signal handlers (SDLSession).
-            return [.windowClosed]
+            // Only a lost display connection sends it: SDL has no signal handlers and does
+            // not quit when the last window closes (SDLSession).
+            return [.displayLost]
 
         case SDL_MOUSEBUTTONDOWN, SDL_MOUSEBUTTONUP:
             guard e.button.which != SDL_TOUCH_MOUSEID_VALUE, e.button.button == UInt8(SDL_BUTTON_LEFT) else { return [] }
@@ -85,6 +86,7 @@ public struct SDLInputTranslator {
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(e.window.event)) {
             case SDL_WINDOWEVENT_SIZE_CHANGED: return [.resized]
+            case SDL_WINDOWEVENT_CLOSE: return [.windowClosed]
             case SDL_WINDOWEVENT_EXPOSED, SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_SHOWN: return [.redraw]
             default: return []
             }

@@ -18,6 +18,9 @@ public final class SDLSession {
     public init(videoDriver requested: String? = nil, inputLog: @escaping @Sendable (String) -> Void = { _ in }) throws(SDLError) {
         // Signals are the program's to handle (SDL installs no handlers of its own).
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
+        // A window closed is only that (a kiosk ignores it); SDL_QUIT then means the display
+        // server went away (a Wayland compositor: a kiosk must end with it, not linger).
+        SDL_SetHint(SDL_HINT_QUIT_ON_LAST_WINDOW_CLOSE, "0")
         // Keep the compositor from being bypassed/unredirected and the screensaver decisions ours.
         SDL_SetHint(SDL_HINT_VIDEO_X11_NET_WM_BYPASS_COMPOSITOR, "0")
         if let d = requested { SDL_SetHint(SDL_HINT_VIDEODRIVER, d) }

@@ -13,6 +13,10 @@ public enum WindowInput: Equatable, Sendable {
     case key(KeyPress)
     /// The window manager asked to close the window (its close button, Alt+F4).
     case windowClosed
+    /// The display server (a Wayland compositor) closed its connection: nothing more can
+    /// show. SDL says so with SDL_QUIT, which it no longer sends for a window closed
+    /// (SDLSession). Under X11, Xlib ends the process itself.
+    case displayLost
     /// The window's drawable size changed (resize, rotation, full screen, a display change).
     case resized
     /// The renderer lost its textures; they must be made and filled again.

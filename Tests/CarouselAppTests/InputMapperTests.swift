@@ -27,7 +27,8 @@ import Testing
         #expect(m.map(Self.press(.escape)) == [.quit])
         #expect(m.map(Self.press(nil, keycode: Self.a)).isEmpty)
         #expect(m.map(.scroll(1, time: 2)) == [.view(.scroll(1, time: 2))])
-        #expect(m.map(.resized) == [.resized] && m.map(.renderReset) == [.renderReset] && m.map(.windowClosed) == [.windowClosed])
+        #expect(m.map(.resized) == [.resized] && m.map(.renderReset) == [.renderReset] && m.map(.windowClosed) == [.windowClosed]
+                && m.map(.displayLost) == [.displayLost])
     }
 
     @Test func upAndDownStepOnlyAViewThatScrollsVertically() {

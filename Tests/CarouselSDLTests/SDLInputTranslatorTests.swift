@@ -159,11 +159,15 @@ import Testing
         return e
     }
 
-    @Test func theWindowCloseAndWakeUpsAreTold() {
+    @Test func theWindowCloseTheDisplayLostAndWakeUpsAreTold() {
         var t = SDLInputTranslator()
         var e = SDL_Event()
-        e.type = SDL_QUIT.rawValue
+        e.type = SDL_WINDOWEVENT.rawValue
+        e.window.event = UInt8(SDL_WINDOWEVENT_CLOSE.rawValue)
         #expect(t.translate(e, geometry: hidpi) == [.windowClosed])
+        // SDL_QUIT comes only from a display connection lost (SDLSession's hints).
+        e.type = SDL_QUIT.rawValue
+        #expect(t.translate(e, geometry: hidpi) == [.displayLost])
         e.type = SDL_USEREVENT.rawValue
         for code: Int32 in [0, 2, 5] {
             e.user.code = code
