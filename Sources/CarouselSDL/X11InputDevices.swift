@@ -103,6 +103,8 @@ final class X11InputDevices {
 
     private struct Device { let id: Int32, name: String, kind: String }
 
+    /// Looked up among all devices, not asked of `id` alone: a device gone again by then
+    /// would be a BadDevice error, which Xlib's default handler answers by ending the process.
     private func describe(_ id: Int32, on display: OpaquePointer) -> Device? {
         devices(on: display).first { $0.id == id }
     }
