@@ -49,7 +49,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
 
     public var slots: SlotTextures { pipeline.slots }
     public var feed: ImageFeed { pipeline.feed }
-    public var currentIndex: Int? { engine.currentIndex }
+    public var state: ViewState { ViewState(kind: .carousel, viewport: engine.viewport, focus: engine.currentIndex) }
     /// Moving by itself, Ken Burns included, or a zoom's detail going up a band a frame:
     /// the loop draws every frame.
     public var activity: ViewActivity {

@@ -12,7 +12,7 @@ extension ControlCommand {
             if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
         case .pause, .play:
             // A clip in focus pauses and plays without autoplay too.
-            let clip = scene.currentIndex.map { scene.sources.indices.contains($0) && scene.sources[$0].isClip } == true
+            let clip = scene.state.focus.map { scene.sources.indices.contains($0) && scene.sources[$0].isClip } == true
             if !canPlay && !clip {
                 return .failure(.conflict("autoplay is off on this screen and no clip is in focus (--autoplay SECONDS sets it)"))
             }
@@ -37,7 +37,7 @@ extension ControlCommand {
             return .success([.view(.step(.item(i), time: now))])
         case .pause: return .success([.view(.autoplay(false, time: now))])
         case .play: return .success([.view(.autoplay(true, time: now))])
-        case .view(let kind) where kind.isTiled && scene.shows == .carousel && !scene.canGoBack:
+        case .view(let kind) where kind.isTiled && scene.state.kind == .carousel && !scene.state.canGoBack:
             return .failure(.conflict("this screen shows the carousel only (--view mosaic or grid gives it a wall)"))
         case .view(let mode): return .success([.showView(mode)])
         case .screen(let on): return .success([.screen(on: on)])

@@ -223,7 +223,7 @@ struct InteractiveLoop {
     }
 
     private mutating func handle(_ e: SDLEvent, now: Double) throws {
-        mapper.canGoBack = scene.canGoBack
+        mapper.canGoBack = scene.state.canGoBack
         mapper.verticalSteps = scene.scrollsVertically
         for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
             try perform(input, now: now, byPerson: true)
@@ -273,7 +273,7 @@ struct InteractiveLoop {
             window.setFullscreen(!window.isFullscreen)
         case .resized:
             let size = compositor.viewport(physical: renderer.outputSize)
-            if size != scene.viewport {
+            if size != scene.state.viewport {
                 try scene.handle(.resize(size, time: now))
             }
             needsDraw = true
@@ -345,9 +345,10 @@ struct InteractiveLoop {
     private func publish() {
         guard let control else { return }
         var s = ShowState()
-        s.view = scene.shows.rawValue
+        let shown = scene.state
+        s.view = shown.kind.rawValue
         s.count = scene.sources.count
-        if let i = scene.currentIndex, scene.sources.indices.contains(i) {
+        if let i = shown.focus, scene.sources.indices.contains(i) {
             let item = scene.sources[i]
             (s.index, s.source, s.title, s.caption) = (i, item.path, item.title, item.caption)
         }

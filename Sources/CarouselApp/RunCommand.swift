@@ -166,7 +166,7 @@ public struct RunCommand: ParsableCommand {
 
             // SIGHUP: the config file and the sources again; the centred picture stays
             // centred if it is still there. A mistake in either keeps what is shown.
-            let centred = scene.currentIndex.map { scene.sources[$0].path }
+            let centred = scene.state.focus.map { scene.sources[$0].path }
             found = scene.sources
             if let token = control?.token {
                 do throws(ControlRefusal) { try token.reload() } catch { Log.warn("\(error.reason); the token in use stays") }
@@ -177,7 +177,7 @@ public struct RunCommand: ParsableCommand {
                 (current, scanned, found) = (next, fresh, fresh.sources)
                 Log.info("reloaded: \(found.count) images")
             }
-            startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.currentIndex ?? 0
+            startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.state.focus ?? 0
         }
         control?.stop()
         withExtendedLifetime(session) {}

@@ -23,21 +23,13 @@ public protocol DrivenView: AnyObject {
 /// and physics), the shared image pipeline and a painter. The carousel is one; the loop
 /// knows nothing of strips or walls. Lives on the main thread.
 public protocol Scene: DrivenView {
-    /// The size laid out, in logical pixels.
-    var viewport: Size { get }
+    /// Which view shows, at what size, on which item, and whether Back leads somewhere.
+    var state: ViewState { get }
     /// The pictures shown, in order.
     var sources: [ImageSource] { get }
-    /// The item in focus (the centred picture), nil when there are none.
-    var currentIndex: Int? { get }
     var pipeline: ImagePipeline { get }
-
     /// Waits until every image asked for has arrived (render only).
     func finishLoading() throws(SDLError)
-    /// Shows a view opened from another (the carousel opened from the wall): Escape,
-    /// Backspace and the back button return (`.back`).
-    var canGoBack: Bool { get }
-    /// Which view shows (the control API's status, MQTT, the `view` event).
-    var shows: ViewKind { get }
 }
 
 extension Scene {
@@ -45,9 +37,6 @@ extension Scene {
     public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
         pipeline.recordCatalogChange(from: old, to: new, at: time)
     }
-    public var canGoBack: Bool { false }
-    public var shows: ViewKind { .carousel }
     /// The view scrolls up and down (a wall): the Up and Down keys step it too.
-    public var scrollsVertically: Bool { shows.isTiled }
+    public var scrollsVertically: Bool { state.kind.isTiled }
 }
-

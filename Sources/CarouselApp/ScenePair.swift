@@ -46,7 +46,13 @@ public final class ScenePair: Scene {
 
     private var active: any Scene { opened ?? wall }
 
-    public var viewport: Size { active.viewport }
+    /// The opened view's, or the wall's, with the way back.
+    public var state: ViewState {
+        var shown = active.state
+        shown.canGoBack = opened != nil
+        return shown
+    }
+    private var viewport: Size { active.state.viewport }
     public var activity: ViewActivity {
         let shown = active.activity
         var pair = ViewActivity(moving: shown.moving || morph != nil, held: shown.held || pressedBack, nextStep: shown.nextStep)
@@ -57,10 +63,7 @@ public final class ScenePair: Scene {
         return pair
     }
     public var sources: [ImageSource] { wallCatalog ?? wall.sources }
-    public var currentIndex: Int? { active.currentIndex }
     public var pipeline: ImagePipeline { active.pipeline }
-    public var canGoBack: Bool { opened != nil }
-    public var shows: ViewKind { active.shows }
 
     /// The back button: at least 64 px square (a touch target), in the top-left corner.
     public var backButton: Rect {
@@ -130,7 +133,7 @@ public final class ScenePair: Scene {
     /// without making its textures on the opening frames.
     private func makeAhead() throws(SDLError) {
         guard opened == nil, parked == nil, morph == nil, wall.activity.resting,
-              let index = wall.currentIndex, !wall.sources.isEmpty else { return }
+              let index = wall.state.focus, !wall.sources.isEmpty else { return }
         parked = try open(index, wall.sources, wall.time, true)
     }
 
@@ -162,14 +165,14 @@ public final class ScenePair: Scene {
         case .back(let t):
             try goBack(time: t)
         case .open(let t):
-            if opened == nil, let index = wall.currentIndex { try open(index, time: t) }
+            if opened == nil, let index = wall.state.focus { try open(index, time: t) }
         }
     }
 
     /// Back to the wall, scrolled to the picture the carousel showed last.
     private func goBack(time: Double) throws(SDLError) {
         guard let carousel = opened else { return }
-        let shown = carousel.currentIndex
+        let shown = carousel.state.focus
         let leaving = carousel.focusedPicture
         carousel.park()
         opened = nil
@@ -189,7 +192,7 @@ public final class ScenePair: Scene {
             morph = (ViewMorph(from: leaving.frame, to: tile.frame, fromCrop: leaving.crop, toCrop: tile.crop, time: time),
                      leaving.picture, carousel.painter.style.background, false)
         }
-        wall.pipeline.record("view", at: time, ["mode": .string(wall.shows.rawValue), "index": .int(shown ?? -1)])
+        wall.pipeline.record("view", at: time, ["mode": .string(wall.state.kind.rawValue), "index": .int(shown ?? -1)])
     }
 
     /// A tile tapped on the wall opens the carousel on it.
@@ -207,7 +210,7 @@ public final class ScenePair: Scene {
         if let parked {
             self.parked = nil
             carousel = parked
-            try carousel.reopen(at: index, viewport: wall.viewport, time: t)
+            try carousel.reopen(at: index, viewport: wall.state.viewport, time: t)
         } else {
             carousel = try open(index, wall.sources, t, false)
         }

@@ -71,9 +71,8 @@ public final class WallScene: EngineScene, OpeningScene {
 
     deinit { sizes.stop() }
 
-    /// The view's name in events and options: `mosaic` or `grid`.
-    public var shows: ViewKind { engine.settings.kind }
-    public var currentIndex: Int? { engine.topItem }
+    /// `mosaic` or `grid`, focused on the top item.
+    public var state: ViewState { ViewState(kind: engine.settings.kind, viewport: engine.viewport, focus: engine.topItem) }
 
     public func draw(on renderer: SDLRenderer) {
         if sources.isEmpty {

@@ -55,6 +55,6 @@ extension ScenePair: BenchSubject {
     public var itemsShowingPreview: Int { (openedSubject ?? wallSubject)?.itemsShowingPreview ?? 0 }
     public var isLoading: Bool { (openedSubject ?? wallSubject)?.isLoading ?? false }
     /// The wall's: the mix starts on it.
-    public var gestureStep: (length: Double, axis: Axis) { wallSubject?.gestureStep ?? (viewport.height, .vertical) }
-    public var pictureBox: Size { wallSubject?.pictureBox ?? viewport }
+    public var gestureStep: (length: Double, axis: Axis) { wallSubject?.gestureStep ?? (state.viewport.height, .vertical) }
+    public var pictureBox: Size { wallSubject?.pictureBox ?? state.viewport }
 }
