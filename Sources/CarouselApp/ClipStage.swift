@@ -9,7 +9,9 @@ import CarouselSDL
 /// one YUV texture, drawn where its poster is. It stops, and its helper goes, as soon as
 /// the item is no longer the one at rest. A picture with a clip of its own (a Motion Photo)
 /// plays it on arrival as `--motion` says, drawn over the still, and never holds the show:
-/// once it ends its helper goes and the still shows again. Logs `video_started` {index, decoder},
+/// once it ends its helper goes and the still shows again. An animated picture (GIF, WebP)
+/// plays its frames the same way, instead of its still, as often as it says, and stays on its
+/// last frame if it ends. Logs `video_started` {index, decoder},
 /// `video_ended` {index} and `frames_dropped` {index, shown, dropped, late}. Main thread.
 final class ClipStage {
     private let playing: ClipPlaying
@@ -36,6 +38,8 @@ final class ClipStage {
     private var pausedSince: Double?
     /// The clip is a picture's own (a Motion Photo's): at its end the still shows again.
     private var isMotion = false
+    /// The picture's own frames (an animation): at its end its last frame stays.
+    private var isAnimation = false
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
@@ -61,10 +65,10 @@ final class ClipStage {
 
     /// Plays `source` as item `item` from `time` (nil: nothing plays). `loop`: again at its end.
     /// A picture's own clip plays as its motion: a Live Photo's file beside it
-    /// (`source.motion`), or the bytes `motion` of its own file once it was decoded (a
-    /// Motion Photo). The same item showing the same file goes on; another file there (a
-    /// reload) starts anew.
-    func show(_ source: ImageSource?, motion: ByteRange? = nil, item: Int?, loop: Bool, at time: Double) {
+    /// (`source.motion`), or what its decode found (`motion`: a Motion Photo's bytes, or an
+    /// animation's frames, which loop as the file says). The same item showing the same file
+    /// goes on; another file there (a reload) starts anew.
+    func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         stop(at: time)
         guard let item, let source, !RemoteURL.isRemote(source.path) else { return }
@@ -75,15 +79,19 @@ final class ClipStage {
             return
         } else if let live = source.motion {
             play = (live, nil)
-        } else if let motion {
-            play = (source.path, motion)
+        } else if case .clip(let range)? = motion {
+            play = (source.path, range)
+        } else if case .frames? = motion {
+            play = (source.path, nil)
+            isAnimation = true
         } else {
             return
         }
         self.item = item
         file = source.file
         isMotion = !source.isClip
-        let loops = isMotion ? playing.motion == .loop : loop
+        // An animation plays as often as its file says, whatever is asked here.
+        let loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
         do throws(ImageError) {
             player = try ClipPlayer(path: play.path, range: play.range, settings: playing.settings, loop: loops, wake: playing.wake)
         } catch {
@@ -118,6 +126,7 @@ final class ClipStage {
         shownUntil = nil
         pausedSince = nil
         isMotion = false
+        isAnimation = false
     }
 
     /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
@@ -133,7 +142,11 @@ final class ClipStage {
             queue.removeFirst(show + 1)
             shownUntil = pacing.due([frame.time + frame.duration])
             if let planes = player.planes(of: frame.index) {
-                if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
+                if shape.layout == .rgba {
+                    if texture == nil || texture?.width != shape.width || texture?.height != shape.height {
+                        texture = try SDLTexture.animation(renderer: renderer, width: shape.width, height: shape.height)
+                    }
+                } else if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
                     texture = try SDLTexture.video(renderer: renderer, width: shape.width, height: shape.height, nv12: shape.layout == .nv12)
                 }
                 try texture?.updateVideo(planes: planes, pitches: shape.pitches)
@@ -151,7 +164,10 @@ final class ClipStage {
             over = true
             holdsShow = false
             record("video_ended", now, ["index": .int(item)])
-            if isMotion {
+            if isAnimation {
+                // Its last frame stays; the helper goes.
+                player.stop()
+            } else if isMotion {
                 // The still shows again, and the helper goes.
                 player.stop()
                 texture = nil
@@ -201,6 +217,6 @@ final class ClipStage {
     var drawing: VideoDrawing? {
         guard let item, let texture, let shape = player?.shape else { return nil }
         return VideoDrawing(item: item, texture: texture, width: shape.width, height: shape.height,
-                            quarterTurns: shape.quarterTurns, matrix: shape.matrix)
+                            quarterTurns: shape.quarterTurns, matrix: shape.matrix, replacesPicture: shape.layout == .rgba)
     }
 }

@@ -166,9 +166,9 @@ public final class ImagePipeline {
         }
     }
 
-    /// Where item `item`'s picture holds a clip of its own (a Motion Photo), once it was
-    /// decoded; nil otherwise.
-    func motion(of item: Int) -> ByteRange? {
+    /// What moves in item `item`'s picture (a Motion Photo's clip, an animation's frames),
+    /// once it was decoded; nil otherwise.
+    func motion(of item: Int) -> PictureMotion? {
         if case .image(let image)? = feed.outcome(for: item) { return image.motion }
         return nil
     }

@@ -37,7 +37,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("With --autoplay, a clip holds the show until it ends, or for at most SECONDS; then the show moves on.", valueName: "SECONDS"))
     public var videoMax: Double?
 
-    @Option(help: ArgumentHelp("A Motion Photo's clip when the carousel arrives on it: once (then the still stays), loop, or off (the still only).", valueName: "once|loop|off"))
+    @Option(help: ArgumentHelp("A Motion Photo's clip when the carousel arrives on it: once (then the still stays), loop, or off (the still only; animated GIFs and WebPs stay still too).", valueName: "once|loop|off"))
     public var motion: MotionPlay = .once
 
     @Option(help: ArgumentHelp("Where the walls (mosaic, grid) keep their thumbnails: a folder, or none. Default: the freedesktop folder ($XDG_CACHE_HOME/thumbnails, shared with file managers); carousel render uses none unless given.", valueName: "none|DIR"))

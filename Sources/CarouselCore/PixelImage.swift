@@ -20,8 +20,9 @@ public struct PixelImage: Sendable, Equatable {
     /// A small blurred, darkened copy drawn behind the picture (`--fill blur`) and its
     /// average colour (`--fill color`); nil when not asked for.
     public var backdrop: Backdrop? = nil
-    /// Where the picture's own clip lies in its file (a Motion Photo's MP4); nil: none.
-    public var motion: ByteRange? = nil
+    /// What moves in it: its own clip (a Motion Photo's MP4) or its frames (an animation);
+    /// nil: nothing.
+    public var motion: PictureMotion? = nil
 
     public init(width: Int, height: Int, pixels: [UInt8], isOpaque: Bool = false) {
         precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")

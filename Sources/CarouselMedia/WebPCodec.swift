@@ -3,7 +3,8 @@ import CWebP
 
 /// The only file of this module that calls libwebp: WebP decoding straight to the fitted
 /// size with libwebp's own scaler, so the full-size picture is never built. An animated
-/// WebP shows its first frame (through libwebpdemux).
+/// WebP shows its first frame (through libwebpdemux) and plays through `Frames` (libwebp's
+/// animation decoder).
 public enum WebPCodec {
     /// `webp` decoded into RGBA and aspect-fitted to `box`; `path` names it in errors.
     public static func decode(_ webp: [UInt8], fittingIn box: Size, path: String) throws(ImageError) -> PixelImage {
@@ -63,6 +64,84 @@ public enum WebPCodec {
         }
         defer { WebPDemuxReleaseIterator(&frame) }
         return try decode(frame.fragment.bytes, frame.fragment.size, box: box, path: path, allowFrames: false)
+    }
+
+    /// How many frames `webp` has (1 for a still, 0 when it cannot be read).
+    static func frameCount(_ webp: [UInt8]) -> Int {
+        webp.withUnsafeBufferPointer { buf in
+            var data = WebPData(bytes: buf.baseAddress, size: buf.count)
+            guard let demux = WebPDemux(&data) else { return 0 }
+            defer { WebPDemuxDelete(demux) }
+            return Int(WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT))
+        }
+    }
+
+    /// An animated WebP's frames, each the whole canvas as libwebp's animation decoder
+    /// composes it (blending and disposal as the file says), in RGBA. Its loop count is how
+    /// many times it plays (0: for ever). A frame that cannot be read ends the animation there.
+    final class Frames: AnimationFrames {
+        let width: Int
+        let height: Int
+        let plays: Int
+        let decoder = "libwebp"
+        private let bytes: UnsafeMutableBufferPointer<UInt8>
+        private let animation: OpaquePointer
+        private let path: String
+        private var last: Int32 = 0
+        private var shown = 0
+
+        init(_ webp: [UInt8], path: String) throws(ImageError) {
+            self.path = path
+            bytes = .allocate(capacity: max(1, webp.count))
+            _ = bytes.initialize(from: webp)
+            var data = WebPData(bytes: bytes.baseAddress, size: webp.count)
+            var options = WebPAnimDecoderOptions()
+            guard WebPAnimDecoderOptionsInit(&options) != 0 else {
+                bytes.deallocate()
+                throw ImageError(path: path, reason: "WebP animation decoder unavailable")
+            }
+            options.color_mode = MODE_RGBA
+            options.use_threads = 0
+            var info = WebPAnimInfo()
+            guard let made = WebPAnimDecoderNew(&data, &options), WebPAnimDecoderGetInfo(made, &info) != 0 else {
+                bytes.deallocate()
+                throw ImageError(path: path, reason: "is a corrupt animated WebP")
+            }
+            animation = made
+            (width, height, plays) = (Int(info.canvas_width), Int(info.canvas_height), Int(info.loop_count))
+            do throws(ImageError) {
+                try PictureAnimation.check(width: width, height: height, path: path)
+            } catch {
+                WebPAnimDecoderDelete(made)
+                bytes.deallocate()
+                throw error
+            }
+        }
+
+        deinit {
+            WebPAnimDecoderDelete(animation)
+            bytes.deallocate()
+        }
+
+        func rewind() throws(ImageError) {
+            WebPAnimDecoderReset(animation)
+            last = 0
+            shown = 0
+        }
+
+        func next(into buffer: UnsafeMutableRawPointer) throws(ImageError) -> Double? {
+            guard WebPAnimDecoderHasMoreFrames(animation) != 0 else { return nil }
+            var canvas: UnsafeMutablePointer<UInt8>? = nil
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(animation, &canvas, &timestamp) != 0, let canvas else {
+                // A damaged frame after good ones ends the animation there.
+                guard shown > 0 else { throw ImageError(path: path, reason: "is a corrupt animated WebP (its first frame)") }
+                return nil
+            }
+            buffer.copyMemory(from: canvas, byteCount: width * height * 4)
+            defer { last = timestamp; shown += 1 }
+            return PictureAnimation.shownDelay(Double(max(0, timestamp - last)) / 1000)
+        }
     }
 
     private static func check(_ status: VP8StatusCode, _ path: String) throws(ImageError) {

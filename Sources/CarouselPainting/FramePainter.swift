@@ -39,7 +39,7 @@ public struct FramePainter {
         let hidesAll = fadeIn == nil && top.map { slots.isOpaque($0.0.slot) && $0.1.covers(screen) } == true
         let detailCovers = detail.map { d in top.map { d.rect.covers($0.1.intersection(screen)) } == true } == true
         if hidesAll, let (last, _) = top {
-            if !detailCovers { drawItem(last, slots: slots, around: detail, within: screen, on: renderer) }
+            if !detailCovers { drawItem(last, slots: slots, around: detail, within: screen, hiding: video?.replacedPicture, on: renderer) }
             if let video { draw(video, over: items, slots: slots, on: renderer) }
             if let detail, video == nil { drawDetail(detail, on: renderer) }
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
@@ -55,7 +55,7 @@ public struct FramePainter {
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
             return
         }
-        drawStill(items, slots: slots, viewport: viewport, detail: detail, on: renderer)
+        drawStill(items, slots: slots, viewport: viewport, detail: detail, hiding: video?.replacedPicture, on: renderer)
         if let video { draw(video, over: items, slots: slots, on: renderer) }
         if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
         if let detail, video == nil { drawDetail(detail, on: renderer) }
@@ -63,8 +63,9 @@ public struct FramePainter {
     }
 
     /// The background and the items, the last around a zoom's detail if there is one.
+    /// `hiding`: the item whose picture is not drawn (an animation is drawn in its place).
     private func drawStill(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
-                           detail: (picture: BandedPicture, rect: Rect)?, on renderer: SDLRenderer) {
+                           detail: (picture: BandedPicture, rect: Rect)?, hiding: Int? = nil, on renderer: SDLRenderer) {
         let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
         clear(viewport, on: renderer)
         if style.shadow && !style.fillsBox {
@@ -75,8 +76,8 @@ public struct FramePainter {
             renderer.fillGradient(Rect(x: 0, y: viewport.height - 10, width: viewport.width, height: 10),
                                   top: Color(r: 0, g: 0, b: 0, a: 0), bottom: Color(r: 0, g: 0, b: 0, a: 64))
         }
-        for item in items.dropLast() { drawItem(item, slots: slots, on: renderer) }
-        if let last = items.last { drawItem(last, slots: slots, around: detail, within: screen, on: renderer) }
+        for item in items.dropLast() { drawItem(item, slots: slots, picture: item.item != hiding, on: renderer) }
+        if let last = items.last { drawItem(last, slots: slots, around: detail, within: screen, hiding: hiding, on: renderer) }
     }
 
     /// A zoomed picture's sharp detail: decoded at the size it shows, so drawn pixel for
@@ -98,12 +99,13 @@ public struct FramePainter {
     /// detail's place, which is drawn a pixel into so no seam shows): a picture scaled up
     /// is the dearest drawing of a frame in software.
     private func drawItem(_ item: VisibleItem, slots: SlotTextures, around detail: (picture: BandedPicture, rect: Rect)?,
-                          within screen: Rect, on renderer: SDLRenderer) {
-        guard let detail else { return drawItem(item, slots: slots, on: renderer) }
+                          within screen: Rect, hiding: Int? = nil, on renderer: SDLRenderer) {
+        let picture = item.item != hiding
+        guard let detail else { return drawItem(item, slots: slots, picture: picture, on: renderer) }
         let p = place(of: detail)
         let hole = Rect(x: p.minX + 1, y: p.minY + 1, width: max(0, p.size.width - 2), height: max(0, p.size.height - 2))
         for area in screen.around(hole) {
-            renderer.clipped(to: area) { drawItem(item, slots: slots, on: renderer) }
+            renderer.clipped(to: area) { drawItem(item, slots: slots, picture: picture, on: renderer) }
         }
     }
 
@@ -140,8 +142,9 @@ public struct FramePainter {
     }
 
     /// One item: its card, border and picture (or placeholder), neighbours shrunk and
-    /// dimmed by their distance from the focus; `opacity` below 1 for one fading in.
-    private func drawItem(_ item: VisibleItem, slots: SlotTextures, opacity: Double = 1, on renderer: SDLRenderer) {
+    /// dimmed by their distance from the focus; `opacity` below 1 for one fading in;
+    /// `picture` false: all but the picture (an animation is drawn in its place).
+    private func drawItem(_ item: VisibleItem, slots: SlotTextures, opacity: Double = 1, picture: Bool = true, on renderer: SDLRenderer) {
         let radius = style.cornerRadius
         let alpha = UInt8((min(max(opacity, 0), 1) * 255).rounded())
         let distance = item.focusDistance
@@ -158,7 +161,10 @@ public struct FramePainter {
         switch slots.content(item.slot) {
         case .loaded(let source, let w, let h) where style.fillsBox:
             defer { if source.isClip { drawPlayMark(in: box, alpha: alpha, on: renderer) } }
-            if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer) }
+            // An animation drawn in the picture's place may be transparent anywhere.
+            let opaque = picture && slots.isOpaque(item.slot)
+            if border > 0 { drawBorder(frame, around: box, radius: radius, opaque: opaque, style.borderColor.darkened(dim).withOpacity(opacity), on: renderer) }
+            guard picture else { return }
             let scale = max(box.size.width / Double(w), box.size.height / Double(h))
             let part = Size(width: min(Double(w), box.size.width / scale), height: min(Double(h), box.size.height / scale))
             if let crop = item.crop {
@@ -182,9 +188,11 @@ public struct FramePainter {
             }
             if border > 0 {
                 drawBorder(Rect(x: r.minX - border, y: r.minY - border, width: r.size.width + 2 * border, height: r.size.height + 2 * border),
-                           around: r, radius: radius, opaque: slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer)
+                           around: r, radius: radius, opaque: picture && slots.isOpaque(item.slot), style.borderColor.darkened(dim).withOpacity(opacity), on: renderer)
             }
-            if let crop = item.crop {
+            if !picture {
+                // Drawn in its place.
+            } else if let crop = item.crop {
                 renderer.draw(slots.texture(item.slot), source: (w, h), cropping: crop, in: r, alpha: alpha, brightness: 1 - dim)
             } else if radius > 0 {
                 renderer.draw(slots.texture(item.slot), part: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), in: r,

@@ -28,10 +28,24 @@ extension SDLTexture {
         return SDLTexture(adopting: t, renderer: renderer)
     }
 
-    /// Uploads one frame's planes (Y, U, V; or Y and interleaved UV), each with its row pitch.
+    /// A streaming texture for an animated picture's frames: R, G, B, A bytes, blended
+    /// where they are transparent.
+    public static func animation(renderer: SDLRenderer, width: Int, height: Int) throws(SDLError) -> SDLTexture {
+        guard let t = SDL_CreateTexture(renderer.handle, SDL_PIXELFORMAT_RGBA32.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                        Int32(max(1, width)), Int32(max(1, height))) else {
+            throw SDLError("SDL_CreateTexture (animation)")
+        }
+        SDL_SetTextureBlendMode(t, SDL_BLENDMODE_BLEND)
+        return SDLTexture(adopting: t, renderer: renderer)
+    }
+
+    /// Uploads one frame's planes (Y, U, V; or Y and interleaved UV; or one of RGBA), each
+    /// with its row pitch.
     public func updateVideo(planes: [UnsafeRawPointer], pitches: [Int]) throws(SDLError) {
         let rc: Int32
-        if planes.count == 2, pitches.count == 2 {
+        if planes.count == 1, pitches.count == 1 {
+            rc = SDL_UpdateTexture(handle, nil, planes[0], Int32(pitches[0]))
+        } else if planes.count == 2, pitches.count == 2 {
             rc = SDL_UpdateNVTexture(handle, nil, planes[0].assumingMemoryBound(to: UInt8.self), Int32(pitches[0]),
                                      planes[1].assumingMemoryBound(to: UInt8.self), Int32(pitches[1]))
         } else if planes.count == 3, pitches.count == 3 {

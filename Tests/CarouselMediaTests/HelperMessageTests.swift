@@ -16,7 +16,8 @@ import Testing
         .decode(.init(name: "fill.jpg", boxWidth: 1037, boxHeight: 749, maxPixels: 100_000_000, dctScaling: true, backdrop: true)),
         .image(width: 1037, height: 691, isOpaque: true, backdrop: .init(width: 64, height: 43, average: [12, 200, 255])),
         .failed(reason: "is a corrupt PNG (end of stream)"),
-        .image(width: 1037, height: 691, isOpaque: true, motion: ByteRange(start: 3_100_000, length: 2_400_000)),
+        .image(width: 1037, height: 691, isOpaque: true, motion: .clip(ByteRange(start: 3_100_000, length: 2_400_000))),
+        .image(width: 320, height: 240, isOpaque: false, motion: .frames),
         .play(name: "/srv/photos/PXL_1.MP.jpg", loop: false, range: ByteRange(start: 3_100_000, length: 2_400_000)),
         .play(name: "/srv/photos/clip.mp4", loop: true),
     ]

@@ -135,6 +135,39 @@ public enum ClipFixtures {
 
     private static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
 
+    /// An animated GIF or WebP by ffmpeg: colour n all `colours[frames[n]]` for `frameMs`
+    /// (a multiple of 100: ffmpeg writes frames of 100 ms, and drops the last of a file of
+    /// a few long ones), `width` × `height`, written to `folder/name.gif|webp`. `loop`: the
+    /// muxer's (GIF: 0 for ever, -1 once, N repeats after the first; WebP: 0 for ever, N plays).
+    @discardableResult
+    public static func animation(webp: Bool = false, frames: [Int], frameMs: Int = 200, loop: Int = 0, width: Int = 320,
+                                 height: Int = 240, in folder: String, name: String = "anim") throws -> String {
+        var args = ["-hide_banner", "-loglevel", "error", "-y"]
+        for f in frames {
+            args += ["-f", "lavfi", "-i", "color=c=\(colours[f].name):size=\(width)x\(height):rate=10:duration=\(Double(frameMs) / 1000)"]
+        }
+        let inputs = frames.indices.map { "[\($0)]" }.joined()
+        // A GIF's palette made from its frames: ffmpeg's default one has four blues.
+        let palette = webp ? "" : ",split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse"
+        args += ["-filter_complex", "\(inputs)concat=n=\(frames.count):v=1:a=0\(palette)"]
+        args += webp ? ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "\(loop)"] : ["-loop", "\(loop)"]
+        let path = folder + "/" + name + (webp ? ".webp" : ".gif")
+        args.append(path)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        let errors = Pipe()
+        p.standardError = errors
+        try p.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw ClipFailure(text: "ffmpeg could not make \(path): \(String(decoding: said, as: UTF8.self))")
+        }
+        return path
+    }
+
     public struct ClipFailure: Error, CustomStringConvertible {
         public var text: String
         public var description: String { text }

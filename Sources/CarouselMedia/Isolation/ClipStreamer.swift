@@ -6,7 +6,8 @@ import Glibc
 /// decoded (I420 or NV12, each plane's rows 32-byte aligned), into a ring of memfds the main
 /// process mapped once, and announced one message each; a buffer is written again only
 /// once the main process has released it, so decoding runs at most a ring ahead of the
-/// screen. Video helper process only.
+/// screen. An animated picture (GIF, WebP) plays the same way, its frames in RGBA.
+/// Video helper process only.
 enum ClipStreamer {
     /// Buffers in the ring: the frame on screen, the next one, and two decoded ahead.
     static let ringSize = 4
@@ -14,8 +15,11 @@ enum ClipStreamer {
     static let stallSeconds = 5.0
 
     /// Plays the clip in `file` (or in `range` of it) until it ends (or, `loop`, until the
-    /// main process goes).
+    /// main process goes). An animated picture plays as many times as it says instead.
     static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, on socket: MessageSocket) {
+        if range == nil, PictureAnimation.isAnimated(file: file) {
+            return animate(file: file, name: name, on: socket)
+        }
         let clip: GStreamerClip
         let info: GStreamerClip.Info
         do throws(ImageError) {
@@ -34,43 +38,14 @@ enum ClipStreamer {
             offsets.append(total)
             total += pitch * rows
         }
-        var ring: [UnsafeMutableRawPointer] = []
-        defer { for map in ring { munmap(map, total) } }
         let shape = HelperMessage.ClipShape(width: info.width, height: info.height, layout: layout, matrix: info.matrix,
                                             durationMicros: Int((info.duration ?? 0) * 1e6), quarterTurns: info.quarterTurns,
                                             decoder: info.decoder, frameBytes: total, pitches: pitches, offsets: offsets,
                                             ringSize: ringSize)
-        guard socket.send(.clipOpened(shape)) else { return }
-        for index in 0..<ringSize {
-            let fd = kc_memfd("kiosk-carousel-frames")
-            guard fd >= 0, ftruncate(fd, off_t(total)) == 0, kc_add_seals(fd, 1 | 2 | 4) == 0,
-                  let map = mmap(nil, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
-                if fd >= 0 { close(fd) }
-                socket.send(.failed(reason: "cannot be handed over (no shared memory: \(String(cString: strerror(errno))))"))
-                return
-            }
-            ring.append(map)
-            let sent = socket.send(.ringBuffer(index: index), attaching: fd)
-            close(fd)
-            guard sent else { return }
-        }
-        var free = Array(0..<ringSize)
+        guard let ring = Ring(shape, on: socket) else { return }
         var loopStart = 0.0, loopEnd = 0.0
         while true {
-            // Releases first; with no buffer free, wait for one (or for the end).
-            while free.isEmpty || socket.hasMessage {
-                switch socket.receive(until: nil) {
-                case .message(.release(let index), let fd):
-                    if let fd { close(fd) }
-                    if index < ringSize, !free.contains(index) { free.append(index) }
-                case .message(_, let fd):
-                    if let fd { close(fd) }
-                case .closed, .malformed:
-                    exit(0)
-                case .timedOut:
-                    break
-                }
-            }
+            guard let index = ring.free() else { return }
             let sample: GStreamerClip.Sample
             do throws(ImageError) {
                 sample = try clip.next(timeout: stallSeconds)
@@ -80,17 +55,118 @@ enum ClipStreamer {
             }
             switch sample {
             case .frame(let frame):
-                let index = free.removeFirst()
-                copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring[index])
+                copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
                 loopEnd = max(loopEnd, frame.time + frame.duration)
-                guard socket.send(.frame(index: index, micros: Int(((loopStart + frame.time) * 1e6).rounded()),
-                                         durationMicros: Int((frame.duration * 1e6).rounded()))) else { return }
+                guard ring.send(index, at: loopStart + frame.time, for: frame.duration) else { return }
             case .ended:
+                ring.giveBack(index)
                 guard loop, loopEnd > 0 else { socket.send(.clipEnded); return }
                 clip.seek(to: 0)
                 loopStart += loopEnd
                 loopEnd = 0
             }
+        }
+    }
+
+    /// Plays the animated picture in `file`: each frame the whole canvas in RGBA, shown for
+    /// its delay, the whole as many times as the file says.
+    private static func animate(file: Int32, name: String, on socket: MessageSocket) {
+        let frames: any AnimationFrames
+        do throws(ImageError) {
+            guard let opened = try PictureAnimation.open(try ImageFile.read(file, name: name), name: name) else {
+                socket.send(.failed(reason: "is not an animation"))
+                return
+            }
+            frames = opened
+        } catch {
+            socket.send(.failed(reason: error.reason))
+            return
+        }
+        let shape = HelperMessage.ClipShape(width: frames.width, height: frames.height, layout: .rgba, matrix: .bt601,
+                                            durationMicros: 0, quarterTurns: 0, decoder: frames.decoder,
+                                            frameBytes: frames.width * frames.height * 4, pitches: [frames.width * 4],
+                                            offsets: [0], ringSize: ringSize)
+        guard let ring = Ring(shape, on: socket) else { return }
+        var time = 0.0, played = 0, framesThisPlay = 0
+        while true {
+            guard let index = ring.free() else { return }
+            let delay: Double?
+            do throws(ImageError) {
+                delay = try frames.next(into: ring.buffers[index])
+            } catch {
+                socket.send(.failed(reason: error.reason))
+                return
+            }
+            guard let delay else {
+                ring.giveBack(index)
+                played += 1
+                // Once more unless it has played as often as it says (or had no frame at all).
+                guard framesThisPlay > 0, frames.plays == 0 || played < frames.plays else { socket.send(.clipEnded); return }
+                do throws(ImageError) { try frames.rewind() } catch { socket.send(.failed(reason: error.reason)); return }
+                framesThisPlay = 0
+                continue
+            }
+            framesThisPlay += 1
+            guard ring.send(index, at: time, for: delay) else { return }
+            time += delay
+        }
+    }
+
+    /// The ring of shared buffers, made and handed over once (unmapped here when it goes),
+    /// and which of them are free.
+    private final class Ring {
+        let socket: MessageSocket
+        let bytes: Int
+        var buffers: [UnsafeMutableRawPointer] = []
+        var freeIndices = Array(0..<ClipStreamer.ringSize)
+
+        /// Announces `shape` and hands over its buffers; nil (the reason sent) when that fails.
+        init?(_ shape: HelperMessage.ClipShape, on socket: MessageSocket) {
+            self.socket = socket
+            bytes = shape.frameBytes
+            guard socket.send(.clipOpened(shape)) else { return nil }
+            for index in 0..<shape.ringSize {
+                let fd = kc_memfd("kiosk-carousel-frames")
+                guard fd >= 0, ftruncate(fd, off_t(bytes)) == 0, kc_add_seals(fd, 1 | 2 | 4) == 0,
+                      let map = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+                    if fd >= 0 { close(fd) }
+                    socket.send(.failed(reason: "cannot be handed over (no shared memory: \(String(cString: strerror(errno))))"))
+                    return nil
+                }
+                buffers.append(map)
+                let sent = socket.send(.ringBuffer(index: index), attaching: fd)
+                close(fd)
+                guard sent else { return nil }
+            }
+        }
+
+        deinit { for map in buffers { munmap(map, bytes) } }
+
+        /// A buffer the main process has released (waiting for one while all are held);
+        /// nil once it has gone.
+        func free() -> Int? {
+            while freeIndices.isEmpty || socket.hasMessage {
+                switch socket.receive(until: nil) {
+                case .message(.release(let index), let fd):
+                    if let fd { close(fd) }
+                    if index < buffers.count, !freeIndices.contains(index) { freeIndices.append(index) }
+                case .message(_, let fd):
+                    if let fd { close(fd) }
+                case .closed, .malformed:
+                    return nil
+                case .timedOut:
+                    break
+                }
+            }
+            return freeIndices.removeFirst()
+        }
+
+        /// A buffer taken and not filled goes back.
+        func giveBack(_ index: Int) { freeIndices.insert(index, at: 0) }
+
+        /// Announces the frame in buffer `index`, due `time` seconds into the clip.
+        func send(_ index: Int, at time: Double, for duration: Double) -> Bool {
+            socket.send(.frame(index: index, micros: Int((time * 1e6).rounded()), durationMicros: Int((duration * 1e6).rounded())))
         }
     }
 

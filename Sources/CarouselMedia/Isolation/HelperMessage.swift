@@ -18,9 +18,9 @@ enum HelperMessage: Equatable, Sendable {
     /// `fullWidth` × `fullHeight`: the whole picture's upright size (0 × 0: not known).
     /// `backdrop`: the blurred backdrop asked for (`--fill`), whose pixels follow the
     /// picture's in the memfd; nil: none. `motion`: where the picture's own clip lies in its
-    /// file (a Motion Photo); nil: none.
+    /// file (a Motion Photo), or that its file is an animation; nil: nothing moves.
     case image(width: Int, height: Int, isOpaque: Bool, note: String = "", fullWidth: Int = 0, fullHeight: Int = 0,
-               backdrop: BackdropShape? = nil, motion: ByteRange? = nil)
+               backdrop: BackdropShape? = nil, motion: PictureMotion? = nil)
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
     /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
@@ -116,7 +116,7 @@ enum HelperMessage: Equatable, Sendable {
             } else {
                 out.u8(0)
             }
-            out.range(motion)
+            out.motion(motion)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
         case .play(let name, let loop, let range):
@@ -169,7 +169,7 @@ enum HelperMessage: Equatable, Sendable {
                       (1...BlurredBackdrop.side).contains(bw), (1...BlurredBackdrop.side).contains(bh) else { return nil }
                 backdrop = BackdropShape(width: bw, height: bh, average: [red, green, blue])
             }
-            guard let motion = r.range() else { return nil }
+            guard let motion = r.motion() else { return nil }
             self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh, backdrop: backdrop,
                           motion: motion)
         case .failed:
@@ -223,6 +223,14 @@ private struct MessageWriter {
         guard let r else { u8(0); return }
         u8(1); u64(r.start); u64(r.length)
     }
+    /// 0: none; 1 and a range: a clip in the file; 2: the file's own frames.
+    mutating func motion(_ m: PictureMotion?) {
+        switch m {
+        case nil: u8(0)
+        case .clip(let r)?: range(r)
+        case .frames?: u8(2)
+        }
+    }
     /// A 16-bit length and UTF-8, cut to `maxText` bytes.
     mutating func text(_ s: String) {
         let utf8 = Array(s.utf8.prefix(HelperMessage.maxText))
@@ -265,6 +273,17 @@ private struct MessageReader {
         guard has else { return .some(nil) }
         guard let start = u64(), let length = u64(), length >= 1, start <= Int.max - length else { return nil }
         return .some(ByteRange(start: start, length: length))
+    }
+    mutating func motion() -> PictureMotion?? {
+        guard let kind = unsigned(1) else { return nil }
+        switch kind {
+        case 0: return .some(nil)
+        case 1:
+            guard let start = u64(), let length = u64(), length >= 1, start <= Int.max - length else { return nil }
+            return .some(.clip(ByteRange(start: start, length: length)))
+        case 2: return .some(.frames)
+        default: return nil
+        }
     }
     mutating func text() -> String? {
         guard let n = unsigned(2).map(Int.init), n <= HelperMessage.maxText, bytes.count - at >= n else { return nil }

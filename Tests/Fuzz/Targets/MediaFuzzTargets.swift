@@ -65,6 +65,21 @@ public enum MediaFuzzTargets {
             }
             if let found { precondition(found.start >= 0 && found.length > 0 && found.end <= bytes.count) }
         },
+        // An animated GIF or WebP as the video helper plays it: frames composed into the
+        // canvas buffer (its size the animation's own), ended, and played again.
+        "animation": { bytes in
+            guard PictureAnimation.isAnimated(bytes), let frames = try? PictureAnimation.open(bytes, name: "fuzz") else { return }
+            precondition(frames.width >= 1 && frames.height >= 1 && frames.width * frames.height <= PictureAnimation.maxPixels)
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: frames.width * frames.height * 4, alignment: 16)
+            defer { buffer.deallocate() }
+            for _ in 0..<2 {
+                for _ in 0..<64 {
+                    guard let delay = try? frames.next(into: buffer) else { break }
+                    precondition(delay >= 0.011)
+                }
+                try? frames.rewind()
+            }
+        },
     ]
     #else
     public static let all: [String: @Sendable ([UInt8]) -> Void] = [:]

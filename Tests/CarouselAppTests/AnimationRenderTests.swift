@@ -1,0 +1,71 @@
+import CarouselCore
+import Foundation
+import Testing
+import TestSupport
+
+/// An animated GIF or WebP in the carousel, rendered headless: arriving on it plays its
+/// frames with their own delays, as often as the file says (for ever, or once and then its
+/// last frame stays); `--motion off` keeps it still; what a frame leaves transparent shows
+/// what is behind the picture, not its still.
+@Suite struct AnimationRenderTests {
+    /// A grey picture, the animation (red, lime, blue, 400 ms each), a grey picture.
+    static func folder(webp: Bool = false, loop: Int = 0) throws -> String {
+        let dir = try Fixtures.temporaryFolder("animation")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        try ClipFixtures.animation(webp: webp, frames: [0, 1, 2], frameMs: 400, loop: loop, in: dir, name: "b")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
+        return dir
+    }
+
+    /// On it 150 ms after it rests, then every 400 ms.
+    static let script = "key right\nwait 500\nsnapshot s0\nwait 400\nsnapshot s1\nwait 400\nsnapshot s2\nwait 400\nsnapshot s3\n"
+
+    static func seen(_ out: String) throws -> [Int?] {
+        try ["s0", "s1", "s2", "s3"].map { try ClipRenderTests.colour(out + "/\($0).png") }
+    }
+
+    @Test(arguments: [false, true])
+    func itPlaysItsFramesAndLoopsForEver(webp: Bool) throws {
+        let (out, r) = try CarouselBinary.render([try Self.folder(webp: webp)], script: Self.script)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.seen(out) == [0, 1, 2, 0], "\(webp ? "WebP" : "GIF")")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(events.contains("\"type\":\"video_started\",\"index\":1,\"decoder\":\"\(webp ? "libwebp" : "giflib")\""), "\(events)")
+    }
+
+    @Test func playedOnceItsLastFrameStays() throws {
+        let (out, r) = try CarouselBinary.render([try Self.folder(loop: -1)], script: Self.script)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.seen(out) == [0, 1, 2, 2])
+        #expect(try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("\"type\":\"video_ended\",\"index\":1"))
+    }
+
+    @Test func motionOffKeepsItStill() throws {
+        let (out, r) = try CarouselBinary.render([try Self.folder()], script: Self.script, options: ["--motion", "off"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.seen(out) == [0, 0, 0, 0])
+        #expect(try !String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("video_started"))
+    }
+
+    /// A red first frame cleared after it (disposal 2), then a lime corner: the middle is
+    /// what lies behind a picture there (as a wholly transparent picture shows it), not the
+    /// red still.
+    @Test func whatAFrameLeavesTransparentIsNotTheStill() throws {
+        let dir = try Fixtures.temporaryFolder("animation-clear")
+        try Data(HandMadeGIF.make(width: 32, height: 24, frames: [
+            .fill(0, width: 32, height: 24, disposal: 2, delay: 40),
+            .fill(1, width: 4, height: 4, delay: 40),
+        ])).write(to: URL(fileURLWithPath: dir + "/clear.gif"))
+        let empty = try Fixtures.temporaryFolder("animation-empty")
+        try Data(HandMadeGIF.make(width: 32, height: 24, frames: [.fill(3, width: 32, height: 24, transparent: 3)]))
+            .write(to: URL(fileURLWithPath: empty + "/empty.gif"))
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 200\nsnapshot first\nwait 400\nsnapshot second\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        let (behind, r2) = try CarouselBinary.render([empty], script: "wait 200\nsnapshot s\n")
+        #expect(r2.status == 0, "\(r2.stderr)")
+        #expect(try ClipRenderTests.colour(out + "/first.png") == 0, "the red first frame")
+        let middle = try BrokenSkipTests.pixel(out + "/second.png", 320, 180)
+        let expected = try BrokenSkipTests.pixel(behind + "/s.png", 320, 180)
+        #expect(middle == expected, "what lies behind the picture (\(expected)) shows where the second frame is transparent, not \(middle)")
+    }
+}
