@@ -108,6 +108,29 @@ public enum GIFCodec {
         }
     }
 
+    /// Where the first frame ends, right and down (0 × 0 when it cannot be read): read from
+    /// its descriptor, nothing decoded.
+    static func firstFrameExtent(_ gif: [UInt8]) -> (width: Int, height: Int) {
+        let source = ByteSource(gif)
+        var error: Int32 = 0
+        guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else { return (0, 0) }
+        defer { var e: Int32 = 0; DGifCloseFile(file, &e); withExtendedLifetime(source) {} }
+        var type = UNDEFINED_RECORD_TYPE
+        while DGifGetRecordType(file, &type) == GIF_OK {
+            if type == IMAGE_DESC_RECORD_TYPE {
+                guard DGifGetImageDesc(file) == GIF_OK else { return (0, 0) }
+                let d = file.pointee.Image
+                return (Int(d.Left) + Int(d.Width), Int(d.Top) + Int(d.Height))
+            }
+            guard type == EXTENSION_RECORD_TYPE else { return (0, 0) }
+            var code: Int32 = 0
+            var block: UnsafeMutablePointer<GifByteType>? = nil
+            guard DGifGetExtension(file, &code, &block) == GIF_OK else { return (0, 0) }
+            while block != nil { guard DGifGetExtensionNext(file, &block) == GIF_OK else { return (0, 0) } }
+        }
+        return (0, 0)
+    }
+
     /// How many times `gif` plays, as browsers read its NETSCAPE2.0 (or ANIMEXTS1.0) block
     /// before the first frame: a repeat count N plays N + 1 times, 0 for ever; none, once.
     static func plays(_ gif: [UInt8]) -> Int {
@@ -156,15 +179,22 @@ public enum GIFCodec {
         private var disposal: (mode: Int32, x: Int, y: Int, w: Int, h: Int, before: [UInt8]?)?
         private var shown = 0
 
+        /// Every way out by a throw closes what it opened: `deinit` runs only for a whole instance.
         init(_ gif: [UInt8], path: String) throws(ImageError) {
-            source = ByteSource(gif)
-            self.path = path
-            file = try Self.open(source, path: path)
-            // The still's size: the screen, or the first frame's extent where that is larger.
-            var w = Int(file.pointee.SWidth), h = Int(file.pointee.SHeight)
-            if let first = try? GIFCodec.decode(gif, path: path) { (w, h) = (max(w, first.width), max(h, first.height)) }
-            try PictureAnimation.check(width: w, height: h, path: path)
-            (width, height) = (w, h)
+            let source = ByteSource(gif)
+            let opened = try Self.open(source, path: path)
+            // The still's size: the screen, or the first frame's extent where that is larger
+            // (checked before anything of that size is made).
+            let extent = GIFCodec.firstFrameExtent(gif)
+            let w = max(Int(opened.pointee.SWidth), extent.width), h = max(Int(opened.pointee.SHeight), extent.height)
+            do throws(ImageError) {
+                try PictureAnimation.check(width: w, height: h, path: path)
+            } catch {
+                var e: Int32 = 0
+                DGifCloseFile(opened, &e)
+                throw error
+            }
+            (self.source, self.path, file, width, height) = (source, path, opened, w, h)
             plays = GIFCodec.plays(gif)
             canvas = [UInt8](repeating: 0, count: w * h * 4)
         }

@@ -51,6 +51,26 @@ public enum PNGCodec {
         }
     }
 
+    /// A whole small PNG (an APNG frame made of its own chunks) in RGBA, at its size; its
+    /// chunks' checksums are not checked (the frame's were rewritten: zlib's own still is).
+    static func decodeFrame(_ png: [UInt8], path: String) throws(ImageError) -> PixelImage {
+        let ctx = try context(path)
+        defer { spng_ctx_free(ctx) }
+        spng_set_crc_action(ctx, Int32(SPNG_CRC_USE.rawValue), Int32(SPNG_CRC_USE.rawValue))
+        return try png.withUnsafeBufferPointer { buf in
+            Result { () throws(ImageError) -> PixelImage in
+                try check(spng_set_png_buffer(ctx, buf.baseAddress, buf.count), path)
+                var ihdr = spng_ihdr()
+                try check(spng_get_ihdr(ctx, &ihdr), path)
+                let w = Int(ihdr.width), h = Int(ihdr.height)
+                var pixels = [UInt8](repeating: 0, count: w * h * 4)
+                let format = Int32(SPNG_FMT_RGBA8.rawValue), trns = Int32(SPNG_DECODE_TRNS.rawValue)
+                try check(pixels.withUnsafeMutableBytes { spng_decode_image(ctx, $0.baseAddress, $0.count, format, trns) }, path)
+                return PixelImage(width: w, height: h, pixels: pixels)
+            }
+        }.get()
+    }
+
     private static func context(_ path: String) throws(ImageError) -> OpaquePointer {
         guard let ctx = spng_ctx_new(0) else { throw ImageError(path: path, reason: "PNG decoder unavailable") }
         // A damaged ancillary chunk (text, metadata) is skipped; damaged pixels are an error.

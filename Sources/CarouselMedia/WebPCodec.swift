@@ -90,32 +90,43 @@ public enum WebPCodec {
         private var last: Int32 = 0
         private var shown = 0
 
+        /// Every way out by a throw comes before the last property is set: `deinit`, which
+        /// frees the decoder and the bytes, runs only for a whole instance.
         init(_ webp: [UInt8], path: String) throws(ImageError) {
-            self.path = path
-            bytes = .allocate(capacity: max(1, webp.count))
-            _ = bytes.initialize(from: webp)
-            var data = WebPData(bytes: bytes.baseAddress, size: webp.count)
+            // The canvas's size first, from the demuxer: the animation decoder makes a canvas
+            // of whatever size the file says.
+            let canvas = webp.withUnsafeBufferPointer { buf -> (Int, Int) in
+                var data = WebPData(bytes: buf.baseAddress, size: buf.count)
+                guard let demux = WebPDemux(&data) else { return (0, 0) }
+                defer { WebPDemuxDelete(demux) }
+                return (Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_WIDTH)), Int(WebPDemuxGetI(demux, WEBP_FF_CANVAS_HEIGHT)))
+            }
+            try PictureAnimation.check(width: canvas.0, height: canvas.1, path: path)
+            let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, webp.count))
+            _ = copy.initialize(from: webp)
+            var data = WebPData(bytes: copy.baseAddress, size: webp.count)
             var options = WebPAnimDecoderOptions()
+            var info = WebPAnimInfo()
             guard WebPAnimDecoderOptionsInit(&options) != 0 else {
-                bytes.deallocate()
+                copy.deallocate()
                 throw ImageError(path: path, reason: "WebP animation decoder unavailable")
             }
             options.color_mode = MODE_RGBA
             options.use_threads = 0
-            var info = WebPAnimInfo()
-            guard let made = WebPAnimDecoderNew(&data, &options), WebPAnimDecoderGetInfo(made, &info) != 0 else {
-                bytes.deallocate()
+            guard let made = WebPAnimDecoderNew(&data, &options) else {
+                copy.deallocate()
                 throw ImageError(path: path, reason: "is a corrupt animated WebP")
             }
-            animation = made
-            (width, height, plays) = (Int(info.canvas_width), Int(info.canvas_height), Int(info.loop_count))
             do throws(ImageError) {
-                try PictureAnimation.check(width: width, height: height, path: path)
+                guard WebPAnimDecoderGetInfo(made, &info) != 0 else { throw ImageError(path: path, reason: "is a corrupt animated WebP") }
+                try PictureAnimation.check(width: Int(info.canvas_width), height: Int(info.canvas_height), path: path)
             } catch {
                 WebPAnimDecoderDelete(made)
-                bytes.deallocate()
+                copy.deallocate()
                 throw error
             }
+            (self.path, bytes, width, height, plays) = (path, copy, Int(info.canvas_width), Int(info.canvas_height), Int(info.loop_count))
+            animation = made
         }
 
         deinit {

@@ -20,6 +20,11 @@ import Synchronization
 ///   keys off the console): key activity and udev's announcements only wake the loop so
 ///   that SDL reads them when it pumps. SDL's own pointer and finger events are dropped
 ///   by `EventQueue` while this reads.
+///
+/// Under Wayland the compositor reads the devices and tells its clients nothing of them
+/// (only whether the seat has touch, a pointer, keys). There it only names them (`reads`
+/// false): each device is opened for its name and kind and closed again, one line when it
+/// appears and one when it goes, so that the journal says what the compositor was given.
 final class EventDeviceReader: @unchecked Sendable {
     private static let folder = "/dev/input"
     /// At most this many inputs wait for the loop.
@@ -30,8 +35,11 @@ final class EventDeviceReader: @unchecked Sendable {
     /// The screen a mouse moves over (pixels: KMS/DRM's mode, fixed while the program runs).
     private let screen: (width: Double, height: Double)
     private let stopDescriptor: Int32
+    /// -1: nothing to wake (names only).
     private let wake: Int32
     private let log: @Sendable (String) -> Void
+    /// Reads the devices' events; false: names them only (the compositor reads them).
+    private let reads: Bool
 
     // The thread's own; touched by `init` before it starts, then only by the thread.
     private let inotify: Int32
@@ -41,6 +49,7 @@ final class EventDeviceReader: @unchecked Sendable {
     private var saidPollFailed = false
 
     private struct Device {
+        /// -1 where the device is only named.
         let fd: Int32
         let name: String
         var decoder: EvdevDecoder
@@ -54,8 +63,9 @@ final class EventDeviceReader: @unchecked Sendable {
     /// keyboards it reads).
     let hearsUdev: Bool
 
-    /// Nil when /dev/input cannot be watched.
-    init?(wake: Int32, screen: (width: Double, height: Double), log: @escaping @Sendable (String) -> Void) {
+    /// Nil when /dev/input cannot be watched. `reads` false: the devices are only named as
+    /// they come and go (`wake` -1).
+    init?(wake: Int32, screen: (width: Double, height: Double), reads: Bool = true, log: @escaping @Sendable (String) -> Void) {
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
         guard inotify_add_watch(fd, Self.folder, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB)) >= 0 else {
@@ -72,7 +82,8 @@ final class EventDeviceReader: @unchecked Sendable {
         self.wake = wake
         self.log = log
         self.screen = screen
-        announcements = kc_udev_announcements()
+        self.reads = reads
+        announcements = reads ? kc_udev_announcements() : -1
         hearsUdev = announcements >= 0
         rescan(atStart: true)
         startCount = devices.count
@@ -139,12 +150,12 @@ final class EventDeviceReader: @unchecked Sendable {
                 }
                 woke = true
             }
-            if woke {
+            if woke && wake >= 0 {
                 var one: UInt64 = 1
                 _ = write(wake, &one, 8)
             }
         }
-        for path in Array(devices.keys) { close(devices[path]!.fd) }
+        for path in Array(devices.keys) where devices[path]!.fd >= 0 { close(devices[path]!.fd) }
         devices = [:]
         close(inotify)
         if announcements >= 0 { close(announcements) }
@@ -171,8 +182,8 @@ final class EventDeviceReader: @unchecked Sendable {
 
     private func lose(_ path: String) {
         guard let device = devices.removeValue(forKey: path) else { return }
-        close(device.fd)
-        log("input: lost \(path) (\(device.name))")
+        if device.fd >= 0 { close(device.fd) }
+        log(reads ? "input: lost \(path) (\(device.name))" : "input: the compositor lost \(path) (\(device.name))")
     }
 
     /// Opens the event devices not yet open, closes those gone or replaced. True when one
@@ -198,13 +209,19 @@ final class EventDeviceReader: @unchecked Sendable {
                 if atStart { log("input: cannot open \(path): \(String(cString: strerror(errno)))") }
                 continue
             }
-            guard let device = describe(fd, rdev: rdev) else {
+            guard let described = describe(fd, rdev: rdev) else {
                 close(fd)
                 continue
             }
+            var device = described
+            if !reads {
+                close(fd)
+                device = Device(fd: -1, name: described.name, decoder: described.decoder, rdev: rdev)
+            }
             devices[path] = device
             opened = true
-            log("input: opened \(path) (\(device.name)): \(Self.summary(device.decoder.capabilities))")
+            let what = "\(path) (\(device.name)): \(Self.summary(device.decoder.capabilities))"
+            log(reads ? "input: opened \(what)" : "input: the compositor reads \(what)")
         }
         return opened
     }

@@ -11,6 +11,8 @@ public final class SDLSession {
     public let inputDevicesRead: Int?
     /// On X11, the server's devices followed, so that one plugged in later is known to SDL.
     private var x11Devices: X11InputDevices?
+    /// Under Wayland: the devices named as they come and go (the compositor reads them).
+    private var waylandDevices: EventDeviceReader?
 
     /// - Parameter videoDriver: force a driver (e.g. "dummy" for headless); nil: a driver
     ///   that shows something on a screen (SDL_VIDEODRIVER in the environment still wins).
@@ -41,9 +43,13 @@ public final class SDLSession {
             inputDevicesRead = nil
         }
         if videoDriver.lowercased() == "x11" { x11Devices = X11InputDevices(log: inputLog) }
+        if videoDriver.lowercased() == "wayland" {
+            waylandDevices = EventDeviceReader(wake: -1, screen: (0, 0), reads: false, log: inputLog)
+        }
         if TTF_Init() != 0 {
             let error = SDLError("TTF_Init")
             x11Devices?.stop()
+            waylandDevices?.stop()
             SDL_Quit()
             throw error
         }
@@ -95,6 +101,7 @@ public final class SDLSession {
     deinit {
         EventQueue.stopReadingInputDevices()
         x11Devices?.stop()
+        waylandDevices?.stop()
         TTF_Quit()
         SDL_Quit()
     }

@@ -3,16 +3,16 @@ import Foundation
 import Testing
 import TestSupport
 
-/// An animated GIF or WebP in the carousel, rendered headless: arriving on it plays its
+/// An animated GIF, WebP or PNG in the carousel, rendered headless: arriving on it plays its
 /// frames with their own delays, as often as the file says (for ever, or once and then its
 /// last frame stays); `--motion off` keeps it still; what a frame leaves transparent shows
 /// what is behind the picture, not its still.
 @Suite struct AnimationRenderTests {
     /// A grey picture, the animation (red, lime, blue, 400 ms each), a grey picture.
-    static func folder(webp: Bool = false, loop: Int = 0) throws -> String {
+    static func folder(_ format: ClipFixtures.Animated = .gif, loop: Int = 0) throws -> String {
         let dir = try Fixtures.temporaryFolder("animation")
         try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
-        try ClipFixtures.animation(webp: webp, frames: [0, 1, 2], frameMs: 400, loop: loop, in: dir, name: "b")
+        try ClipFixtures.animation(format, frames: [0, 1, 2], frameMs: 400, loop: loop, in: dir, name: "b")
         try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
         return dir
     }
@@ -24,13 +24,14 @@ import TestSupport
         try ["s0", "s1", "s2", "s3"].map { try ClipRenderTests.colour(out + "/\($0).png") }
     }
 
-    @Test(arguments: [false, true])
-    func itPlaysItsFramesAndLoopsForEver(webp: Bool) throws {
-        let (out, r) = try CarouselBinary.render([try Self.folder(webp: webp)], script: Self.script)
+    @Test(arguments: ClipFixtures.Animated.allCases)
+    func itPlaysItsFramesAndLoopsForEver(format: ClipFixtures.Animated) throws {
+        let (out, r) = try CarouselBinary.render([try Self.folder(format)], script: Self.script)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try Self.seen(out) == [0, 1, 2, 0], "\(webp ? "WebP" : "GIF")")
+        #expect(try Self.seen(out) == [0, 1, 2, 0], "\(format)")
         let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
-        #expect(events.contains("\"type\":\"video_started\",\"index\":1,\"decoder\":\"\(webp ? "libwebp" : "giflib")\""), "\(events)")
+        let decoder = ["gif": "giflib", "webp": "libwebp", "apng": "libspng (APNG)"][format.rawValue] ?? ""
+        #expect(events.contains("\"type\":\"video_started\",\"index\":1,\"decoder\":\"\(decoder)\""), "\(events)")
     }
 
     @Test func playedOnceItsLastFrameStays() throws {

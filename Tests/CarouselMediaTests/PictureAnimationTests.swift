@@ -28,15 +28,15 @@ import TestSupport
     static let red: [UInt8] = [255, 0, 0, 255], lime: [UInt8] = [0, 255, 0, 255], blue: [UInt8] = [0, 0, 255, 255]
     static let clear: [UInt8] = [0, 0, 0, 0]
 
-    @Test(arguments: [false, true])
-    func ffmpegsAnimationPlaysItsFramesWithTheirDelays(webp: Bool) throws {
-        let path = try ClipFixtures.animation(webp: webp, frames: [0, 1, 2], frameMs: 200, width: 64, height: 48,
+    @Test(arguments: ClipFixtures.Animated.allCases)
+    func ffmpegsAnimationPlaysItsFramesWithTheirDelays(format: ClipFixtures.Animated) throws {
+        let path = try ClipFixtures.animation(format, frames: [0, 1, 2], frameMs: 200, width: 64, height: 48,
                                               in: try Self.folder("anim"))
         let file = try Self.bytes(path)
         #expect(PictureAnimation.isAnimated(file))
         let frames = try #require(try PictureAnimation.open(file, name: path))
         #expect(frames.width == 64 && frames.height == 48 && frames.plays == 0)
-        #expect(frames.decoder == (webp ? "libwebp" : "giflib"))
+        #expect(frames.decoder == ["gif": "giflib", "webp": "libwebp", "apng": "libspng (APNG)"][format.rawValue])
         let played = try Self.play(frames, at: [(32, 24)])
         // The colour at 0.1, 0.3 and 0.5 s (ffmpeg writes 100 ms frames; its palette is near).
         func colour(at t: Double) -> [Int]? {
@@ -59,18 +59,19 @@ import TestSupport
 
     @Test func loopCountsAreHowOftenItPlays() throws {
         let dir = try Self.folder("anim-loops")
-        func plays(webp: Bool, loop: Int) throws -> Int {
-            let path = try ClipFixtures.animation(webp: webp, frames: [0, 1], loop: loop, width: 16, height: 16, in: dir, name: "l\(loop)\(webp)")
+        func plays(_ format: ClipFixtures.Animated, loop: Int) throws -> Int {
+            let path = try ClipFixtures.animation(format, frames: [0, 1], loop: loop, width: 16, height: 16, in: dir, name: "l\(loop)\(format)")
             return try #require(try PictureAnimation.open(try Self.bytes(path), name: path)).plays
         }
         // GIF: no NETSCAPE block plays once; N repeats play N + 1 times (as browsers do).
-        #expect(try plays(webp: false, loop: -1) == 1)
-        #expect(try plays(webp: false, loop: 2) == 3)
-        #expect(try plays(webp: false, loop: 0) == 0)
-        // WebP: the loop count is the plays.
-        let webpTwice = try plays(webp: true, loop: 2)
-        #expect(webpTwice == 2, "\(webpTwice)")
-        #expect(try plays(webp: true, loop: 0) == 0)
+        #expect(try plays(.gif, loop: -1) == 1)
+        #expect(try plays(.gif, loop: 2) == 3)
+        #expect(try plays(.gif, loop: 0) == 0)
+        // WebP and APNG: the loop count is the plays.
+        #expect(try plays(.webp, loop: 2) == 2)
+        #expect(try plays(.webp, loop: 0) == 0)
+        #expect(try plays(.apng, loop: 2) == 2)
+        #expect(try plays(.apng, loop: 0) == 0)
     }
 
     /// Disposal, as GIF says it: a frame's rectangle cleared after it (2), the canvas
@@ -92,6 +93,40 @@ import TestSupport
         #expect(frames.plays == 0)
         let once = HandMadeGIF.make(width: 2, height: 1, frames: [.fill(0, width: 2, height: 1), .fill(1, width: 2, height: 1)], loop: nil)
         #expect(try PictureAnimation.open(once, name: "once.gif")?.plays == 1)
+    }
+
+    /// APNG's operations: a frame cleared after it (dispose 1), one drawn over the canvas with
+    /// half its alpha (blend 1) and the canvas before it restored (dispose 2); a delay of
+    /// 0/0 (a denominator of 0 means hundredths) shows for 100 ms.
+    @Test func apngFramesAreComposedAsTheirOperationsSay() throws {
+        let half: [UInt8] = [0, 0, 255, 128]
+        let png = HandMadeAPNG.make(width: 2, height: 1, frames: [
+            .init(width: 2, height: 1, rgba: Self.red + Self.red, dispose: 1, delay: (0, 0)),
+            .init(x: 1, width: 1, height: 1, rgba: Self.lime, delay: (1, 20)),
+            .init(width: 2, height: 1, rgba: half + half, dispose: 2, blend: 1, delay: (3, 10)),
+            .init(width: 1, height: 1, rgba: Self.red, delay: (1, 10)),
+        ], plays: 3)
+        #expect(PictureAnimation.isAnimated(png))
+        let frames = try #require(try PictureAnimation.open(png, name: "hand.png"))
+        #expect(frames.plays == 3 && frames.width == 2 && frames.height == 1)
+        let played = try Self.play(frames, at: [(0, 0), (1, 0)])
+        #expect(played.map(\.0) == [[Self.red, Self.red], [Self.clear, Self.lime], [half, [0, 127, 128, 255]], [Self.red, Self.lime]],
+                "\(played.map(\.0))")
+        #expect(played.map { ($0.1 * 1000).rounded() } == [100, 50, 300, 100])
+    }
+
+    /// An APNG frame's rectangle outside the canvas, or a chunk running past the file's end,
+    /// ends what is read there; a PNG without acTL is a picture.
+    @Test func anAPNGThatDoesNotHoldTogetherIsCut() throws {
+        let frame = HandMadeAPNG.Frame(width: 2, height: 1, rgba: Self.red + Self.red)
+        var outside = frame
+        outside.x = 1
+        let png = HandMadeAPNG.make(width: 2, height: 1, frames: [frame, outside, frame])
+        #expect(!PictureAnimation.isAnimated(png), "one frame before the one outside: a picture")
+        let whole = HandMadeAPNG.make(width: 2, height: 1, frames: [frame, frame, frame])
+        #expect(PictureAnimation.isAnimated(Array(whole[0..<(whole.count - 40)])), "cut in its last frame: two remain")
+        let still = try PNGCodec.encode(PixelImage(width: 2, height: 1, fill: (255, 0, 0, 255)), path: "still.png")
+        #expect(!PictureAnimation.isAnimated(still))
     }
 
     @Test func oneFrameIsAPictureAndAFrameOutsideTheScreenIsCut() throws {

@@ -135,12 +135,16 @@ public enum ClipFixtures {
 
     private static func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
 
-    /// An animated GIF or WebP by ffmpeg: colour n all `colours[frames[n]]` for `frameMs`
-    /// (a multiple of 100: ffmpeg writes frames of 100 ms, and drops the last of a file of
-    /// a few long ones), `width` × `height`, written to `folder/name.gif|webp`. `loop`: the
-    /// muxer's (GIF: 0 for ever, -1 once, N repeats after the first; WebP: 0 for ever, N plays).
+    /// The animated formats ffmpeg writes.
+    public enum Animated: String, CaseIterable, Sendable { case gif, webp, apng }
+
+    /// An animated GIF, WebP or PNG by ffmpeg: colour n all `colours[frames[n]]` for
+    /// `frameMs` (a multiple of 100: ffmpeg writes frames of 100 ms, and drops the last of a
+    /// file of a few long ones), `width` × `height`, written to `folder/name.gif|webp|png`.
+    /// `loop`: the muxer's (GIF: 0 for ever, -1 once, N repeats after the first; WebP and
+    /// APNG: 0 for ever, N plays).
     @discardableResult
-    public static func animation(webp: Bool = false, frames: [Int], frameMs: Int = 200, loop: Int = 0, width: Int = 320,
+    public static func animation(_ format: Animated = .gif, frames: [Int], frameMs: Int = 200, loop: Int = 0, width: Int = 320,
                                  height: Int = 240, in folder: String, name: String = "anim") throws -> String {
         var args = ["-hide_banner", "-loglevel", "error", "-y"]
         for f in frames {
@@ -148,10 +152,14 @@ public enum ClipFixtures {
         }
         let inputs = frames.indices.map { "[\($0)]" }.joined()
         // A GIF's palette made from its frames: ffmpeg's default one has four blues.
-        let palette = webp ? "" : ",split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse"
+        let palette = format == .gif ? ",split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse" : ""
         args += ["-filter_complex", "\(inputs)concat=n=\(frames.count):v=1:a=0\(palette)"]
-        args += webp ? ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "\(loop)"] : ["-loop", "\(loop)"]
-        let path = folder + "/" + name + (webp ? ".webp" : ".gif")
+        switch format {
+        case .gif: args += ["-loop", "\(loop)"]
+        case .webp: args += ["-c:v", "libwebp_anim", "-lossless", "1", "-loop", "\(loop)"]
+        case .apng: args += ["-plays", "\(loop)", "-f", "apng"]
+        }
+        let path = folder + "/" + name + "." + (format == .apng ? "png" : format.rawValue)
         args.append(path)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")

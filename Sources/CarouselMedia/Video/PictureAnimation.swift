@@ -17,9 +17,10 @@ public protocol AnimationFrames: AnyObject {
     func rewind() throws(ImageError)
 }
 
-/// Animated GIF and WebP: found when the picture is decoded (in the helper, from the
-/// hostile file), played by a video helper with the reference libraries (giflib;
-/// libwebp's animation decoder), frame delays and loop counts as browsers play them.
+/// Animated GIF, WebP and PNG: found when the picture is decoded (in the helper, from the
+/// hostile file), played by a video helper with the reference libraries (giflib; libwebp's
+/// animation decoder; libspng for each APNG frame, found by our own chunk reader), frame
+/// delays and loop counts as browsers play them.
 public enum PictureAnimation {
     /// The largest canvas played, 4K: the ring holds four of them. A larger animation
     /// shows as its still, with one line.
@@ -29,24 +30,27 @@ public enum PictureAnimation {
     /// many GIFs say) is 100 ms.
     public static func shownDelay(_ seconds: Double) -> Double { seconds < 0.011 ? 0.1 : seconds }
 
-    /// Whether `head` starts like a format that animates: GIF, or WebP (RIFF … WEBP).
+    /// Whether `head` starts like a format that animates: GIF, WebP (RIFF … WEBP) or PNG.
     public static func mayAnimate(_ head: [UInt8]) -> Bool {
-        isGIF(head) || isWebP(head)
+        isGIF(head) || isWebP(head) || isPNG(head)
     }
 
     /// Whether the picture in `bytes` has more than one frame.
     public static func isAnimated(_ bytes: [UInt8]) -> Bool {
         if isGIF(bytes) { return GIFCodec.hasSecondFrame(bytes) }
         if isWebP(bytes) { return WebPCodec.frameCount(bytes) > 1 }
+        if isPNG(bytes) { return APNGFrames.isAnimated(bytes) }
         return false
     }
 
     /// Whether the picture in the open file `fd` has more than one frame (read only when
-    /// its first bytes are a GIF's or a WebP's).
+    /// its first bytes are a GIF's, a WebP's or a PNG's).
     public static func isAnimated(file fd: Int32) -> Bool {
         var head = [UInt8](repeating: 0, count: 12)
-        guard pread(fd, &head, head.count, 0) == head.count, mayAnimate(head),
-              let bytes = try? ImageFile.read(fd, name: "") else { return false }
+        guard pread(fd, &head, head.count, 0) == head.count, mayAnimate(head) else { return false }
+        // A PNG is never read whole (a scan may be large): its chunk headers tell.
+        if isPNG(head) { return APNGFrames.declaresFrames(file: fd) }
+        guard let bytes = try? ImageFile.read(fd, name: "") else { return false }
         return isAnimated(bytes)
     }
 
@@ -54,18 +58,24 @@ public enum PictureAnimation {
     public static func open(_ bytes: [UInt8], name: String) throws(ImageError) -> (any AnimationFrames)? {
         if isGIF(bytes) { return try GIFCodec.Frames(bytes, path: name) }
         if isWebP(bytes) { return try WebPCodec.Frames(bytes, path: name) }
+        if isPNG(bytes) { return try APNGFrames(bytes, path: name) }
         return nil
     }
 
     /// Throws when a canvas is too large to play.
     static func check(width: Int, height: Int, path: String) throws(ImageError) {
-        guard width >= 1, height >= 1, width <= 16384, height <= 16384, width * height <= maxPixels else {
+        guard width >= 1, height >= 1 else { throw ImageError(path: path, reason: "is a corrupt animation (a canvas without pixels)") }
+        guard width <= 16384, height <= 16384, width * height <= maxPixels else {
             throw ImageError(path: path, reason: "is an animation of \(width)x\(height), more than the \(maxPixels / 1_000_000) megapixels played; it shows still")
         }
     }
 
     private static func isGIF(_ b: [UInt8]) -> Bool {
         b.count >= 6 && b[0] == 0x47 && b[1] == 0x49 && b[2] == 0x46 && b[3] == 0x38
+    }
+
+    private static func isPNG(_ b: [UInt8]) -> Bool {
+        b.count >= 8 && b[0] == 137 && b[1] == 80 && b[2] == 78 && b[3] == 71
     }
 
     private static func isWebP(_ b: [UInt8]) -> Bool {

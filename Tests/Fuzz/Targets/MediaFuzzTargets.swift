@@ -65,7 +65,7 @@ public enum MediaFuzzTargets {
             }
             if let found { precondition(found.start >= 0 && found.length > 0 && found.end <= bytes.count) }
         },
-        // An animated GIF or WebP as the video helper plays it: frames composed into the
+        // An animated GIF, WebP or PNG as the video helper plays it: frames composed into the
         // canvas buffer (its size the animation's own), ended, and played again.
         "animation": { bytes in
             guard PictureAnimation.isAnimated(bytes), let frames = try? PictureAnimation.open(bytes, name: "fuzz") else { return }
