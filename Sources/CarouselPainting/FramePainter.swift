@@ -123,12 +123,15 @@ public struct FramePainter {
 
     /// A playing clip's frame where its item's poster is (turned upright, dimmed as the item
     /// is), fitted in it when its shape is not the poster's (a Motion Photo's clip over a
-    /// still of another shape is never stretched).
+    /// still of another shape is never stretched); where the poster has not come yet, fitted
+    /// in the item's box (the clip plays whether or not its poster was decoded first).
     private func draw(_ video: VideoDrawing, over items: [VisibleItem], slots: SlotTextures, on renderer: SDLRenderer) {
-        guard let item = items.last(where: { $0.item == video.item }), var rect = pictureRect(item, slots: slots),
-              rect.size.width > 0, rect.size.height > 0, video.width > 0, video.height > 0 else { return }
+        guard let item = items.last(where: { $0.item == video.item }), video.width > 0, video.height > 0 else { return }
         let upright = video.quarterTurns % 2 == 1 ? Size(width: Double(video.height), height: Double(video.width))
             : Size(width: Double(video.width), height: Double(video.height))
+        let box = style.imageBox(for: style.neighbours.frame(item.frame, distance: item.focusDistance))
+        var rect = pictureRect(item, slots: slots) ?? AspectFit.rect(of: upright, in: box)
+        guard rect.size.width > 0, rect.size.height > 0 else { return }
         if abs(upright.width / upright.height / (rect.size.width / rect.size.height) - 1) > 0.01 { rect = AspectFit.rect(of: upright, in: rect) }
         video.matrix.use()
         renderer.draw(video.texture, source: (video.width, video.height), turned: video.quarterTurns, in: rect,

@@ -35,19 +35,7 @@ public enum ClipFixtures {
         let inputs = seconds.indices.map { "[\($0)]" }.joined()
         args += ["-filter_complex", "\(inputs)concat=n=\(seconds.count):v=1:a=0,format=yuv420p"] + kind.codec
         let path = folder + "/" + name + "." + kind.ext
-        args.append(path)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        let errors = Pipe()
-        p.standardError = errors
-        try p.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw ClipFailure(text: "ffmpeg could not make \(kind): \(String(decoding: said, as: UTF8.self))")
-        }
+        try ffmpeg(args + [path], making: "\(kind)")
         if let rotate { try turn(path, degrees: rotate) }
         return path
     }
@@ -160,7 +148,12 @@ public enum ClipFixtures {
         case .apng: args += ["-plays", "\(loop)", "-f", "apng"]
         }
         let path = folder + "/" + name + "." + (format == .apng ? "png" : format.rawValue)
-        args.append(path)
+        try ffmpeg(args + [path], making: path)
+        return path
+    }
+
+    /// Runs ffmpeg; what it said when it failed.
+    private static func ffmpeg(_ args: [String], making what: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         p.arguments = args
@@ -171,9 +164,8 @@ public enum ClipFixtures {
         let said = errors.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
-            throw ClipFailure(text: "ffmpeg could not make \(path): \(String(decoding: said, as: UTF8.self))")
+            throw ClipFailure(text: "ffmpeg could not make \(what): \(String(decoding: said, as: UTF8.self))")
         }
-        return path
     }
 
     public struct ClipFailure: Error, CustomStringConvertible {
