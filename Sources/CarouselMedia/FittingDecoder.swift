@@ -203,7 +203,7 @@ public struct FittingDecoder: ImageDecoding {
             let stored = orientation.swapsAxes ? Size(width: box.height, height: box.width) : box
             upright = try WebPCodec.decode(bytes, fittingIn: stored, path: path).oriented(orientation)
             embedded = ICCExtraction.webp(bytes)
-        case .gif: upright = try GIFCodec.decode(bytes, path: path)
+        case .gif: upright = try GIFCodec.decode(bytes, path: path, admit: check)
         case .heif, .avif: (upright, embedded) = try HEIFCodec.decode(bytes, fittingIn: box, path: path, check: check)
         case .jxl: (upright, embedded) = try JXLCodec.decode(bytes, fittingIn: box, path: path, check: check)
         case .pnm: upright = try PNMCodec.decode(bytes, path: path)

@@ -6,18 +6,22 @@ import CGIF
 /// animated GIF's frames (`Frames`). Colour indices outside the palette are drawn
 /// transparent rather than read past its end.
 public enum GIFCodec {
-    /// `gif`'s first frame in RGBA; `path` names it in errors.
-    public static func decode(_ gif: [UInt8], path: String) throws(ImageError) -> PixelImage {
+    /// `gif`'s first frame in RGBA; `path` names it in errors. `admit` is given the size
+    /// about to be made (the screen, or the first frame's extent where that is larger) and
+    /// throws when it is too large.
+    public static func decode(_ gif: [UInt8], path: String,
+                              admit: (Int, Int) throws(ImageError) -> Void = { _, _ in }) throws(ImageError) -> PixelImage {
         let source = ByteSource(gif)
         var error: Int32 = 0
         guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else {
             throw ImageError(path: path, reason: "is not a readable GIF (\(message(error)))")
         }
         defer { var e: Int32 = 0; DGifCloseFile(file, &e); withExtendedLifetime(source) {} }
-        return try firstFrame(file, path: path)
+        return try firstFrame(file, path: path, admit: admit)
     }
 
-    private static func firstFrame(_ file: UnsafeMutablePointer<GifFileType>, path: String) throws(ImageError) -> PixelImage {
+    private static func firstFrame(_ file: UnsafeMutablePointer<GifFileType>, path: String,
+                                   admit: (Int, Int) throws(ImageError) -> Void) throws(ImageError) -> PixelImage {
         var transparent: Int32 = -1
         while true {
             var type = UNDEFINED_RECORD_TYPE
@@ -34,7 +38,7 @@ public enum GIFCodec {
                 while block != nil { try check(DGifGetExtensionNext(file, &block), file, path) }
             case IMAGE_DESC_RECORD_TYPE:
                 try check(DGifGetImageDesc(file), file, path)
-                return try frame(file, transparent: transparent, path: path)
+                return try frame(file, transparent: transparent, path: path, admit: admit)
             case TERMINATE_RECORD_TYPE:
                 throw ImageError(path: path, reason: "is a GIF without any picture")
             default:
@@ -43,8 +47,8 @@ public enum GIFCodec {
         }
     }
 
-    private static func frame(_ file: UnsafeMutablePointer<GifFileType>, transparent: Int32,
-                              path: String) throws(ImageError) -> PixelImage {
+    private static func frame(_ file: UnsafeMutablePointer<GifFileType>, transparent: Int32, path: String,
+                              admit: (Int, Int) throws(ImageError) -> Void) throws(ImageError) -> PixelImage {
         let desc = file.pointee.Image
         let fw = Int(desc.Width), fh = Int(desc.Height)
         guard fw > 0, fh > 0 else { throw ImageError(path: path, reason: "has no pixels") }
@@ -54,6 +58,8 @@ public enum GIFCodec {
         guard !pixels.overflow, pixels.partialValue <= 1 << 30 else {
             throw ImageError(path: path, reason: "claims \(cw)x\(ch) pixels")
         }
+        // A frame far outside a small screen: judged by the same limit as the header's size.
+        try admit(cw, ch)
         guard let palette = desc.ColorMap ?? file.pointee.SColorMap, let colors = palette.pointee.Colors else {
             throw ImageError(path: path, reason: "is a corrupt GIF (no colour palette)")
         }

@@ -3,6 +3,7 @@ import CarouselMedia
 import CarouselBench
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct ImageHeaderTests {
     @Test func readsSizesWithoutDecoding() {
@@ -140,6 +141,17 @@ import Testing
             try strict.decode(ImageSource(path: dir + "/a.jpg"), fittingIn: box)
         }
         #expect(try decoder.decode(ImageSource(path: dir + "/a.jpg"), fittingIn: box).width == 267)
+    }
+
+    /// A GIF whose first frame lies far outside its small screen makes a picture as large as
+    /// that extent: judged by the same limit as the header's size, before it is made.
+    @Test func aGIFFrameFarOutsideItsScreenIsJudgedByTheLimit() throws {
+        let gif = HandMadeGIF.make(width: 2, height: 1, frames: [.fill(0, x: 20_000, y: 20_000, width: 1, height: 1)])
+        #expect(throws: ImageError(path: "far.gif", reason: "claims 20001x20001 pixels, over the 100 megapixel limit")) {
+            try FittingDecoder(maxPixels: 100_000_000).decode(gif, name: "far.gif", fittingIn: box)
+        }
+        let near = HandMadeGIF.make(width: 2, height: 1, frames: [.fill(0, x: 3, width: 1, height: 1)])
+        #expect(try FittingDecoder(maxPixels: 100_000_000).decode(near, name: "near.gif", fittingIn: box).width > 0)
     }
 
     @Test(.enabled(if: geteuid() != 0, "root reads any file, so permissions cannot be tested as root"))
