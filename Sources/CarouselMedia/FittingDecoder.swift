@@ -72,7 +72,10 @@ public struct FittingDecoder: ImageDecoding {
         if header.format == .png, let w = header.width, let h = header.height {
             try checkSize(width: w, height: h, path: name)
             let (image, embedded) = try PNGCodec.decode(file: fd, fittingIn: box, path: name, deepColour: colour)
-            return Self.withFullSize(embedded.map { converted(image, $0) } ?? image, header: header)
+            var fitted = Self.withFullSize(embedded.map { converted(image, $0) } ?? image, header: header)
+            // An APNG: found from its chunk headers (the file is never read whole here).
+            if APNGFrames.declaresFrames(file: fd) { fitted.motion = .frames }
+            return fitted
         }
         // A JPEG is decoded from the page cache through a read-only mapping: a camera's
         // 4–20 MB file is never copied (the copy was 3–4 ms of a 24 MP picture's 60).
@@ -87,7 +90,10 @@ public struct FittingDecoder: ImageDecoding {
     /// The encoded image `bytes`, upright and fitted to `box`; `name` names it in errors.
     /// What a decoder helper runs.
     public func decode(_ bytes: [UInt8], name path: String, fittingIn box: Size) throws(ImageError) -> PixelImage {
-        Self.withFullSize(try fitted(bytes, name: path, fittingIn: box), header: ImageHeader.read(bytes))
+        var image = Self.withFullSize(try fitted(bytes, name: path, fittingIn: box), header: ImageHeader.read(bytes))
+        // An animated GIF, WebP or PNG: its frames play when the carousel arrives on it.
+        if PictureAnimation.isAnimated(bytes) { image.motion = .frames }
+        return image
     }
 
     /// The part `part` (fractions 0–1 of the upright picture) of the encoded image `bytes`,

@@ -83,94 +83,69 @@ public enum GIFCodec {
         return PixelImage(width: cw, height: ch, pixels: out, isOpaque: PixelImage.allOpaque(out))
     }
 
-    /// Whether `gif` has a second frame: its image blocks are counted, their pixels skipped
-    /// undecoded. A damaged file counts what is readable.
-    static func hasSecondFrame(_ gif: [UInt8]) -> Bool {
+    /// What one walk over `gif`'s blocks tells, nothing decoded (image blocks skipped):
+    /// how many times it plays, as browsers read the NETSCAPE2.0 (or ANIMEXTS1.0) block
+    /// before its first frame (a repeat count N plays N + 1 times, 0 for ever; none, once);
+    /// where its first frame ends, right and down (0 × 0 when unreadable); and whether it
+    /// has a second frame. A damaged file tells what is readable before the damage.
+    struct Survey {
+        var plays = 1
+        var firstExtent = (width: 0, height: 0)
+        var hasSecondFrame = false
+    }
+
+    static func survey(_ gif: [UInt8]) -> Survey {
+        var found = Survey()
         let source = ByteSource(gif)
         var error: Int32 = 0
-        guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else { return false }
+        guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else { return found }
         defer { var e: Int32 = 0; DGifCloseFile(file, &e); withExtendedLifetime(source) {} }
         var frames = 0
-        while true {
-            var type = UNDEFINED_RECORD_TYPE
-            guard DGifGetRecordType(file, &type) == GIF_OK else { return false }
+        var type = UNDEFINED_RECORD_TYPE
+        while DGifGetRecordType(file, &type) == GIF_OK {
+            var block: UnsafeMutablePointer<GifByteType>? = nil
             switch type {
             case EXTENSION_RECORD_TYPE:
                 var code: Int32 = 0
-                var block: UnsafeMutablePointer<GifByteType>? = nil
-                guard DGifGetExtension(file, &code, &block) == GIF_OK else { return false }
-                while block != nil { guard DGifGetExtensionNext(file, &block) == GIF_OK else { return false } }
-            case IMAGE_DESC_RECORD_TYPE:
-                guard DGifGetImageDesc(file) == GIF_OK else { return false }
-                frames += 1
-                if frames == 2 { return true }
-                var code: Int32 = 0
-                var block: UnsafeMutablePointer<GifByteType>? = nil
-                guard DGifGetCode(file, &code, &block) == GIF_OK else { return false }
-                while block != nil { guard DGifGetCodeNext(file, &block) == GIF_OK else { return false } }
-            default:
-                return false
-            }
-        }
-    }
-
-    /// Where the first frame ends, right and down (0 × 0 when it cannot be read): read from
-    /// its descriptor, nothing decoded.
-    static func firstFrameExtent(_ gif: [UInt8]) -> (width: Int, height: Int) {
-        let source = ByteSource(gif)
-        var error: Int32 = 0
-        guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else { return (0, 0) }
-        defer { var e: Int32 = 0; DGifCloseFile(file, &e); withExtendedLifetime(source) {} }
-        var type = UNDEFINED_RECORD_TYPE
-        while DGifGetRecordType(file, &type) == GIF_OK {
-            if type == IMAGE_DESC_RECORD_TYPE {
-                guard DGifGetImageDesc(file) == GIF_OK else { return (0, 0) }
-                let d = file.pointee.Image
-                return (Int(d.Left) + Int(d.Width), Int(d.Top) + Int(d.Height))
-            }
-            guard type == EXTENSION_RECORD_TYPE else { return (0, 0) }
-            var code: Int32 = 0
-            var block: UnsafeMutablePointer<GifByteType>? = nil
-            guard DGifGetExtension(file, &code, &block) == GIF_OK else { return (0, 0) }
-            while block != nil { guard DGifGetExtensionNext(file, &block) == GIF_OK else { return (0, 0) } }
-        }
-        return (0, 0)
-    }
-
-    /// How many times `gif` plays, as browsers read its NETSCAPE2.0 (or ANIMEXTS1.0) block
-    /// before the first frame: a repeat count N plays N + 1 times, 0 for ever; none, once.
-    static func plays(_ gif: [UInt8]) -> Int {
-        let source = ByteSource(gif)
-        var error: Int32 = 0
-        guard let file = DGifOpen(Unmanaged.passUnretained(source).toOpaque(), ByteSource.read, &error) else { return 1 }
-        defer { var e: Int32 = 0; DGifCloseFile(file, &e); withExtendedLifetime(source) {} }
-        var type = UNDEFINED_RECORD_TYPE
-        while DGifGetRecordType(file, &type) == GIF_OK, type == EXTENSION_RECORD_TYPE {
-            var code: Int32 = 0
-            var block: UnsafeMutablePointer<GifByteType>? = nil
-            guard DGifGetExtension(file, &code, &block) == GIF_OK else { return 1 }
-            var looping = false
-            if code == APPLICATION_EXT_FUNC_CODE, let b = block, b[0] == 11 {
-                let name = String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self)
-                looping = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
-            }
-            while true {
-                guard DGifGetExtensionNext(file, &block) == GIF_OK else { return 1 }
-                guard let b = block else { break }
-                if looping, b[0] >= 3, b[1] == 1 {
-                    let count = Int(b[2]) | Int(b[3]) << 8
-                    return count == 0 ? 0 : count + 1
+                guard DGifGetExtension(file, &code, &block) == GIF_OK else { return found }
+                var looping = false
+                if frames == 0, code == APPLICATION_EXT_FUNC_CODE, let b = block, b[0] == 11 {
+                    let name = String(decoding: UnsafeBufferPointer(start: b + 1, count: 11), as: UTF8.self)
+                    looping = name == "NETSCAPE2.0" || name == "ANIMEXTS1.0"
                 }
+                while true {
+                    guard DGifGetExtensionNext(file, &block) == GIF_OK else { return found }
+                    guard let b = block else { break }
+                    if looping, b[0] >= 3, b[1] == 1 {
+                        let count = Int(b[2]) | Int(b[3]) << 8
+                        found.plays = count == 0 ? 0 : count + 1
+                        looping = false
+                    }
+                }
+            case IMAGE_DESC_RECORD_TYPE:
+                guard DGifGetImageDesc(file) == GIF_OK else { return found }
+                frames += 1
+                if frames == 2 {
+                    found.hasSecondFrame = true
+                    return found
+                }
+                let d = file.pointee.Image
+                found.firstExtent = (Int(d.Left) + Int(d.Width), Int(d.Top) + Int(d.Height))
+                var code: Int32 = 0
+                guard DGifGetCode(file, &code, &block) == GIF_OK else { return found }
+                while block != nil { guard DGifGetCodeNext(file, &block) == GIF_OK else { return found } }
+            default:
+                return found
             }
         }
-        return 1
+        return found
     }
 
     /// An animated GIF's frames on its logical screen (the first frame's extent where the
     /// screen is smaller): transparent at first, each frame drawn over what the one before
     /// left (kept, its rectangle cleared, or the screen before it restored, as its disposal
     /// says). Plays as browsers do: a NETSCAPE2.0 loop count of N plays N + 1 times, 0 for
-    /// ever, none once (`plays`). A frame that cannot be read ends the animation there.
+    /// ever, none once (`Survey`). A frame that cannot be read ends the animation there.
     final class Frames: AnimationFrames {
         let width: Int
         let height: Int
@@ -191,8 +166,8 @@ public enum GIFCodec {
             let opened = try Self.open(source, path: path)
             // The still's size: the screen, or the first frame's extent where that is larger
             // (checked before anything of that size is made).
-            let extent = GIFCodec.firstFrameExtent(gif)
-            let w = max(Int(opened.pointee.SWidth), extent.width), h = max(Int(opened.pointee.SHeight), extent.height)
+            let survey = GIFCodec.survey(gif)
+            let w = max(Int(opened.pointee.SWidth), survey.firstExtent.width), h = max(Int(opened.pointee.SHeight), survey.firstExtent.height)
             do throws(ImageError) {
                 try PictureAnimation.check(width: w, height: h, path: path)
             } catch {
@@ -201,7 +176,7 @@ public enum GIFCodec {
                 throw error
             }
             (self.source, self.path, file, width, height) = (source, path, opened, w, h)
-            plays = GIFCodec.plays(gif)
+            plays = survey.plays
             canvas = [UInt8](repeating: 0, count: w * h * 4)
         }
 

@@ -17,8 +17,13 @@ enum ClipStreamer {
     /// Plays the clip in `file` (or in `range` of it) until it ends (or, `loop`, until the
     /// main process goes). An animated picture plays as many times as it says instead.
     static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, on socket: MessageSocket) {
-        if range == nil, PictureAnimation.isAnimated(file: file) {
-            return animate(file: file, name: name, on: socket)
+        if range == nil {
+            do throws(ImageError) {
+                if let frames = try PictureAnimation.open(file: file, name: name) { return animate(frames, on: socket) }
+            } catch {
+                socket.send(.failed(reason: error.reason))
+                return
+            }
         }
         let clip: GStreamerClip
         let info: GStreamerClip.Info
@@ -68,20 +73,9 @@ enum ClipStreamer {
         }
     }
 
-    /// Plays the animated picture in `file`: each frame the whole canvas in RGBA, shown for
-    /// its delay, the whole as many times as the file says.
-    private static func animate(file: Int32, name: String, on socket: MessageSocket) {
-        let frames: any AnimationFrames
-        do throws(ImageError) {
-            guard let opened = try PictureAnimation.open(try ImageFile.read(file, name: name), name: name) else {
-                socket.send(.failed(reason: "is not an animation"))
-                return
-            }
-            frames = opened
-        } catch {
-            socket.send(.failed(reason: error.reason))
-            return
-        }
+    /// Plays an animated picture: each frame the whole canvas in RGBA, shown for its delay,
+    /// the whole as many times as the file says.
+    private static func animate(_ frames: any AnimationFrames, on socket: MessageSocket) {
         let shape = HelperMessage.ClipShape(width: frames.width, height: frames.height, layout: .rgba, matrix: .bt601,
                                             durationMicros: 0, quarterTurns: 0, decoder: frames.decoder,
                                             frameBytes: frames.width * frames.height * 4, pitches: [frames.width * 4],

@@ -114,10 +114,9 @@ public enum DecoderHelper {
                 var image = try decoder.decode(file: file, name: job.name, fittingIn: box)
                 // The blurred backdrop (`--fill`), from the fitted picture: about a millisecond.
                 if job.backdrop { image.backdrop = BlurredBackdrop.make(from: image) }
-                // A Motion Photo's clip, or an animation's frames: found here, in the sandbox,
-                // from the hostile file.
-                image.motion = MotionPhoto.locate(file: file).map(PictureMotion.clip)
-                    ?? (PictureAnimation.isAnimated(file: file) ? .frames : nil)
+                // A Motion Photo's clip: found here, in the sandbox, from the hostile file (an
+                // animation's frames were found by the decode).
+                image.motion = MotionPhoto.locate(file: file).map(PictureMotion.clip) ?? image.motion
                 return .image(image)
             } catch {
                 return .message(.failed(reason: budget.explain(error.reason, pixels: pixels)))

@@ -271,16 +271,18 @@ private struct MessageReader {
     mutating func range() -> ByteRange?? {
         guard let has = flag() else { return nil }
         guard has else { return .some(nil) }
+        return rangeFields().map { .some($0) }
+    }
+    /// A range's start and length: not empty, not past the largest offset.
+    private mutating func rangeFields() -> ByteRange? {
         guard let start = u64(), let length = u64(), length >= 1, start <= Int.max - length else { return nil }
-        return .some(ByteRange(start: start, length: length))
+        return ByteRange(start: start, length: length)
     }
     mutating func motion() -> PictureMotion?? {
         guard let kind = unsigned(1) else { return nil }
         switch kind {
         case 0: return .some(nil)
-        case 1:
-            guard let start = u64(), let length = u64(), length >= 1, start <= Int.max - length else { return nil }
-            return .some(.clip(ByteRange(start: start, length: length)))
+        case 1: return rangeFields().map { .some(.clip($0)) }
         case 2: return .some(.frames)
         default: return nil
         }

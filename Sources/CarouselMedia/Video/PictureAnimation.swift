@@ -37,21 +37,20 @@ public enum PictureAnimation {
 
     /// Whether the picture in `bytes` has more than one frame.
     public static func isAnimated(_ bytes: [UInt8]) -> Bool {
-        if isGIF(bytes) { return GIFCodec.hasSecondFrame(bytes) }
+        if isGIF(bytes) { return GIFCodec.survey(bytes).hasSecondFrame }
         if isWebP(bytes) { return WebPCodec.frameCount(bytes) > 1 }
         if isPNG(bytes) { return APNGFrames.isAnimated(bytes) }
         return false
     }
 
-    /// Whether the picture in the open file `fd` has more than one frame (read only when
-    /// its first bytes are a GIF's, a WebP's or a PNG's).
-    public static func isAnimated(file fd: Int32) -> Bool {
+    /// The frames of the animated picture in the open file `fd`; nil when it is not one.
+    /// The file is read (once) only when its first bytes are a GIF's, a WebP's or a PNG's.
+    static func open(file fd: Int32, name: String) throws(ImageError) -> (any AnimationFrames)? {
         var head = [UInt8](repeating: 0, count: 12)
-        guard pread(fd, &head, head.count, 0) == head.count, mayAnimate(head) else { return false }
-        // A PNG is never read whole (a scan may be large): its chunk headers tell.
-        if isPNG(head) { return APNGFrames.declaresFrames(file: fd) }
-        guard let bytes = try? ImageFile.read(fd, name: "") else { return false }
-        return isAnimated(bytes)
+        guard pread(fd, &head, head.count, 0) == head.count, mayAnimate(head) else { return nil }
+        let bytes = try ImageFile.read(fd, name: name)
+        guard isAnimated(bytes) else { return nil }
+        return try open(bytes, name: name)
     }
 
     /// The frames of the animation in `bytes`; nil: it is not one (one frame, or another format).
