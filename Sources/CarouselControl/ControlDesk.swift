@@ -93,15 +93,20 @@ public final class ControlDesk: Sendable {
 
     /// `GET /status`'s body.
     public func statusJSON() -> [UInt8] {
-        let s = state, f = figures(), now = clock(), counts = feed.counts
+        // The frames before the state, the reverse of the run loop's order (it publishes a
+        // pass's state, then counts its frame): a status that counts a frame then shows at
+        // least what that frame showed. Read the other way round, a status taken during the
+        // first pass said 2 frames drawn of a show of 0 pictures (seen in CI under load).
+        let now = clock(), drawn = frames.count
         let p99 = frames.p99(lastMinuteBefore: now)
+        let s = state, f = figures(), counts = feed.counts
         let body = StatusBody(
             version: version, uptime_s: ((now - started) * 10).rounded() / 10, view: s.view, index: s.index, count: s.count,
             source: s.source, title: s.title, caption: s.caption, playing: s.playing,
             screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness),
             sources: f.sources.map { .init(url: $0.url, state: $0.state, last_success: $0.lastSuccess.map(Self.iso8601)) },
             pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
-            rss_bytes: f.rssBytes, frames_drawn: frames.count,
+            rss_bytes: f.rssBytes, frames_drawn: drawn,
             frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 },
             video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos)
         let encoder = JSONEncoder()
@@ -129,7 +134,9 @@ public final class ControlDesk: Sendable {
 
     /// `GET /metrics`'s body: Prometheus' text format.
     public func metricsText() -> String {
-        let s = state, f = figures(), counts = feed.counts, fs = frames.snapshot()
+        // Frames first, then the state, as in `statusJSON`.
+        let fs = frames.snapshot()
+        let s = state, f = figures(), counts = feed.counts
         var m = PrometheusText()
         m.gauge("carousel_up", "1 while the program runs.", 1)
         m.gauge("carousel_uptime_seconds", "Seconds since the program started.", ((clock() - started) * 10).rounded() / 10)

@@ -241,20 +241,31 @@ struct ControlWindowTests {
         #expect(k.app.waitForLog("mqtt: connected"))
         // The last change's screenshot for MQTT comes up to 5 s after the one before.
         Thread.sleep(forTimeInterval: 6)
-        k.app.waitForRest()
-        let before = k.app.threadStats
-        Thread.sleep(forTimeInterval: 5)
-        let after = k.app.threadStats
         // The main thread (the run loop), the API's (NIO) and MQTT's (libmosquitto) do not
         // wake at all; the process as a whole uses under 5 ms of CPU in 5 s. (libdispatch's
         // manager thread wakes once a second with or without the control part, 0.04 ms a time.)
+        // What the commands above set going may still end late on a busy machine (in one run
+        // of the whole suite this test took 100 s and the run loop woke 6 times in its one
+        // window, untraced), so up to three windows of 5 s are looked at: a program with a
+        // wake-up of its own at rest fails all three.
         let pid = Int(k.app.process.processIdentifier)
-        for (tid, a) in after where tid == pid || a.name.hasPrefix("NIO-ELT") || a.name.hasPrefix("mosquitto") {
-            // MQTT pings the broker once a minute (its keepalive): once at most in 5 s.
-            let allowed = a.name.hasPrefix("mosquitto") ? 1 : 0
-            #expect(a.runs - (before[tid]?.runs ?? 0) <= allowed, "\(a.name) woke \(a.runs - (before[tid]?.runs ?? 0)) times at rest")
+        var problems: [String] = []
+        for _ in 0..<3 {
+            k.app.waitForRest()
+            let before = k.app.threadStats
+            Thread.sleep(forTimeInterval: 5)
+            let after = k.app.threadStats
+            problems = []
+            for (tid, a) in after where tid == pid || a.name.hasPrefix("NIO-ELT") || a.name.hasPrefix("mosquitto") {
+                // MQTT pings the broker once a minute (its keepalive): once at most in 5 s.
+                let allowed = a.name.hasPrefix("mosquitto") ? 1 : 0
+                let woke = a.runs - (before[tid]?.runs ?? 0)
+                if woke > allowed { problems.append("\(a.name) woke \(woke) times at rest") }
+            }
+            let ns = after.map { tid, a in a.ns - (before[tid]?.ns ?? 0) }.reduce(0, +)
+            if ns >= 5_000_000 { problems.append("\(Double(ns) / 1e6) ms of CPU at rest over 5 s with --control and --mqtt on") }
+            if problems.isEmpty { break }
         }
-        let ns = after.map { tid, a in a.ns - (before[tid]?.ns ?? 0) }.reduce(0, +)
-        #expect(ns < 5_000_000, "\(Double(ns) / 1e6) ms of CPU at rest over 5 s with --control and --mqtt on")
+        #expect(problems.isEmpty, "in each of three windows; the last: \(problems.joined(separator: "; "))")
     }
 }
