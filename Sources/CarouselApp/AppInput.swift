@@ -10,6 +10,8 @@ public enum AppInput: Equatable, Sendable {
     /// K or Play/Pause: pauses the show and the clip playing, or lets them go on (what the
     /// remote's pause and play do).
     case togglePause
+    /// J, L, a remote's rewind or fast-forward key, or a remote `seek`: the clip in focus moves.
+    case seekClip(ClipSeek)
     /// A quit key, SIGTERM or SIGINT: leave with status 0.
     case quit
     /// Escape or Backspace in a view opened from another (the carousel opened from the

@@ -77,6 +77,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
         case .texturesLost(let t): try rebuildTextures(time: t)
         case .memoryPressure(let level, let t): try setMemoryPressure(level, time: t)
         case .emptyMessage(let message): emptyMessage = message
+        case .seek(let seek, let t):
+            clip?.seek(seek, at: t)
+            followHold()
         case .back, .open: break
         }
     }

@@ -11,8 +11,10 @@ import CarouselSDL
 /// plays it on arrival as `--motion` says, drawn over the still, and never holds the show:
 /// once it ends its helper goes and the still shows again. An animated picture (GIF, WebP)
 /// plays its frames the same way, instead of its still, as often as it says, and stays on its
-/// last frame if it ends. Logs `video_started` {index, decoder},
-/// `video_ended` {index} and `frames_dropped` {index, shown, dropped, late}. Main thread.
+/// last frame if it ends. A clip (not a picture's motion) can be sought: it goes on from the
+/// new place, or, paused, shows the frame there. Logs `video_started` {index, decoder},
+/// `video_seek` {index, position_ms}, `video_ended` {index} and `frames_dropped` {index,
+/// shown, dropped, late}. Main thread.
 final class ClipStage {
     private let playing: ClipPlaying
     private let renderer: SDLRenderer
@@ -40,6 +42,17 @@ final class ClipStage {
     private var isMotion = false
     /// The picture's own frames (an animation): at its end its last frame stays.
     private var isAnimation = false
+    /// What plays, to start it again after its end for a seek back into it.
+    private var playingPath: String?
+    private var loops = false
+    /// Seeks the player has landed that this stage has followed.
+    private var seeksFollowed = 0
+    /// Where the frame on screen lies in the clip.
+    private var position = 0.0
+    /// Paused and sought: the frame at the new place is to show, once it comes.
+    private var stillWanted = false
+    /// When the seek not landed yet was asked for.
+    private var soughtAt: Double?
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
@@ -91,7 +104,8 @@ final class ClipStage {
         file = source.file
         isMotion = !source.isClip
         // An animation plays as often as its file says, whatever is asked here.
-        let loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
+        loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
+        playingPath = play.path
         do throws(ImageError) {
             player = try ClipPlayer(path: play.path, range: play.range, settings: playing.settings, loop: loops, wake: playing.wake)
         } catch {
@@ -127,37 +141,115 @@ final class ClipStage {
         pausedSince = nil
         isMotion = false
         isAnimation = false
+        playingPath = nil
+        seeksFollowed = 0
+        position = 0
+        stillWanted = false
+        soughtAt = nil
+    }
+
+    /// Moves the clip playing (a clip's own, not a picture's motion) as `seek` says; false
+    /// when there is none to move. After its end it starts again from there.
+    @discardableResult
+    func seek(_ seek: ClipSeek, at time: Double) -> Bool {
+        guard let player, let item, let path = playingPath, !isMotion else { return false }
+        if case .failed = player.state { return false }
+        let target = seek.target(from: position, duration: player.shape?.duration)
+        record("video_seek", time, ["index": .int(item), "position_ms": .int(Int((target * 1000).rounded()))])
+        if player.state == .ended {
+            // Its helper has let the clip go: a new one plays it from there.
+            player.stop()
+            let paused = pausedSince
+            do throws(ImageError) {
+                self.player = try ClipPlayer(path: path, settings: playing.settings, loop: loops, from: target, wake: playing.wake)
+            } catch {
+                warn(error.description)
+                return true
+            }
+            queue.removeAll()
+            over = false
+            shownUntil = nil
+            seeksFollowed = 0
+            holdsShow = !loops && (playing.maxSeconds.map { time < started + $0 } ?? true)
+            pacing.restart(showing: waits ? target : nil, at: time)
+            stillWanted = paused != nil
+            position = target
+            return true
+        }
+        player.seek(to: target)
+        position = target
+        soughtAt = time
+        stillWanted = pausedSince != nil
+        return true
+    }
+
+    /// Takes the frames that came, following a seek that landed since: the frames from
+    /// before it go back unseen, and the clock starts again with the first after it (at
+    /// once; in `render`, the frame sought shows at the time it was asked for).
+    private func takeFrames(from player: ClipPlayer, at now: Double) {
+        queue += player.take()
+        let seeked = player.seeked
+        guard seeked.count != seeksFollowed else { return }
+        seeksFollowed = seeked.count
+        for f in queue where f.seek < seeked.count { player.release(f.index) }
+        queue.removeAll { $0.seek < seeked.count }
+        shownUntil = nil
+        pacing.restart(showing: waits ? seeked.time : nil, at: soughtAt ?? now)
+        soughtAt = nil
+    }
+
+    /// Puts the frame in ring buffer `frame` into the texture and gives the buffer back;
+    /// whether the picture changed.
+    private func upload(_ frame: ClipPlayer.Waiting, from player: ClipPlayer, item: Int, at now: Double) throws(SDLError) -> Bool {
+        defer { player.release(frame.index) }
+        // A frame from before a seek not landed yet does not move back where the next goes.
+        if soughtAt == nil { position = frame.position }
+        guard let shape = player.shape, let planes = player.planes(of: frame.index) else { return false }
+        if shape.layout == .rgba {
+            if texture == nil || texture?.width != shape.width || texture?.height != shape.height {
+                texture = try SDLTexture.animation(renderer: renderer, width: shape.width, height: shape.height)
+            }
+        } else if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
+            texture = try SDLTexture.video(renderer: renderer, width: shape.width, height: shape.height, nv12: shape.layout == .nv12)
+        }
+        try texture?.updateVideo(planes: planes, pitches: shape.pitches)
+        if !said {
+            said = true
+            record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder)])
+            Log.info("\(player.path): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
+        }
+        return true
+    }
+
+    /// Paused and sought: the first frame from the new place shows, and stays; playing on,
+    /// the clip goes on from it.
+    private func showStill(from player: ClipPlayer, item: Int, pausedSince since: Double) throws(SDLError) -> Bool {
+        guard stillWanted else { return false }
+        if waits, soughtAt != nil { player.waitForSeek(after: seeksFollowed, timeout: 10) }
+        takeFrames(from: player, at: since)
+        if waits, queue.isEmpty { player.waitForNews(timeout: 10); takeFrames(from: player, at: since) }
+        guard !queue.isEmpty else { return false }
+        let frame = queue.removeFirst()
+        stillWanted = false
+        pacing.restart(showing: frame.time, at: since)
+        shownUntil = pacing.due([frame.time + frame.duration])
+        return try upload(frame, from: player, item: item, at: since)
     }
 
     /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
     func pump(at now: Double) throws(SDLError) -> Bool {
-        guard let player, let item, pausedSince == nil else { return false }
+        guard let player, let item else { return false }
+        if let since = pausedSince { return try showStill(from: player, item: item, pausedSince: since) }
         if waits { waitForFrame(due: now, from: player) }
-        for f in player.take() { queue.append(f) }
+        takeFrames(from: player, at: now)
         var changed = false
         let choice = pacing.choose(queue.map(\.time), at: now)
-        if let show = choice.show, let shape = player.shape {
+        if let show = choice.show {
             for passed in queue[0..<show] { player.release(passed.index) }
             let frame = queue[show]
             queue.removeFirst(show + 1)
             shownUntil = pacing.due([frame.time + frame.duration])
-            if let planes = player.planes(of: frame.index) {
-                if shape.layout == .rgba {
-                    if texture == nil || texture?.width != shape.width || texture?.height != shape.height {
-                        texture = try SDLTexture.animation(renderer: renderer, width: shape.width, height: shape.height)
-                    }
-                } else if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
-                    texture = try SDLTexture.video(renderer: renderer, width: shape.width, height: shape.height, nv12: shape.layout == .nv12)
-                }
-                try texture?.updateVideo(planes: planes, pitches: shape.pitches)
-                changed = true
-            }
-            player.release(frame.index)
-            if !said {
-                said = true
-                record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder)])
-                Log.info("\(player.path): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
-            }
+            changed = try upload(frame, from: player, item: item, at: now)
         }
         switch player.state {
         case .ended where queue.isEmpty && !over && now >= (shownUntil ?? now):
@@ -185,10 +277,12 @@ final class ClipStage {
         return changed
     }
 
-    /// Render only: blocks until the frame due at `now` is known (a later one has come, or the clip is over).
+    /// Render only: blocks until the frame due at `now` is known (a later one has come, or the
+    /// clip is over); after a seek, once it has landed.
     private func waitForFrame(due now: Double, from player: ClipPlayer) {
+        if soughtAt != nil { player.waitForSeek(after: seeksFollowed, timeout: 10) }
         for _ in 0..<100 {
-            for f in player.take() { queue.append(f) }
+            takeFrames(from: player, at: now)
             if let last = queue.last, pacing.due([last.time]).map({ $0 > now }) == true { return }
             switch player.state {
             case .ended, .failed: return

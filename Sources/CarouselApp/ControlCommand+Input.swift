@@ -16,6 +16,10 @@ extension ControlCommand {
             if !canPlay && !clip {
                 return .failure(.conflict("autoplay is off on this screen and no clip is in focus (--autoplay SECONDS sets it)"))
             }
+        case .seek:
+            let clip = scene.state.kind == .carousel && scene.state.focus.map { scene.sources.indices.contains($0) && scene.sources[$0].isClip } == true
+            if !clip { return .failure(.conflict("no clip is in focus")) }
+            if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
         case .screen, .brightness, .reload:
             break
         }
@@ -37,6 +41,7 @@ extension ControlCommand {
             return .success([.view(.step(.item(i), time: now))])
         case .pause: return .success([.view(.autoplay(false, time: now))])
         case .play: return .success([.view(.autoplay(true, time: now))])
+        case .seek(let seek): return .success([.seekClip(seek)])
         case .view(let kind) where kind.isTiled && scene.state.kind == .carousel && !scene.state.canGoBack:
             return .failure(.conflict("this screen shows the carousel only (--view mosaic or grid gives it a wall)"))
         case .view(let mode): return .success([.showView(mode)])

@@ -10,6 +10,8 @@ public struct GestureScript: Equatable, Sendable {
         case left, right, up, down, home, end, pageup, pagedown, space, escape, back, plus, minus
         /// Pause or play the show and the clip in focus, as the window's K does.
         case k
+        /// The clip in focus 10 s back or on, as the window's J and L do.
+        case j, l
     }
 
     public enum Action: Equatable, Sendable {

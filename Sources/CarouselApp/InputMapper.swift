@@ -54,6 +54,8 @@ struct InputMapper {
         case .plus, .minus: return [.view(ZoomSettings.keyStep(in: press.name == .plus, time: press.time))]
         case .f11, .f: return keys.kiosk ? [] : [.toggleFullscreen]
         case .k, .playPause: return [.togglePause]
+        case .j, .rewind: return [.seekClip(.by(-ClipSeek.step))]
+        case .l, .fastForward: return [.seekClip(.by(ClipSeek.step))]
         case .escape where canGoBack: return [.back]
         case .backspace: return canGoBack ? [.back] : []
         case .escape, .q: return keys.kiosk ? [] : [.quit]

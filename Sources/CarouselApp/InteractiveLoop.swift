@@ -269,6 +269,9 @@ struct InteractiveLoop {
             paused.toggle()
             try scene.handle(.autoplay(!paused, time: now))
             needsDraw = true
+        case .seekClip(let seek):
+            try scene.apply(.seek(seek, time: now))
+            needsDraw = true
         case .toggleFullscreen:
             window.setFullscreen(!window.isFullscreen)
         case .resized:

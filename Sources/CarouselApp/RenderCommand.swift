@@ -100,7 +100,7 @@ public struct RenderCommand: ParsableCommand {
                 try scene.finishLoading()
                 try scene.apply(.memoryPressure(level, time: t))
             },
-            back: { t in try scene.apply(.back(time: t)) },
+            apply: { change in try scene.apply(change) },
             scrollsVertically: { scene.scrollsVertically }))
         withExtendedLifetime(display) {}
     }

@@ -21,6 +21,9 @@ public enum SceneChange: Sendable {
     case emptyMessage(String)
     /// A remote `view carousel`: the view below opens the carousel on the item in focus.
     case open(time: Double)
+    /// J, L, a remote's rewind or fast-forward key, or a remote `seek`: the clip playing
+    /// in focus moves.
+    case seek(ClipSeek, time: Double)
 
     /// What an empty view says until told otherwise.
     public static let noPictures = "No images found"

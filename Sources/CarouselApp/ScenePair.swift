@@ -156,7 +156,7 @@ public final class ScenePair: Scene {
             try wall.apply(change)
         case .emptyMessage:
             try wall.apply(change)
-        case .screenOff, .screenOn:
+        case .screenOff, .screenOn, .seek:
             try active.apply(change)
         case .texturesLost, .memoryPressure:
             if case .memoryPressure(.normal, _) = change {} else { parked = nil }

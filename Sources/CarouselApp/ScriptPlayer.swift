@@ -15,8 +15,9 @@ struct ScriptPlayer {
         var snapshot: (String, Double) throws -> Void
         var deviceReset: (Double) throws -> Void
         var memoryPressure: (MemoryPressureLevel, Double) throws -> Void
-        /// `key back`: from a view opened from another, back to it.
-        var back: (Double) throws -> Void = { _ in }
+        /// What keys do beside the engine's input: `key back` (from a view opened from
+        /// another, back to it), `key j` and `key l` (the clip in focus moves).
+        var apply: (SceneChange) throws -> Void = { _ in }
         /// The view shown scrolls up and down: `key up` and `key down` step it.
         var scrollsVertically: () -> Bool = { false }
     }
@@ -94,7 +95,9 @@ struct ScriptPlayer {
             case .pageup: try h.input(.step(.previousPage, time: time))
             case .pagedown: try h.input(.step(.nextPage, time: time))
             case .escape: quit = true
-            case .back: try h.back(time)
+            case .back: try h.apply(.back(time: time))
+            case .j: try h.apply(.seek(.by(-ClipSeek.step), time: time))
+            case .l: try h.apply(.seek(.by(ClipSeek.step), time: time))
             case .plus, .minus: try h.input(ZoomSettings.keyStep(in: key == .plus, time: time))
             case .k:
                 paused.toggle()

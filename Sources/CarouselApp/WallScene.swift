@@ -166,7 +166,7 @@ public final class WallScene: EngineScene, OpeningScene {
             try engineMoved()
             pipeline.record("memory_pressure", at: t, ["level": .string(level.rawValue)])
         case .emptyMessage(let message): emptyMessage = message
-        case .back, .open: break
+        case .back, .open, .seek: break
         }
     }
 

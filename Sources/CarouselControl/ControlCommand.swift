@@ -9,6 +9,8 @@ public enum ControlCommand: Hashable, Sendable {
     /// The item whose source (path or URL) is this.
     case gotoSource(String)
     case pause, play
+    /// The clip in focus moves: to a time from its start, or by seconds from where it is.
+    case seek(ClipSeek)
     /// A wall kind (`mosaic` or `grid`) goes back to the screen's wall, whichever it is.
     case view(ViewKind)
     case screen(on: Bool)
@@ -28,6 +30,7 @@ public enum ControlCommand: Hashable, Sendable {
         case .gotoIndex, .gotoSource: "goto"
         case .pause: "pause"
         case .play: "play"
+        case .seek: "seek"
         case .view: "view"
         case .screen: "screen"
         case .brightness: "brightness"

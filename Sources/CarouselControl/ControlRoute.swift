@@ -38,7 +38,7 @@ public enum ControlRoute: Hashable, Sendable {
     }
 
     static let commandPaths: Set<String> = ["/next", "/previous", "/first", "/last", "/goto", "/pause", "/play",
-                                            "/view", "/screen", "/brightness", "/reload"]
+                                            "/seek", "/view", "/screen", "/brightness", "/reload"]
 
     static func command(path: String, body: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
         switch path {
@@ -49,7 +49,7 @@ public enum ControlRoute: Hashable, Sendable {
         case "/pause": return .success(.pause)
         case "/play": return .success(.play)
         case "/reload": return .success(.reload)
-        case "/goto", "/view", "/screen", "/brightness":
+        case "/goto", "/seek", "/view", "/screen", "/brightness":
             return ControlPayload.command(String(path.dropFirst()), json: body)
         default:
             return .failure(ControlRefusal(404, "no such endpoint: \(clip(path))"))
@@ -80,7 +80,9 @@ public enum ControlRoute: Hashable, Sendable {
 
 /// The JSON bodies of the commands that take one, shared by HTTP and MQTT: `goto`
 /// `{"index": N}` or `{"source": "..."}`, `view` `{"mode": "carousel"|"mosaic"|"grid"}`, `screen`
-/// `{"on": true|false}`, `brightness` `{"value": 0.0-1.0}`.
+/// `{"on": true|false}`, `brightness` `{"value": 0.0-1.0}`, `seek` `{"seconds": S}` (from the
+/// clip's start) or `{"by": S}` (from where it is; negative: back).
+
 public enum ControlPayload {
     public static func command(_ name: String, json body: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
         guard body.count <= ControlRoute.bodyLimit else {
@@ -94,6 +96,12 @@ public enum ControlPayload {
             if let i = decode(Goto.self)?.index { return .success(.gotoIndex(i)) }
             if let s = decode(Goto.self)?.source, !s.isEmpty, s.utf8.count <= 2048 { return .success(.gotoSource(s)) }
             return .failure(.badRequest("goto takes {\"index\": N} or {\"source\": \"...\"}"))
+        case "seek":
+            struct Seek: Decodable { var seconds: Double?; var by: Double? }
+            let seek = decode(Seek.self)
+            if let s = seek?.seconds, s.isFinite, s >= 0, seek?.by == nil { return .success(.seek(.to(s))) }
+            if let d = seek?.by, d.isFinite, seek?.seconds == nil { return .success(.seek(.by(d))) }
+            return .failure(.badRequest("seek takes {\"seconds\": S} (0 or more, from the clip's start) or {\"by\": S} (from where it is)"))
         case "view":
             struct View: Decodable { var mode: String }
             guard let m = decode(View.self)?.mode, let mode = mode(m) else {

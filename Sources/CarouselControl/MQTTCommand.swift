@@ -9,7 +9,7 @@ public enum MQTTCommand {
 
     /// Names of the command topics (`kiosk-carousel/<id>/cmd/<name>`).
     public static let names = ["next", "previous", "first", "last", "reload", "pause", "play", "playing",
-                               "goto", "view", "screen", "brightness"]
+                               "goto", "seek", "view", "screen", "brightness"]
 
     public static func parse(name: String, payload: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
         guard payload.count <= payloadLimit else {
@@ -33,6 +33,14 @@ public enum MQTTCommand {
             }
         case "goto":
             if !json { return Int(text).map { .success(.gotoIndex($0)) } ?? .failure(.badRequest("goto takes an index or {\"index\": N} or {\"source\": \"...\"}")) }
+        case "seek":
+            // A number of seconds from the clip's start, or with a sign, from where it is.
+            if !json {
+                guard let v = Double(text), v.isFinite, text.first == "+" || text.first == "-" || v >= 0 else {
+                    return .failure(.badRequest("seek takes seconds from the clip's start (12.5), or from where it is (+10, -10)"))
+                }
+                return .success(.seek(text.first == "+" || text.first == "-" ? .by(v) : .to(v)))
+            }
         case "view":
             if !json { return ControlPayload.mode(text).map { .success(.view($0)) } ?? .failure(.badRequest("view takes carousel, mosaic or grid")) }
         case "screen":

@@ -140,6 +140,8 @@ public struct SDLInputTranslator {
             Int(SDLK_PAGEUP.rawValue): .pageUp, Int(SDLK_PAGEDOWN.rawValue): .pageDown, Int(SDLK_SPACE.rawValue): .space,
             Int(SDLK_ESCAPE.rawValue): .escape, Int(SDLK_BACKSPACE.rawValue): .backspace, Int(SDLK_F11.rawValue): .f11,
             Int(SDLK_f.rawValue): .f, Int(SDLK_q.rawValue): .q, Int(SDLK_k.rawValue): .k, Int(SDLK_AUDIOPLAY.rawValue): .playPause,
+            Int(SDLK_j.rawValue): .j, Int(SDLK_l.rawValue): .l, Int(SDLK_AUDIOREWIND.rawValue): .rewind,
+            Int(SDLK_AUDIOFASTFORWARD.rawValue): .fastForward,
             Int(SDLK_PLUS.rawValue): .plus, Int(SDLK_EQUALS.rawValue): .plus, Int(SDLK_KP_PLUS.rawValue): .plus,
             Int(SDLK_MINUS.rawValue): .minus, Int(SDLK_KP_MINUS.rawValue): .minus,
         ]

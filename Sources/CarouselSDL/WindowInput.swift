@@ -34,6 +34,9 @@ public struct KeyPress: Equatable, Sendable {
         case left, right, up, down, home, end, pageUp, pageDown, space, escape, backspace, f11, f, q, plus, minus
         /// K (as in web video players) and a keyboard's or remote's Play/Pause key.
         case k, playPause
+        /// J and L (as in web video players) and a keyboard's or remote's rewind and
+        /// fast-forward keys: the clip 10 s back or on.
+        case j, l, rewind, fastForward
     }
 
     public var name: Name?

@@ -73,6 +73,64 @@ import TestSupport
         #expect(times.contains { abs($0 - 2.0) < 0.01 } && times.contains { abs($0 - 4.0) < 0.01 }, "the second pass starts at 2 s: \(times)")
     }
 
+    /// A seek lands while every ring buffer is held (a paused clip holds them all): the
+    /// frames from before it go back unseen, the next come from the new place in its colour,
+    /// on the same clock, and a looping clip sought into its second pass counts on.
+    @Test func aSeekLandsWhereAskedWithTheRingFullAndTheFramesBeforeItGoBack() throws {
+        let dir = ScratchRoot.path + "/seek-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2, 3], rate: 10, in: dir)
+        let player = try ClipPlayer(path: clip, settings: Self.settings, loop: true, wake: {})
+        defer { player.stop() }
+        // Nothing released: the helper fills the ring and waits.
+        for _ in 0..<50 where player.seeked.count == 0 {
+            player.waitForNews(timeout: 1)
+            if player.take().isEmpty == false || player.state == .playing { break }
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        for target in [2.55, 0.3, 3.25] {
+            let before = player.seeked.count
+            player.seek(to: target)
+            player.waitForSeek(after: before, timeout: 10)
+            #expect(player.seeked.count == before + 1, "the seek to \(target) landed")
+            #expect(abs(player.seeked.time - target) < 0.001, "at \(player.seeked.time)")
+            var next: ClipPlayer.Waiting?
+            for _ in 0..<50 where next == nil {
+                player.waitForNews(timeout: 1)
+                next = player.take().first { $0.seek == player.seeked.count }
+            }
+            let frame = try #require(next, "a frame after the seek to \(target)")
+            #expect(frame.position >= target - 0.1 && frame.position < target + 0.2, "the frame at \(frame.position) for \(target)")
+            #expect(Self.centre(player, frame).flatMap(Self.colour) == Int(target), "its colour is its second's")
+            player.release(frame.index)
+            // The rest of what came stays held, as a paused clip's would.
+        }
+        #expect(player.state == .playing)
+    }
+
+    /// A clip started from a time (sought after its end) begins there.
+    @Test func aClipStartedFromATimeBeginsThere() throws {
+        let dir = ScratchRoot.path + "/from-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.vp9WebM, seconds: [0, 1, 2], rate: 10, in: dir)
+        let player = try ClipPlayer(path: clip, settings: Self.settings, loop: false, from: 2.0, wake: {})
+        defer { player.stop() }
+        var frames: [ClipPlayer.Waiting] = []
+        while player.state == .opening || player.state == .playing {
+            player.waitForNews(timeout: 10)
+            let got = player.take()
+            for f in got {
+                if Self.centre(player, f).flatMap(Self.colour) != 2 { Issue.record("a frame at \(f.position) not of the third second") }
+                frames.append(f)
+                player.release(f.index)
+            }
+            if got.isEmpty, player.state != .playing { break }
+        }
+        #expect(player.state == .ended)
+        #expect((8...10).contains(frames.count), "the last second's frames: \(frames.map(\.position))")
+        #expect(frames.first.map { $0.position >= 1.99 } == true)
+    }
+
     @Test func aBrokenClipFailsWithItsReason() throws {
         let dir = ScratchRoot.path + "/broken-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -78,6 +78,41 @@ import TestSupport
         #expect(try Self.colour(out + "/on.png") == 1)
     }
 
+    /// L and J move the clip 10 s on and back from the frame on screen, paused too (the
+    /// frame there shows and stays), and it plays on from there, looping across its end.
+    @Test func jAndLMoveTheClipAndAPausedClipShowsTheFrameSought() throws {
+        let dir = try Fixtures.temporaryFolder("seek")
+        // 12 s at 5 frames a second: red, white, then red to 10 s, blue, lime.
+        try ClipFixtures.make(.h264MP4, seconds: [0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1], rate: 5, in: dir, name: "a")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/b.bmp"))
+        // 0.5 s: 0.4 s in (red). L: 10.4; 0.2 s later blue, 0.7 s later 11.0 (lime). J: 1.0
+        // (white). K, then L: 11.2 (lime) paused for 1 s; K: 1 s later past its end, again
+        // from its start (red).
+        let script = "wait 500\nsnapshot s0\nkey l\nwait 200\nsnapshot s1\nwait 500\nsnapshot s2\nkey j\nwait 200\nsnapshot s3\n"
+            + "key k\nkey l\nwait 1000\nsnapshot s4\nkey k\nwait 1000\nsnapshot s5\n"
+        let (out, r) = try CarouselBinary.render([dir], script: script)
+        #expect(r.status == 0, "\(r.stderr)")
+        let seen = try (0...5).map { try Self.colour(out + "/s\($0).png") }
+        #expect(seen == [0, 2, 1, 3, 1, 0], "\(seen)")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        let seeks = events.split(separator: "\n").filter { $0.contains("\"video_seek\"") }
+        #expect(seeks.count == 3 && seeks[0].contains("\"position_ms\":10400") && seeks[1].contains("\"position_ms\":1000")
+                && seeks[2].contains("\"position_ms\":11200"), "\(seeks)")
+    }
+
+    /// A seek past the end of a clip under autoplay ends it, and the show moves on; J on
+    /// the next picture (not a clip) does nothing.
+    @Test func aSeekPastTheEndUnderAutoplayEndsTheClip() throws {
+        let dir = try Self.folder(.vp9WebM)
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 500\nkey l\nwait 1500\nkey j\nwait 200\nsnapshot s\n",
+                                                 options: ["--autoplay", "5", "--start-index", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let steps = try Self.steps(out)
+        #expect(steps.first.map { $0.0 < 1000 && $0.1 == 1 && $0.2 == 2 } == true, "the clip let go at once: \(steps)")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(events.components(separatedBy: "\"video_seek\"").count - 1 == 1, "\(events)")
+    }
+
     @Test func aPortraitClipPlaysUpright() throws {
         let dir = try Fixtures.temporaryFolder("portrait")
         try ClipFixtures.make(.h264MP4, seconds: [1, 1], width: 320, height: 240, in: dir, name: "p", rotate: 90)

@@ -3,8 +3,9 @@ import Testing
 import TestSupport
 @testable import CarouselApp
 
-/// A clip in the real window under Xvfb: it plays when the strip rests on it, a key that
-/// moves the strip stops it and its video helper goes, and between frames the loop sleeps.
+/// A clip in the real window under Xvfb: it plays when the strip rests on it, L and J move
+/// it, a key that moves the strip stops it and its video helper goes, and between frames the
+/// loop sleeps.
 @Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
 struct ClipWindowTests {
     /// The program's video helpers now.
@@ -28,6 +29,13 @@ struct ClipWindowTests {
         let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
         Thread.sleep(forTimeInterval: 1)  // a second of it plays (time meant to pass)
+        // L: 10 s on, no further than its end (3 s); J: 10 s back, no further than its start.
+        try x.xdotool(["key", "--window", wid, "l"])
+        #expect(app.waitFor("video_seek", count: 1, timeout: 10), "L did not move the clip: \(app.lines)")
+        #expect(app.ofType("video_seek").first?["position_ms"] as? Int == 3000)
+        try x.xdotool(["key", "--window", wid, "j"])
+        #expect(app.waitFor("video_seek", count: 2, timeout: 10))
+        #expect(app.ofType("video_seek").last?["position_ms"] as? Int == 0)
         try x.xdotool(["key", "--window", wid, "Right"])
         #expect(app.waitFor("frames_dropped", count: 1, timeout: 20), "the clip did not stop: \(app.lines)")
         let stopped = app.ofType("frames_dropped").first

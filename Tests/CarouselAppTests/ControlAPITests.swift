@@ -112,6 +112,30 @@ import CarouselCore
         #expect(k.app.process.isRunning)
     }
 
+    /// `POST /seek` moves the clip in focus (the same input as L and J), answers with the
+    /// status, and is refused where no clip is in focus.
+    @Test func seekMovesTheClipInFocusAndIsRefusedElsewhere() throws {
+        let dir = try Fixtures.temporaryFolder("seek-api")
+        try ClipFixtures.make(.vp9WebM, seconds: [0, 1, 2, 3], rate: 5, in: dir, name: "a")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/b.bmp"))
+        let k = try Kiosk([dir, "--size", "640x360"])
+        defer { k.stop() }
+        _ = k.status { $0["frames_drawn"] as? Int ?? 0 > 0 }
+        #expect(k.app.waitFor("video_started", count: 1, timeout: 20))
+        let sought = try #require(k.probe.request("POST", "/seek", body: #"{"seconds": 2.5}"#))
+        #expect(sought.status == 200 && sought.json?["index"] as? Int == 0, "\(sought.status) \(String(decoding: sought.body, as: UTF8.self))")
+        #expect(k.app.waitFor("video_seek", count: 1))
+        #expect(k.app.ofType("video_seek").first?["position_ms"] as? Int == 2500)
+        #expect(k.probe.request("POST", "/seek", body: #"{"by": -1}"#)?.status == 200)
+        #expect(k.app.waitFor("video_seek", count: 2))
+        let back = try #require(k.app.ofType("video_seek").last?["position_ms"] as? Int)
+        #expect((1500...2600).contains(back), "a second back from the frame on screen: \(back)")
+        #expect(k.probe.request("POST", "/seek", body: "soon")?.status == 400)
+        #expect(k.probe.request("POST", "/next")?.json?["index"] as? Int == 1)
+        let refused = try #require(k.probe.request("POST", "/seek", body: #"{"seconds": 1}"#))
+        #expect(refused.status == 409 && refused.json?["error"] as? String == "no clip is in focus")
+    }
+
     @Test func metricsPassPromtoolAndEventsStreamLive() throws {
         let k = try Kiosk([try Fixtures.imageFolder(), "--size", "640x360"])
         defer { k.stop() }

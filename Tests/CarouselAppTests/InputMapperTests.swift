@@ -23,6 +23,9 @@ import Testing
         #expect(m.map(Self.press(.pageDown)) == [.view(.step(.nextPage, time: 1))])
         #expect(m.map(Self.press(.f11)) == [.toggleFullscreen])
         #expect(m.map(Self.press(.k)) == [.togglePause] && m.map(Self.press(.playPause)) == [.togglePause])
+        // J and L (and a remote's rewind and fast-forward): the clip 10 s back or on.
+        #expect(m.map(Self.press(.j)) == [.seekClip(.by(-10))] && m.map(Self.press(.rewind)) == [.seekClip(.by(-10))])
+        #expect(m.map(Self.press(.l)) == [.seekClip(.by(10))] && m.map(Self.press(.fastForward)) == [.seekClip(.by(10))])
         #expect(m.map(Self.press(.q)) == [.quit])
         #expect(m.map(Self.press(.escape)) == [.quit])
         #expect(m.map(Self.press(nil, keycode: Self.a)).isEmpty)

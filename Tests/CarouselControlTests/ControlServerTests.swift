@@ -76,6 +76,8 @@ import TestSupport
         #expect(rig.probe.request("POST", "/view", body: #"{"mode": "sideways"}"#)?.status == 400)
         #expect(rig.probe.request("POST", "/screen", body: #"{"on": "yes"}"#)?.status == 400)
         #expect(rig.probe.request("POST", "/brightness", body: #"{"value": 1.5}"#)?.status == 400)
+        #expect(rig.probe.request("POST", "/seek", body: #"{"seconds": -2}"#)?.status == 400)
+        #expect(rig.probe.request("GET", "/seek")?.status == 405)
         #expect(rig.probe.request("GET", "/next")?.status == 405)
         #expect(rig.probe.request("POST", "/status")?.status == 405)
         #expect(rig.probe.request("GET", "/nothing-here")?.status == 404)

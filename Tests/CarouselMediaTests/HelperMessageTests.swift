@@ -20,6 +20,9 @@ import Testing
         .image(width: 320, height: 240, isOpaque: false, motion: .frames),
         .play(name: "/srv/photos/PXL_1.MP.jpg", loop: false, range: ByteRange(start: 3_100_000, length: 2_400_000)),
         .play(name: "/srv/photos/clip.mp4", loop: true),
+        .play(name: "/srv/photos/clip.mp4", loop: false, fromMicros: 12_500_000),
+        .frame(index: 3, micros: 61_033_333, durationMicros: 33_333, positionMicros: 1_033_333),
+        .seek(micros: 12_500_000), .seeked(micros: 72_500_000), .clipEnded, .release(index: 2),
     ]
 
     @Test func everyMessageSurvivesTheRoundTrip() {
@@ -37,8 +40,8 @@ import Testing
         for (start, length) in [(10, 0), (Int.max, 1), (Int.max - 5, 10)] {
             var m = HelperMessage.play(name: "a", loop: false, range: ByteRange(start: 1, length: 1)).encoded
             let tail = [start, length].flatMap { v in (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) } }
-            // The range is the last 16 bytes.
-            m.replaceSubrange(m.count - 16 ..< m.count, with: tail)
+            // The range is the 16 bytes before the start time's 8.
+            m.replaceSubrange(m.count - 24 ..< m.count - 8, with: tail)
             #expect(HelperMessage(decoding: m) == nil, "\(start)+\(length)")
         }
     }

@@ -40,8 +40,11 @@ public struct FramePacing: Sendable, Equatable {
         return start + first
     }
 
-    /// Starts the clock again, for the same clip from its start: the next first frame shows at once.
-    public mutating func restart() { start = nil }
+    /// Starts the clock again (the clip moved: a seek): with the frame at `clipTime` showing
+    /// at `time`, or, without one, with the next frame, at once whenever it comes.
+    public mutating func restart(showing clipTime: Double? = nil, at time: Double = 0) {
+        start = clipTime.map { time - $0 }
+    }
 
     /// The clip was paused for `seconds`: every frame still to show comes that much later.
     public mutating func delay(by seconds: Double) {

@@ -14,9 +14,10 @@ enum ClipStreamer {
     /// Seconds a clip may give no frame before it counts as failed.
     static let stallSeconds = 5.0
 
-    /// Plays the clip in `file` (or in `range` of it) until it ends (or, `loop`, until the
-    /// main process goes). An animated picture plays as many times as it says instead.
-    static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, on socket: MessageSocket) {
+    /// Plays the clip in `file` (or in `range` of it) from `from` seconds until it ends (or,
+    /// `loop`, until the main process goes), moving where the main process seeks. An
+    /// animated picture plays as many times as it says instead (and is not sought).
+    static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, from: Double = 0, on socket: MessageSocket) {
         if range == nil {
             do throws(ImageError) {
                 if let frames = try PictureAnimation.open(file: file, name: name) { return animate(frames, on: socket) }
@@ -48,9 +49,18 @@ enum ClipStreamer {
                                             decoder: info.decoder, frameBytes: total, pitches: pitches, offsets: offsets,
                                             ringSize: ringSize)
         guard let ring = Ring(shape, on: socket) else { return }
+        if from > 0 { clip.seek(to: from) }
         var loopStart = 0.0, loopEnd = 0.0
         while true {
-            guard let index = ring.free() else { return }
+            guard let turn = ring.next() else { return }
+            guard case .fill(let index) = turn else {
+                // The frames after the answer come from the new place, on the same clock.
+                guard case .seek(let target) = turn else { return }
+                let at = min(max(0, target), info.duration ?? target)
+                clip.seek(to: at)
+                guard socket.send(.seeked(micros: Int(((loopStart + at) * 1e6).rounded()))) else { return }
+                continue
+            }
             let sample: GStreamerClip.Sample
             do throws(ImageError) {
                 sample = try clip.next(timeout: stallSeconds)
@@ -62,7 +72,7 @@ enum ClipStreamer {
             case .frame(let frame):
                 copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
                 loopEnd = max(loopEnd, frame.time + frame.duration)
-                guard ring.send(index, at: loopStart + frame.time, for: frame.duration) else { return }
+                guard ring.send(index, at: loopStart + frame.time, for: frame.duration, position: frame.time) else { return }
             case .ended:
                 ring.giveBack(index)
                 guard loop, loopEnd > 0 else { socket.send(.clipEnded); return }
@@ -83,7 +93,9 @@ enum ClipStreamer {
         guard let ring = Ring(shape, on: socket) else { return }
         var time = 0.0, played = 0, framesThisPlay = 0
         while true {
-            guard let index = ring.free() else { return }
+            guard let turn = ring.next() else { return }
+            // An animation is not sought.
+            guard case .fill(let index) = turn else { continue }
             let delay: Double?
             do throws(ImageError) {
                 delay = try frames.next(into: ring.buffers[index])
@@ -101,7 +113,7 @@ enum ClipStreamer {
                 continue
             }
             framesThisPlay += 1
-            guard ring.send(index, at: time, for: delay) else { return }
+            guard ring.send(index, at: time, for: delay, position: time) else { return }
             time += delay
         }
     }
@@ -113,6 +125,8 @@ enum ClipStreamer {
         let bytes: Int
         var buffers: [UnsafeMutableRawPointer] = []
         var freeIndices = Array(0..<ClipStreamer.ringSize)
+        /// The last seek asked for and not yet made, seconds from the clip's start.
+        private var seek: Double?
 
         /// Announces `shape` and hands over its buffers; nil (the reason sent) when that fails.
         init?(_ shape: HelperMessage.ClipShape, on socket: MessageSocket) {
@@ -136,14 +150,20 @@ enum ClipStreamer {
 
         deinit { for map in buffers { munmap(map, bytes) } }
 
-        /// A buffer the main process has released (waiting for one while all are held);
-        /// nil once it has gone.
-        func free() -> Int? {
-            while freeIndices.isEmpty || socket.hasMessage {
+        /// What to do next: fill a buffer the main process has released (waiting for one
+        /// while all are held), or move where it asked (a seek needs no buffer: the main
+        /// process gives back what it holds once the seek is done); nil once it has gone.
+        enum Turn { case fill(Int), seek(Double) }
+
+        func next() -> Turn? {
+            while (freeIndices.isEmpty && seek == nil) || socket.hasMessage {
                 switch socket.receive(until: nil) {
                 case .message(.release(let index), let fd):
                     if let fd { close(fd) }
                     if index < buffers.count, !freeIndices.contains(index) { freeIndices.append(index) }
+                case .message(.seek(let micros), let fd):
+                    if let fd { close(fd) }
+                    seek = Double(micros) / 1e6
                 case .message(_, let fd):
                     if let fd { close(fd) }
                 case .closed, .malformed:
@@ -152,15 +172,21 @@ enum ClipStreamer {
                     break
                 }
             }
-            return freeIndices.removeFirst()
+            if let target = seek {
+                seek = nil
+                return .seek(target)
+            }
+            return .fill(freeIndices.removeFirst())
         }
 
         /// A buffer taken and not filled goes back.
         func giveBack(_ index: Int) { freeIndices.insert(index, at: 0) }
 
-        /// Announces the frame in buffer `index`, due `time` seconds into the clip.
-        func send(_ index: Int, at time: Double, for duration: Double) -> Bool {
-            socket.send(.frame(index: index, micros: Int((time * 1e6).rounded()), durationMicros: Int((duration * 1e6).rounded())))
+        /// Announces the frame in buffer `index`, due `time` seconds into the clip (counting on
+        /// across loops) and lying at `position` in it.
+        func send(_ index: Int, at time: Double, for duration: Double, position: Double) -> Bool {
+            func micros(_ t: Double) -> Int { Int((max(0, t) * 1e6).rounded()) }
+            return socket.send(.frame(index: index, micros: micros(time), durationMicros: micros(duration), positionMicros: micros(position)))
         }
     }
 

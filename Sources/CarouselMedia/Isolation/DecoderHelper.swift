@@ -123,7 +123,7 @@ public enum DecoderHelper {
             }
         case .probeOpen(let path):
             return .message(probe(path))
-        case .ready, .image, .failed, .play, .clipOpened, .ringBuffer, .frame, .release, .clipEnded:
+        case .ready, .image, .failed, .play, .clipOpened, .ringBuffer, .frame, .release, .clipEnded, .seek, .seeked:
             return .message(.failed(reason: "is not a request"))
         }
     }

@@ -25,20 +25,26 @@ enum HelperMessage: Equatable, Sendable {
     case failed(reason: String)
     /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
     /// its start again at its end); `range`: only these bytes of the file are the clip (a
-    /// Motion Photo's), nil: all of them.
-    case play(name: String, loop: Bool, range: ByteRange? = nil)
+    /// Motion Photo's), nil: all of them; `fromMicros`: begin there (a seek after its end).
+    case play(name: String, loop: Bool, range: ByteRange? = nil, fromMicros: Int = 0)
     /// Video helper to main: what the clip is and how its frames lie in the ring.
     case clipOpened(ClipShape)
     /// Video helper to main: ring buffer `index`, the attached memfd (sealed against
     /// shrinking and growing: the helper writes each frame into it, the main process reads).
     case ringBuffer(index: Int)
     /// Video helper to main: ring buffer `index` holds the frame showing at `micros` from the
-    /// clip's start (counting on across loops) for `durationMicros`.
-    case frame(index: Int, micros: Int, durationMicros: Int)
+    /// clip's start (counting on across loops) for `durationMicros`; `positionMicros`: where
+    /// it lies in the clip (from its start in this loop).
+    case frame(index: Int, micros: Int, durationMicros: Int, positionMicros: Int = 0)
     /// Main to a video helper: ring buffer `index` was read; the helper may write it again.
     case release(index: Int)
     /// Video helper to main: the clip ended (not looping).
     case clipEnded
+    /// Main to a video helper: move to `micros` from the clip's start.
+    case seek(micros: Int)
+    /// Video helper to main: the seek is done; the frames after this one come from it, the
+    /// first due at `micros` (on the frames' clock, counting on across loops).
+    case seeked(micros: Int)
 
     /// A clip as a video helper plays it: its frames' size, layout and colours, where each
     /// plane lies in a ring buffer of `frameBytes`, how many buffers, and the decoder.
@@ -93,7 +99,7 @@ enum HelperMessage: Equatable, Sendable {
     /// The path `probeOpen` takes for a network socket instead of a file.
     static let socketProbe = "//socket"
 
-    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded }
+    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded, seek, seeked }
 
     var encoded: [UInt8] {
         var out = MessageWriter()
@@ -119,20 +125,24 @@ enum HelperMessage: Equatable, Sendable {
             out.motion(motion)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
-        case .play(let name, let loop, let range):
-            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0); out.range(range)
+        case .play(let name, let loop, let range, let from):
+            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0); out.range(range); out.u64(from)
         case .clipOpened(let c):
             out.u8(Tag.clipOpened.rawValue); out.u32(c.width); out.u32(c.height); out.u8(c.layout.rawValue); out.u8(c.matrix.rawValue)
             out.u64(c.durationMicros); out.u8(UInt8(c.quarterTurns & 3)); out.text(c.decoder); out.u64(c.frameBytes)
             out.u8(UInt8(c.pitches.count)); c.pitches.forEach { out.u32($0) }; c.offsets.forEach { out.u64($0) }; out.u8(UInt8(clamping: c.ringSize))
         case .ringBuffer(let index):
             out.u8(Tag.ringBuffer.rawValue); out.u8(UInt8(clamping: index))
-        case .frame(let index, let micros, let duration):
-            out.u8(Tag.frame.rawValue); out.u8(UInt8(clamping: index)); out.u64(micros); out.u64(duration)
+        case .frame(let index, let micros, let duration, let position):
+            out.u8(Tag.frame.rawValue); out.u8(UInt8(clamping: index)); out.u64(micros); out.u64(duration); out.u64(position)
         case .release(let index):
             out.u8(Tag.release.rawValue); out.u8(UInt8(clamping: index))
         case .clipEnded:
             out.u8(Tag.clipEnded.rawValue)
+        case .seek(let micros):
+            out.u8(Tag.seek.rawValue); out.u64(micros)
+        case .seeked(let micros):
+            out.u8(Tag.seeked.rawValue); out.u64(micros)
         }
         return out.bytes
     }
@@ -176,8 +186,8 @@ enum HelperMessage: Equatable, Sendable {
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)
         case .play:
-            guard let name = r.text(), let loop = r.flag(), let range = r.range() else { return nil }
-            self = .play(name: name, loop: loop, range: range)
+            guard let name = r.text(), let loop = r.flag(), let range = r.range(), let from = r.u64() else { return nil }
+            self = .play(name: name, loop: loop, range: range, fromMicros: from)
         case .clipOpened:
             guard let w = r.u32(), let h = r.u32(), let l = r.u8(), let layout = VideoFrame.Layout(rawValue: l),
                   let m = r.u8(), let matrix = VideoMatrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,
@@ -194,13 +204,19 @@ enum HelperMessage: Equatable, Sendable {
             guard let i = r.u8(), Int(i) < ClipShape.maxRing else { return nil }
             self = .ringBuffer(index: Int(i))
         case .frame:
-            guard let i = r.u8(), Int(i) < ClipShape.maxRing, let t = r.u64(), let d = r.u64() else { return nil }
-            self = .frame(index: Int(i), micros: t, durationMicros: d)
+            guard let i = r.u8(), Int(i) < ClipShape.maxRing, let t = r.u64(), let d = r.u64(), let p = r.u64() else { return nil }
+            self = .frame(index: Int(i), micros: t, durationMicros: d, positionMicros: p)
         case .release:
             guard let i = r.u8(), Int(i) < ClipShape.maxRing else { return nil }
             self = .release(index: Int(i))
         case .clipEnded:
             self = .clipEnded
+        case .seek:
+            guard let t = r.u64() else { return nil }
+            self = .seek(micros: t)
+        case .seeked:
+            guard let t = r.u64() else { return nil }
+            self = .seeked(micros: t)
         }
         guard r.atEnd else { return nil }
     }

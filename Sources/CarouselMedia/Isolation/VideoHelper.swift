@@ -63,13 +63,13 @@ public enum VideoHelper {
                     }
                 case .probeOpen(let path):
                     socket.send(DecoderHelper.probe(path))
-                case .play(let name, let loop, let range):
+                case .play(let name, let loop, let range, let from):
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
-                    ClipStreamer.play(file: passed, range: range, name: name, loop: loop, on: socket)
-                case .release:
-                    continue  // a buffer of a clip that ended
-                case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded:
+                    ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6, on: socket)
+                case .release, .seek:
+                    continue  // for a clip that ended
+                case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked:
                     socket.send(.failed(reason: "is not a request"))
                 }
             }

@@ -28,6 +28,18 @@ public final class ClipPlayer: @unchecked Sendable {
         public var index: Int
         public var time: Double
         public var duration: Double
+        /// Where it lies in the clip, seconds from its start (in this loop).
+        public var position: Double
+        /// The seeks landed before it came (`Seeked.count`): one taken before a seek landed
+        /// has a smaller count than the seek's.
+        public var seek = 0
+    }
+
+    /// Where the last seek landed: the frames taken after it come from there, the first due
+    /// at `time` (on the frames' clock); `count` grows with each.
+    public struct Seeked: Sendable, Equatable {
+        public var count = 0
+        public var time = 0.0
     }
 
     public enum State: Sendable, Equatable {
@@ -50,12 +62,14 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Buffers the helper filled and this side has not released.
     private var held: Set<Int> = []
     private var stateValue = State.opening
+    private var seekedValue = Seeked()
     private var stopped = false
     private let wake: @Sendable () -> Void
 
-    /// Starts a video helper and has it play `path` (`loop`: again from its start at its
-    /// end). `wake` is called from another thread whenever a frame, the end or a failure comes.
-    public init(path: String, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool,
+    /// Starts a video helper and has it play `path` from `from` seconds (`loop`: again from
+    /// its start at its end). `wake` is called from another thread whenever a frame, the end,
+    /// a seek's landing or a failure comes.
+    public init(path: String, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool, from: Double = 0,
                 wake: @escaping @Sendable () -> Void) throws(ImageError) {
         self.path = path
         self.wake = wake
@@ -67,7 +81,8 @@ public final class ClipPlayer: @unchecked Sendable {
         } catch {
             throw ImageError(path: path, reason: "cannot be played: \(error.description)")
         }
-        guard helper.send(.play(name: path, loop: loop, range: range), attaching: fd) else {
+        let start = Int((max(0, from.isFinite ? from : 0) * 1e6).rounded())
+        guard helper.send(.play(name: path, loop: loop, range: range, fromMicros: start), attaching: fd) else {
             throw ImageError(path: path, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
         }
         let thread = Thread { [self] in receive() }
@@ -79,6 +94,13 @@ public final class ClipPlayer: @unchecked Sendable {
 
     public var shape: Shape? { lock.withLock { shapeValue } }
     public var state: State { lock.withLock { stateValue } }
+    public var seeked: Seeked { lock.withLock { seekedValue } }
+
+    /// Moves the clip to `seconds` from its start: once the helper has, `seeked` says where
+    /// the frames now come from, and the frames decoded before it are given back unseen.
+    public func seek(to seconds: Double) {
+        helper.send(.seek(micros: Int((max(0, seconds.isFinite ? seconds : 0) * 1e6).rounded())))
+    }
     /// The helper's process id (tests: freed when the clip stops).
     public var helperProcess: pid_t { helper.pid }
 
@@ -96,6 +118,17 @@ public final class ClipPlayer: @unchecked Sendable {
         let end = Date().addingTimeInterval(timeout)
         lock.withLock {
             while waiting.isEmpty && stateValue == .playing || stateValue == .opening {
+                if !lock.wait(until: end) { return }
+            }
+        }
+    }
+
+    /// Waits until a seek lands after the `count`th, the clip ends or fails, or `timeout`
+    /// seconds pass (`carousel render`: the frames after a seek are those it shows).
+    public func waitForSeek(after count: Int, timeout: Double) {
+        let end = Date().addingTimeInterval(timeout)
+        lock.withLock {
+            while seekedValue.count <= count, stateValue == .playing || stateValue == .opening {
                 if !lock.wait(until: end) { return }
             }
         }
@@ -191,11 +224,12 @@ public final class ClipPlayer: @unchecked Sendable {
             }
             lock.withLock { ring[index] = UnsafeRawPointer(map) }
             return nil
-        case .frame(let index, let micros, let duration):
+        case .frame(let index, let micros, let duration, let position):
             let problem = lock.withLock { () -> String? in
                 guard index < ringSize, ring[index] != nil, !held.contains(index) else { return "the video decoder sent frame buffer \(index) out of turn" }
                 held.insert(index)
-                waiting.append(Waiting(index: index, time: Double(micros) / 1e6, duration: Double(duration) / 1e6))
+                waiting.append(Waiting(index: index, time: Double(micros) / 1e6, duration: Double(duration) / 1e6,
+                                       position: Double(position) / 1e6, seek: seekedValue.count))
                 stateValue = .playing
                 lock.broadcast()
                 return nil
@@ -204,6 +238,20 @@ public final class ClipPlayer: @unchecked Sendable {
             return problem
         case .clipEnded:
             lock.withLock { stateValue = .ended; lock.broadcast() }
+            wake()
+            return nil
+        case .seeked(let micros):
+            // The frames from before the seek go back to the helper unseen.
+            let passed = lock.withLock { () -> [Int] in
+                let indices = waiting.map(\.index)
+                for i in indices { held.remove(i) }
+                waiting.removeAll()
+                seekedValue.count += 1
+                seekedValue.time = Double(micros) / 1e6
+                lock.broadcast()
+                return indices
+            }
+            for i in passed { helper.send(.release(index: i)) }
             wake()
             return nil
         case .failed(let reason):
