@@ -84,18 +84,20 @@ final class ClipStage {
     func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         stop(at: time)
-        guard let item, let source, !RemoteURL.isRemote(source.path) else { return }
+        // A web clip plays from its cached copy, once its poster's decode has fetched it
+        // whole: until then nothing plays, and the next pass asks again.
+        guard let item, let source, let local = playing.localFile(source.path) else { return }
         let play: (path: String, range: ByteRange?)
         if source.isClip {
-            play = (source.path, nil)
+            play = (local, nil)
         } else if playing.motion == .off {
             return
         } else if let live = source.motion {
             play = (live, nil)
         } else if case .clip(let range)? = motion {
-            play = (source.path, range)
+            play = (local, range)
         } else if case .frames? = motion {
-            play = (source.path, nil)
+            play = (local, nil)
             isAnimation = true
         } else {
             return
@@ -107,7 +109,8 @@ final class ClipStage {
         loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
         playingPath = play.path
         do throws(ImageError) {
-            player = try ClipPlayer(path: play.path, range: play.range, settings: playing.settings, loop: loops, wake: playing.wake)
+            player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
+                                    wake: playing.wake)
         } catch {
             warn(error.description)
             over = true
@@ -161,7 +164,8 @@ final class ClipStage {
             player.stop()
             let paused = pausedSince
             do throws(ImageError) {
-                self.player = try ClipPlayer(path: path, settings: playing.settings, loop: loops, from: target, wake: playing.wake)
+                self.player = try ClipPlayer(path: path, name: player.name, settings: playing.settings, loop: loops, from: target,
+                                             wake: playing.wake)
             } catch {
                 warn(error.description)
                 return true
@@ -216,7 +220,7 @@ final class ClipStage {
         if !said {
             said = true
             record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder)])
-            Log.info("\(player.path): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
+            Log.info("\(player.name): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
         }
         return true
     }
@@ -268,7 +272,7 @@ final class ClipStage {
         case .failed(let reason) where !over:
             over = true
             holdsShow = false
-            warn("\(player.path): \(reason)")
+            warn("\(player.name): \(reason)")
             record("video_failed", now, ["index": .int(item), "reason": .string(reason)])
         default: break
         }

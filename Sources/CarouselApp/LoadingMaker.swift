@@ -78,8 +78,17 @@ public final class LoadingMaker {
             },
             broken: broken,
             // A frame's arrival wakes the loop to look: it draws only when one falls due.
-            clips: tiles ? nil : ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() },
-                                             maxSeconds: source.videoMax, motion: source.motion),
+            clips: tiles ? nil : clipPlaying(library: library),
             reports: reports)
+    }
+
+    /// How the carousel plays clips: web ones from their cached copies.
+    private func clipPlaying(library: RemoteLibrary?) -> ClipPlaying {
+        var playing = ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() },
+                                  maxSeconds: source.videoMax, motion: source.motion)
+        if let library {
+            playing.localFile = { path in RemoteURL.isRemote(path) ? library.fileIfReady(for: path) : path }
+        }
+        return playing
     }
 }

@@ -86,6 +86,30 @@ import Testing
         }
     }
 
+    /// A clip and an animated GIF from a web server play as they do from a folder, from
+    /// their cached copies (downloaded whole for their posters): online, and again offline.
+    @Test func webClipsAndAnimationsPlayFromTheCacheOnlineAndOffline() throws {
+        let dir = try Fixtures.temporaryFolder("web-clips")
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], in: dir, name: "b")
+        let gif = try ClipFixtures.animation(.gif, frames: [0, 1, 2], frameMs: 400, in: dir, name: "c")
+        let server = try Self.server(listing: ["pics/a-landscape.bmp", "clips/b.mp4", "clips/c.gif"])
+        server.put("/clips/b.mp4", Array(FileManager.default.contents(atPath: clip) ?? Data()))
+        server.put("/clips/c.gif", Array(FileManager.default.contents(atPath: gif) ?? Data()))
+        let cache = try Fixtures.temporaryFolder("web-clips-cache")
+        // On b from 350 ms: its second 0 red, then 1 lime; on c from 2 s: 0.5 s in, lime.
+        let script = "key right\nwait 500\nsnapshot b0\nwait 1000\nsnapshot b1\nkey right\nwait 850\nsnapshot c1\n"
+        for online in [true, false] {
+            if !online { server.stop() }
+            let r = try CarouselBinary.render([server.url("/show.toml")], script: script, options: ["--cache-dir", cache])
+            #expect(r.result.status == 0, "\(r.result.stderr)")
+            let seen = try ["b0", "b1", "c1"].map { try ClipRenderTests.colour(r.out + "/\($0).png") }
+            #expect(seen == [0, 1, 1], "online \(online): \(seen)")
+            let events = try EventLines(path: r.out + "/events.jsonl")
+            #expect(events.ofType("video_started").count == 2, "online \(online)")
+            #expect(r.result.stderr.contains(server.url("/clips/b.mp4") + ": playing with "), "named by its URL: \(r.result.stderr)")
+        }
+    }
+
     @Test func httpsIsTrustedWithTheCAFileGivenAndRefusedWithout() throws {
         let folder = try Fixtures.imageFolder()
         try Data(Self.manifestText(["c-square.bmp"])).write(to: URL(fileURLWithPath: folder + "/show.toml"))

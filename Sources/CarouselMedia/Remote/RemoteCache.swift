@@ -81,6 +81,13 @@ public final class RemoteCache: @unchecked Sendable {
         return path
     }
 
+    /// The cached file of `url` if it is there and was checked already (by a decode that
+    /// read it): never hashes, so it may be asked on the drawing thread.
+    public func checkedFile(for url: String) -> String? {
+        guard let entry = entry(for: url), lock.withLock({ checked.contains(url) }) else { return nil }
+        return folder + "/" + entry.file
+    }
+
     /// Bytes held by all files.
     public var totalBytes: Int64 { lock.withLock { entries.values.reduce(0) { $0 + $1.bytes } } }
     public var urls: [String] { lock.withLock { Array(entries.keys) } }

@@ -172,6 +172,10 @@ public final class RemoteLibrary: @unchecked Sendable {
         throw ImageError(path: url, reason: tried ? failure ?? "not downloaded" : "not downloaded within \(Int(deadline)) s")
     }
 
+    /// The cached file of `url` once it is downloaded whole and checked (its poster's decode
+    /// did both), else nil; never waits: a web clip plays from it.
+    public func fileIfReady(for url: String) -> String? { cache.checkedFile(for: url) }
+
     // MARK: - Polling the sources
 
     private func pollLoop() {

@@ -48,6 +48,8 @@ public final class ClipPlayer: @unchecked Sendable {
     }
 
     public let path: String
+    /// What it is called in lines and reasons: its path, or the URL it was downloaded from.
+    public let name: String
     /// Seconds without a frame while the helper has room to decode before the clip fails
     /// (the helper itself gives up after `ClipStreamer.stallSeconds`).
     static let silence = ClipStreamer.stallSeconds + 3
@@ -69,21 +71,23 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Starts a video helper and has it play `path` from `from` seconds (`loop`: again from
     /// its start at its end). `wake` is called from another thread whenever a frame, the end,
     /// a seek's landing or a failure comes.
-    public init(path: String, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool, from: Double = 0,
-                wake: @escaping @Sendable () -> Void) throws(ImageError) {
+    public init(path: String, name: String? = nil, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool,
+                from: Double = 0, wake: @escaping @Sendable () -> Void) throws(ImageError) {
         self.path = path
+        self.name = name ?? path
         self.wake = wake
-        let fd = try ImageFile.open(path)
+        let fd: Int32
+        do throws(ImageError) { fd = try ImageFile.open(path) } catch { throw ImageError(path: self.name, reason: error.reason) }
         defer { close(fd) }
         do throws(HelperFault) {
             let video = settings.videoHelper
             helper = try HelperProcess.start(executable: settings.executable, arguments: video.arguments, environment: video.environment)
         } catch {
-            throw ImageError(path: path, reason: "cannot be played: \(error.description)")
+            throw ImageError(path: self.name, reason: "cannot be played: \(error.description)")
         }
         let start = Int((max(0, from.isFinite ? from : 0) * 1e6).rounded())
-        guard helper.send(.play(name: path, loop: loop, range: range, fromMicros: start), attaching: fd) else {
-            throw ImageError(path: path, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
+        guard helper.send(.play(name: self.name, loop: loop, range: range, fromMicros: start), attaching: fd) else {
+            throw ImageError(path: self.name, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
         }
         let thread = Thread { [self] in receive() }
         thread.name = "clip"
