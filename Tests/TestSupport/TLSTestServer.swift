@@ -25,23 +25,48 @@ public final class TLSTestServer {
                                 "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", "key.pem", "-out", "cert.pem"])
         made.waitUntilExit()
         caFile = folder + "/cert.pem"
-        port = Int.random(in: 20_000..<60_000)
-        process = try openssl(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem",
-                               "-WWW", "-quiet"])
-        // Until it listens (at most 5 s).
-        for _ in 0..<50 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if connected == 0 { break }
-            Thread.sleep(forTimeInterval: 0.1)
+        // A free port, found by binding port 0: between its closing and s_server's bind
+        // another process may take it (one run in twenty on a busy machine: s_server exited
+        // and the probe reached someone else's server), so s_server must still be running
+        // once the port answers, or another port is tried.
+        var started: (Process, Int)?
+        for _ in 0..<5 where started == nil {
+            let port = Self.freePort()
+            let p = try openssl(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem",
+                                 "-WWW", "-quiet"])
+            // Until it listens (at most 10 s on a busy machine).
+            for _ in 0..<100 where p.isRunning && !Self.answers(port) { Thread.sleep(forTimeInterval: 0.1) }
+            Thread.sleep(forTimeInterval: 0.2)
+            if p.isRunning && Self.answers(port) { started = (p, port) } else { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
         }
+        guard let (process, port) = started else { throw POSIXError(.EADDRINUSE) }
+        self.process = process
+        self.port = port
+    }
+
+    private static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    private static func answers(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     public func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }
