@@ -58,6 +58,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
                      nextStep: [engine.nextScheduledTime, clip?.nextDue].compactMap { $0 }.min())
     }
 
+    /// The clip playing in the centre, as `carousel bench` measures it.
+    public var clipFigures: ClipFigures? { clip?.figures }
+
     public func draw(on renderer: SDLRenderer) {
         if engine.itemCount == 0 {
             painter.drawMessage(emptyMessage, viewport: engine.layout.viewport, on: renderer)

@@ -53,6 +53,8 @@ final class ClipStage {
     private var stillWanted = false
     /// When the seek not landed yet was asked for.
     private var soughtAt: Double?
+    /// When the clip playing showed its first frame.
+    private var firstFrameAt: Double?
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
@@ -149,6 +151,15 @@ final class ClipStage {
         position = 0
         stillWanted = false
         soughtAt = nil
+        firstFrameAt = nil
+    }
+
+    /// The clip playing as `carousel bench` measures it; nil when none plays.
+    var figures: ClipFigures? {
+        guard let player, let item else { return nil }
+        return ClipFigures(item: item, helper: player.helperProcess, arrived: started, firstFrame: firstFrameAt,
+                           shown: pacing.shown, dropped: pacing.dropped, late: pacing.late, width: player.shape?.width,
+                           height: player.shape?.height, decoder: player.shape?.decoder)
     }
 
     /// Moves the clip playing (a clip's own, not a picture's motion) as `seek` says; false
@@ -219,6 +230,7 @@ final class ClipStage {
         try texture?.updateVideo(planes: planes, pitches: shape.pitches)
         if !said {
             said = true
+            firstFrameAt = now
             record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder)])
             Log.info("\(player.name): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
         }

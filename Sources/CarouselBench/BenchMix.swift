@@ -10,7 +10,8 @@ struct BenchMix {
     enum Phase: String, CaseIterable, Codable, Sendable {
         case firstLoad = "first load", slowDrags = "slow drags", swipes = "swipes at 2/s",
              keySteps = "key steps at 2/s", flings, jumps = "jumps to the ends", opening = "open and close", rest,
-             fades, kenBurns = "Ken Burns", zoomedPanning = "zoomed panning"
+             fades, kenBurns = "Ken Burns", zoomedPanning = "zoomed panning",
+             clipPlaying = "clip playing", clipSteps = "steps across clips"
         /// Phases whose placeholder frames count against the goal of none at 2 items a second.
         var isSteadyBrowsing: Bool { self == .swipes || self == .keySteps || self == .slowDrags }
     }
@@ -156,6 +157,24 @@ struct BenchMix {
         press(cx, cy, at: t + 0.15)
         t += 0.8
         begin(.rest)
+        t += restLength
+        duration = t
+    }
+
+    /// The clips' mix, on a carousel resting on a clip: it plays for `seconds`, then key
+    /// steps a second apart go to each of `stops` in turn (a clip starts as the strip rests
+    /// on it, and the one before stops), then a rest.
+    init(playing seconds: Double, thenStepping stops: [Int], short: Bool = false) {
+        restLength = short ? 0.3 : 1
+        var t = 0.0
+        phases.append((.clipPlaying, t))
+        t += seconds
+        phases.append((.clipSteps, t))
+        for item in stops.prefix(short ? 2 : 8) {
+            events.append(Event(offset: t, kind: .step(.item(item))))
+            t += 1.0
+        }
+        phases.append((.rest, t))
         t += restLength
         duration = t
     }

@@ -74,13 +74,15 @@ struct BenchReport: Codable, Sendable {
     var naive: Run?
     /// The carousel's looks (`BenchMix(looksIn:)`): crossfades, Ken Burns, zoomed panning.
     var looks: Run?
+    /// The clips played, where the sources hold any.
+    var clips: ClipBench.Figures?
     /// Why the naive run saw fewer images than ours.
     var naiveNote: String?
     var decode: [DecodeSampler.Row]
     var targets: [Target]
 
     enum CodingKeys: String, CodingKey {
-        case machine, sources, size, renderer, ours, naive, decode, targets, looks
+        case machine, sources, size, renderer, ours, naive, decode, targets, looks, clips
         case restSeconds = "rest_seconds"
         case naiveNote = "naive_note"
     }
@@ -141,6 +143,22 @@ struct BenchReport: Codable, Sendable {
                     + "\(looks.framesOver16msByPhase[phase.rawValue] ?? 0) of \(looks.framesInMotion[phase.rawValue] ?? 0) frames in motion\n"
             }
             out += "  " + "peak RSS".padding(toLength: 34, withPad: " ", startingAt: 0) + String(format: "%.0f MB\n", looks.peakRSSMB)
+        }
+        if let c = clips {
+            func line(_ label: String, _ value: String) -> String {
+                "  " + label.padding(toLength: 38, withPad: " ", startingAt: 0) + value + "\n"
+            }
+            out += "\nclips: resting \(String(format: "%g", c.seconds)) s on \(c.clip)\(c.stream.map { " (\($0))" } ?? ""), then steps from clip to clip\n"
+            out += line("frame time p50 / p99", "\(ms(c.frameP50Ms)) / \(ms(c.frameP99Ms)) ms, \(c.framesOver16ms) of \(c.frames) over 16.7 ms")
+            out += line("stepping: p99", "\(ms(c.stepFrameP99Ms)) ms, \(c.stepFramesOver16ms) frames over 16.7 ms")
+            out += line("video frames shown / dropped / late", "\(c.videoFramesShown) / \(c.videoFramesDropped) / \(c.videoFramesLate)")
+            out += line("first frame after arrival", c.firstFrameMs.map { String(format: "%.0f", $0) }.joined(separator: ", ") + " ms")
+            out += line("video helper CPU", c.helperCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–")
+            out += line("gst-launch-1.0 on it, as long", c.gstLaunchCPUPercent.map {
+                String(format: "%.1f %%, peak %@", $0, c.gstLaunchPeakRSSMB.map { String(format: "%.1f MB", $0) } ?? "–")
+            } ?? "– (not installed)")
+            out += line("memory", String(format: "program +%.1f MB, helper peak %@", c.addedRSSMB,
+                                         c.helperPeakRSSMB.map { String(format: "%.1f MB", $0) } ?? "–"))
         }
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
         if !decode.isEmpty {

@@ -32,6 +32,8 @@ struct BenchRunner {
     let renderer: SDLRenderer
     /// Draws into the screen (or a target) of the physical size: rotation, offscreen.
     let present: (BenchSubject) throws -> Void
+    /// Called each pass with the phase (the clips' figures are sampled there).
+    var observe: (BenchMix.Phase) -> Void = { _ in }
     static let frameInterval = 1.0 / 60
 
     /// Plays `mix` on `subject`, whose engine time is `LoopClock.system.now()`; `startedAt` is
@@ -61,8 +63,10 @@ struct BenchRunner {
                 next += 1
                 needsDraw = true
             }
-            if try subject.pump() { needsDraw = true }
+            // As the run loop: the time first, then what came (a clip's frame due now shows now).
             try subject.advance(to: now)
+            if try subject.pump() { needsDraw = true }
+            observe(phase)
             let moving = !subject.activity.resting
             if (moving || needsDraw) && LoopClock.system.now() < nextFrame - 0.0005 {
                 // Woken before the frame is due (a decode finished; its upload is done): the

@@ -18,6 +18,25 @@ enum ProcessProbe {
 
     static func openFiles(_ pid: pid_t) -> Int? { entries("/proc/\(pid)/fd")?.count }
 
+    /// CPU time used so far (user and system), seconds: stat's 14th and 15th fields, read
+    /// after the command's closing parenthesis (a command may hold spaces).
+    static func cpuSeconds(_ pid: pid_t) -> Double? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After ")": state is field 3, so utime (14) and stime (15) are the 12th and 13th here.
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Peak resident memory, bytes (status's VmHWM).
+    static func peakResident(_ pid: pid_t) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kb * 1024
+    }
+
     static func threads(_ pid: pid_t) -> Int? { entries("/proc/\(pid)/task")?.count }
 
     /// The process's children, from every thread's list (a child belongs to the thread that

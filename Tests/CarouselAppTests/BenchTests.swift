@@ -1,6 +1,7 @@
 import CarouselMedia
 import Foundation
 import Testing
+import TestSupport
 @testable import CarouselApp
 @testable import CarouselBench
 
@@ -99,6 +100,32 @@ import Testing
         #expect((json["targets"] as? [Any])?.count == 6)
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])
         #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
+    }
+
+    /// A folder with clips: the carousel rests on the first, playing it, then steps from clip
+    /// to clip; its frames, the clip's frames, each arrival's first frame, the helper's CPU
+    /// beside gst-launch-1.0's on the same clip, and the memory are reported, with their goals.
+    @Test func clipsAreBenchedWhereThereAreAny() throws {
+        let dir = try Fixtures.temporaryFolder("bench-clips")
+        try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2, 3], rate: 30, in: dir, name: "b")
+        try ClipFixtures.make(.vp9WebM, seconds: [2, 1], rate: 30, in: dir, name: "d")
+        for name in ["a", "c"] { try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/\(name).bmp")) }
+        let r = try CarouselBinary.run(["bench", dir, "--size", "320x180", "--short", "--json"])
+        #expect(r.status == 0, "stderr: \(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any] ?? [:]
+        let clips = try #require(json["clips"] as? [String: Any], "no clips section: \(r.stdout)")
+        func number(_ key: String) -> Double { (clips[key] as? NSNumber)?.doubleValue ?? -1 }
+        #expect((clips["clip"] as? String)?.hasSuffix("/b.mp4") == true)
+        #expect(number("frames") > 10)
+        #expect(number("video_frames_shown") > 30, "2 s of a 30 fps clip, and the steps: \(clips)")
+        #expect(number("video_frames_dropped") >= 0 && number("video_frames_late") >= 0)
+        // The first clip, then each arrival of the two steps.
+        #expect((clips["first_frame_ms"] as? [Double])?.count == 3, "\(clips)")
+        #expect(number("helper_cpu_percent") > 0)
+        #expect(number("gst_launch_cpu_percent") > 0 && number("gst_launch_peak_rss_mb") > 1, "kiosk/setup installs gst-launch-1.0")
+        #expect(number("helper_peak_rss_mb") > 1 && number("added_rss_mb") >= 0)
+        let goals = (json["targets"] as? [[String: Any]] ?? []).compactMap { $0["goal"] as? String }
+        #expect(goals.contains("video helper CPU within 1.2x gst-launch-1.0") && goals.count == 10, "\(goals)")
     }
 
     /// The wall: the vertical mix with pictures opened and closed, thumbnails counted.

@@ -1,0 +1,17 @@
+import Glibc
+
+/// The clip playing in a carousel, as `carousel bench` measures it: which item, its video
+/// helper, when it arrived and showed its first frame (on the loop's clock), its frames
+/// shown, passed over and shown late, and what it is.
+public struct ClipFigures: Sendable, Equatable {
+    public var item: Int
+    public var helper: pid_t
+    public var arrived: Double
+    public var firstFrame: Double?
+    public var shown: Int
+    public var dropped: Int
+    public var late: Int
+    public var width: Int?
+    public var height: Int?
+    public var decoder: String?
+}
