@@ -135,7 +135,9 @@ public struct SourceScanner: Sendable {
         case .modificationTime: files.sort { ($0.mtime, $0.name) < ($1.mtime, $1.name) }
         }
         // A Live Photo's still and its motion are one item: the still, its motion beside it.
-        let live = LivePhotoPairs.pairs(files.map(\.name))
+        let live = LivePhotoPairs.pairs(files.map(\.name)) { still, motion in
+            LivePhotoIdentity.belongTogether(still: folder + "/" + still, motion: folder + "/" + motion)
+        }
         let motions = Set(live.values)
         found += files.filter { !motions.contains($0.name) }.map {
             ImageSource(path: folder + "/" + $0.name, stamp: $0.stamp, motion: live[$0.name].map { folder + "/" + $0 })

@@ -152,6 +152,17 @@ public enum ClipFixtures {
         return path
     }
 
+    /// A Live Photo's motion as an iPhone writes it: a short QuickTime clip, with Apple's
+    /// content identifier in its `mdta` metadata (`keys` and `ilst`) when one is given.
+    public static func liveMotion(identifier: String?, in folder: String, name: String) throws -> String {
+        let path = folder + "/" + name
+        try ffmpeg(["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:size=64x48:rate=10:duration=0.5",
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mov"]
+                   + (identifier.map { ["-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.content.identifier=\($0)"] } ?? [])
+                   + [path], making: path)
+        return path
+    }
+
     /// Runs ffmpeg; what it said when it failed.
     private static func ffmpeg(_ args: [String], making what: String) throws {
         let p = Process()

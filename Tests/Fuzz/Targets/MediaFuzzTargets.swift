@@ -39,6 +39,17 @@ public enum MediaFuzzTargets {
         "cache-index": { _ = RemoteCache.index(from: $0) },
         // What a decoder helper, perhaps taken over by a hostile file, says back.
         "helper-message": { _ = HelperMessage(decoding: $0) },
+        // A Live Photo's content identifier, read while a folder is scanned: the same bytes as
+        // a JPEG's head, a HEIF's head and its Exif item, and a clip's moov.
+        "live-photo-identity": { bytes in
+            _ = LivePhotoIdentity.still(jpeg: bytes)
+            _ = LivePhotoIdentity.still(exifItem: bytes)
+            if let place = LivePhotoIdentity.exifItem(heif: bytes), place.offset >= 0, place.length > 0,
+               place.offset <= bytes.count - place.length {
+                _ = LivePhotoIdentity.still(exifItem: Array(bytes[place.offset..<(place.offset + place.length)]))
+            }
+            _ = LivePhotoIdentity.motion(moov: bytes)
+        },
         // A PNG, decoded with the colour its chunks declare (cICP, iCCP, sRGB, gAMA, cHRM),
         // a 16-bit one converted from its deep rows.
         "png-colour": { _ = try? PNGCodec.decodeWithColour($0, fittingIn: Size(width: 64, height: 64), path: "fuzz.png", deepColour: ColourConverter()) },
