@@ -233,7 +233,7 @@ public struct BenchCommand: ParsableCommand {
                   met: ratio.map { $0 <= 1.2 }),
             .init(goal: "the program at most 40 MB more while a clip plays", measured: String(format: "%.0f MB", c.addedRSSMB),
                   met: c.addedRSSMB <= 40),
-            .init(goal: "video helper's peak within 40 MB of gst-launch-1.0's",
+            .init(goal: "video helper's peak within 40 MB of gst-launch's",
                   measured: helperOverFloor.map { String(format: "%+.0f MB", $0) } ?? "–", met: helperOverFloor.map { $0 <= 40 }),
             .init(goal: "no frame over 16.7 ms while a clip plays", measured: "\(c.framesOver16ms) of \(c.frames)",
                   met: c.frames > 0 ? c.framesOver16ms == 0 : nil),
