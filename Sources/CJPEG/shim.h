@@ -22,6 +22,10 @@ typedef struct kc_jpeg {
     /* A progressive file with more scans than this is refused (hostile files make
        thousands of tiny scans to keep a decoder busy; cameras write about ten). */
     int max_scans;
+    /* Set: data that ends early is decoded as far as it goes (libjpeg fills the rest), and
+       truncated_at says at which output row it ended; unset: an error. */
+    int allow_truncation;
+    long truncated_at;
 } kc_jpeg;
 
 static void kc_jpeg_error_exit(j_common_ptr c) {
@@ -30,10 +34,15 @@ static void kc_jpeg_error_exit(j_common_ptr c) {
     longjmp(j->jump, 1);
 }
 
-/* Warnings are ignored, but for data that ends early: a half-grey picture is not shown. */
+/* Warnings are ignored, but for data that ends early: an error, or, where a part may show,
+   the output row it ended at (the first time). */
 static void kc_jpeg_emit(j_common_ptr c, int level) {
     kc_jpeg *j = (kc_jpeg *)c->client_data;
     if (level < 0 && c->err->msg_code == JWRN_JPEG_EOF) {
+        if (j->allow_truncation && c->is_decompressor) {
+            if (j->truncated_at < 0) j->truncated_at = (long)((j_decompress_ptr)c)->output_scanline;
+            return;
+        }
         strcpy(j->message, "Premature end of JPEG file");
         longjmp(j->jump, 1);
     }
@@ -52,6 +61,7 @@ static void kc_jpeg_progress(j_common_ptr c) {
 static inline int kc_jpeg_open(kc_jpeg *j, const unsigned char *data, unsigned long size, int max_scans) {
     memset(j, 0, sizeof *j);
     j->max_scans = max_scans;
+    j->truncated_at = -1;
     j->d.err = jpeg_std_error(&j->err);
     j->err.error_exit = kc_jpeg_error_exit;
     j->err.emit_message = kc_jpeg_emit;

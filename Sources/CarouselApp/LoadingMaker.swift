@@ -22,8 +22,10 @@ public final class LoadingMaker {
         self.source = source
         self.broken = broken == .skip ? BrokenPictures() : nil
         let helpers = home.isTiled ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
-        self.helpers = IsolatedDecoder(source.decoderSettings, helpers: helpers, inBackground: true,
-                                       warn: { Log.warn($0) })
+        // A JPEG that ends early shows what arrived under --broken show; skip leaves it out.
+        var settings = source.decoderSettings
+        settings.showsPartial = broken == .show
+        self.helpers = IsolatedDecoder(settings, helpers: helpers, inBackground: true, warn: { Log.warn($0) })
     }
 
     /// Workers as `source` asks for them: `wake` is called from a worker when an image is

@@ -48,6 +48,8 @@ public struct FittingDecoder: ImageDecoding {
     public var dctScaling: Bool
     /// Into the screen's colours.
     public var colour: ColourConverter
+    /// A JPEG that ends early shows what arrived, with a note saying so (`--broken show`).
+    public var showsPartial = false
 
     public init(maxPixels: Int = 100_000_000, dctScaling: Bool = true, colour: ColourConverter = ColourConverter()) {
         self.maxPixels = maxPixels
@@ -269,16 +271,21 @@ public struct FittingDecoder: ImageDecoding {
                             target: (width: Int, height: Int), crop: JPEGCodec.Crop?, path: String) throws(ImageError) -> PixelImage {
         let embedded = ICCExtraction.jpeg(markers)
         let conversion = isCMYK ? ColourConverter.Conversion(note: nil) : colour.conversion(from: embedded)
-        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, crop: crop, path: path,
+        let decoded = try JPEGCodec.decode(bytes, scale: scale, target: target, crop: crop, path: path, partial: showsPartial,
                                            finishRows: conversion.changesPixels ? { conversion.apply($0, count: $1) } : nil)
+        // What to say once of it: that it is cut short, and what of its colours was ignored.
+        func noted(_ note: String?) -> String? {
+            let said = [decoded.truncation, note].compactMap { $0 }
+            return said.isEmpty ? nil : said.joined(separator: "; ")
+        }
         if decoded.isCMYK {
             var (image, note) = colour.rgba(fromCMYK: decoded.image, inverted: decoded.isInverted, profile: embedded)
-            image.note = note
+            image.note = noted(note)
             return image
         }
         var image = decoded.image
         if !decoded.rowsFinished { conversion.apply(to: &image) }
-        image.note = conversion.note
+        image.note = noted(conversion.note)
         return image
     }
 

@@ -26,6 +26,8 @@ public enum JPEGCodec {
         public var isInverted: Bool
         /// `finishRows` has had every row (an RGB picture given one).
         public var rowsFinished: Bool
+        /// A file that ends early, decoded in part: what to say of it; nil: it was whole.
+        public var truncation: String? = nil
     }
 
     /// The size of `jpeg`'s frame, or why it cannot be read.
@@ -81,14 +83,20 @@ public enum JPEGCodec {
     /// With `crop`, only that part is decoded (libjpeg-turbo's `jpeg_crop_scanline` and
     /// `jpeg_skip_scanlines`: the columns outside it are not decoded, the rows above are
     /// skipped, decoding stops below it) and fitted to `target`.
+    /// `partial`: a file that ends early shows what arrived, as djpeg and browsers do: a
+    /// baseline JPEG its rows down to where the data ended (the rest transparent, the view's
+    /// background showing), a progressive one the whole picture as coarse as its scans so
+    /// far; one that ends before its first row still fails.
     public static func decode(_ jpeg: UnsafeRawBufferPointer, scale: DCTScale, target: (width: Int, height: Int)? = nil,
-                              crop: Crop? = nil, path: String,
+                              crop: Crop? = nil, path: String, partial: Bool = false,
                               finishRows: ((UnsafeMutableRawPointer, Int) -> Void)? = nil) throws(ImageError) -> Decoded {
         try withDecoder(jpeg, path: path) { j throws(ImageError) -> Decoded in
             let space = j.pointee.d.jpeg_color_space
             let cmyk = space == JCS_CMYK || space == JCS_YCCK
             let eighths = Int32(max(1, min(8, scale.numerator * 8 / max(1, scale.denominator))))
+            j.pointee.allow_truncation = partial ? 1 : 0
             guard kc_jpeg_start(j, eighths, cmyk ? JCS_CMYK : JCS_EXT_RGBA) == 0 else { throw failure(j, path) }
+            let progressive = j.pointee.d.progressive_mode != 0
             let fullWidth = Int(j.pointee.d.output_width), fullHeight = Int(j.pointee.d.output_height)
             guard fullWidth > 0, fullHeight > 0, j.pointee.d.output_components == 4 else {
                 throw ImageError(path: path, reason: "is a corrupt JPEG (no pixels to decode)")
@@ -120,10 +128,18 @@ public enum JPEGCodec {
                 // libjpeg hands out at most a row of DCT blocks (a few rows) per call.
                 var filled = 0
                 while filled < Self.batchRows && j.pointee.d.output_scanline < last {
+                    let first = Int(j.pointee.d.output_scanline)
                     let got = kc_jpeg_read(j, rows + filled, Int32(Self.batchRows - filled))
                     guard got > 0 else {
                         if got < 0 { throw failure(j, path) }
                         throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)")
+                    }
+                    // Rows from where a baseline file's data ended are libjpeg's filling: none.
+                    let cut = Int(j.pointee.truncated_at)
+                    if cut >= 0 && !progressive {
+                        for r in 0..<Int(got) where first + r >= cut {
+                            (rows[filled + r]!).initialize(repeating: 0, count: rowWidth * 4)
+                        }
                     }
                     filled += Int(got)
                 }
@@ -134,8 +150,17 @@ public enum JPEGCodec {
                 }
                 if let finish { fitting.scaler.finishCompleteRows(finish) }
             })
-            return Decoded(image: fitting.scaler.image(isOpaque: true), isCMYK: cmyk,
-                           isInverted: cmyk && j.pointee.d.saw_Adobe_marker != 0, rowsFinished: finish != nil)
+            var truncation: String?
+            let cut = Int(j.pointee.truncated_at)
+            if cut >= 0 {
+                guard progressive || cut > 0 else { throw ImageError(path: path, reason: "is truncated (the JPEG data ends early)") }
+                truncation = progressive ? "is truncated (the JPEG data ends early): shown as far as it came"
+                    : "is truncated (the JPEG data ends early): the top \(max(1, cut * 100 / fullHeight)) % shown"
+            }
+            let opaque = cut < 0 || progressive
+            return Decoded(image: fitting.scaler.image(isOpaque: opaque), isCMYK: cmyk,
+                           isInverted: cmyk && j.pointee.d.saw_Adobe_marker != 0, rowsFinished: finish != nil,
+                           truncation: truncation)
         }
     }
 

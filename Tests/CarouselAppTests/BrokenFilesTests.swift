@@ -36,20 +36,47 @@ import Testing
         })
         #expect(failed == [
             "02-empty.jpg": "is empty (0 bytes)",
-            "03-truncated.jpg": "is truncated (the JPEG data ends early)",
             "04-corrupt.jpg": failed["04-corrupt.jpg"].flatMap { $0.hasPrefix("is not a readable JPEG") ? $0 : nil } ?? "?",
             "05-text.jpg": failed["05-text.jpg"].flatMap { $0.hasPrefix("cannot be decoded") ? $0 : nil } ?? "?",
             "06-huge.jpg": "claims 60000x60000 pixels, over the 100 megapixel limit",
             "07-loop.jpg": "is a symbolic link loop",
             "gone.jpg": "no longer exists (deleted or moved after the scan)",
         ])
-        #expect(events.ofType("load_failed").count == 7, "one event per broken file")
+        #expect(events.ofType("load_failed").count == 6, "one event per broken file")
+        // The truncated JPEG shows what arrived (--broken show, the default here), said once.
+        let notes = events.ofType("load_note").filter { ($0["source"] as? String ?? "").hasSuffix("/03-truncated.jpg") }
+        #expect(notes.count == 1 && (notes.first?["note"] as? String ?? "").hasPrefix("is truncated (the JPEG data ends early): the top "),
+                "\(events.ofType("load_note"))")
+        #expect(r.stderr.split(separator: "\n").filter { $0.contains("03-truncated.jpg") }.count == 1)
         for name in failed.keys {
             #expect(r.stderr.split(separator: "\n").filter { $0.contains(name) }.count == 1, "one log line for \(name)")
         }
         #expect(events.ofType("settled").last?["index"] as? Int == 8, "the carousel went on to the last item")
         #expect(try fm.contentsOfDirectory(atPath: dir).sorted() == before, "nothing written into the image folder")
         #expect(fm.fileExists(atPath: out + "/first.png") && fm.fileExists(atPath: out + "/last.png"))
+    }
+
+    /// A JPEG cut at 60 %: under --broken show its top shows, the rest transparent as in a
+    /// transparent PNG (the item's card where it has one, else, as here, the view's
+    /// background); under --broken skip it is left out as it always was.
+    @Test func aTruncatedJPEGShowsItsTopOrIsLeftOut() throws {
+        let dir = try Fixtures.temporaryFolder("truncated")
+        try Fixtures.bmp(400, 300) { _, _ in (60, 190, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        let whole = TurboJPEGCodec.encode(PixelImage(width: 400, height: 300, fill: (220, 40, 40, 255)), quality: 100)
+        try Data(whole.prefix(whole.count * 6 / 10)).write(to: URL(fileURLWithPath: dir + "/b.jpg"))
+        try Fixtures.bmp(400, 300) { _, _ in (60, 190, 90) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
+        let (shown, r) = try CarouselBinary.render([dir], script: "snapshot s\n", options: ["--start-index", "1", "--background", "#203040", "--border", "0"],
+                                                   size: "640x360")
+        #expect(r.status == 0, "\(r.stderr)")
+        let top = try BrokenSkipTests.pixel(shown + "/s.png", 320, 110), bottom = try BrokenSkipTests.pixel(shown + "/s.png", 320, 260)
+        #expect(top[0] > 180 && top[1] < 90, "its top, red: \(top)")
+        #expect(abs(Int(bottom[0]) - 0x20) <= 4 && abs(Int(bottom[2]) - 0x40) <= 4, "below the cut, the background: \(bottom)")
+        let (skipped, s) = try CarouselBinary.render([dir], script: "snapshot s\n", options: ["--start-index", "1", "--broken", "skip"],
+                                                     size: "640x360")
+        #expect(s.status == 0, "\(s.stderr)")
+        let events = try EventLines(path: skipped + "/events.jsonl")
+        #expect(events.ofType("load_failed").map { $0["reason"] as? String } == ["is truncated (the JPEG data ends early)"])
+        #expect(events.ofType("catalog_changed").map { $0["removed"] as? Int ?? 0 }.reduce(0, +) == 1)
     }
 
     /// The GIF that crashed SDL_image 2.6.3 and the PNG that hung it, between good pictures:

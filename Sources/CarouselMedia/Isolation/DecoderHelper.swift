@@ -92,7 +92,8 @@ public enum DecoderHelper {
             let box = Size(width: Double(job.boxWidth), height: Double(job.boxHeight))
             var pixels: Int? = nil
             do throws(ImageError) {
-                let decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
+                var decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
+                decoder.showsPartial = job.partial
                 if let part = job.partRect {
                     // A zoom's detail: the picture's own size bounds it (`maxPixels`), and
                     // the helper's memory limit any whole decode a format needs for it,

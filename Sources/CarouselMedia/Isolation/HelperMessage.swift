@@ -84,6 +84,8 @@ enum HelperMessage: Equatable, Sendable {
         var part: [Int]? = nil
         /// The picture's blurred backdrop too (`--fill`).
         var backdrop = false
+        /// A file that ends early shows what arrived (`--broken show`).
+        var partial = false
 
         /// The part as fractions of the picture.
         var partRect: Rect? {
@@ -111,7 +113,7 @@ enum HelperMessage: Equatable, Sendable {
             out.u32(job.boxWidth); out.u32(job.boxHeight); out.u64(job.maxPixels)
             out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
             if let p = job.part, p.count == 4 { out.u8(1); p.forEach { out.u32($0) } } else { out.u8(0) }
-            out.u8(job.backdrop ? 1 : 0)
+            out.u8(job.backdrop ? 1 : 0); out.u8(job.partial ? 1 : 0)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
         case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop, let motion):
@@ -164,9 +166,9 @@ enum HelperMessage: Equatable, Sendable {
                       x <= 1_000_000, y <= 1_000_000, pw >= 1, ph >= 1, pw <= 1_000_000, ph <= 1_000_000 else { return nil }
                 part = [x, y, pw, ph]
             }
-            guard let backdrop = r.flag() else { return nil }
+            guard let backdrop = r.flag(), let partial = r.flag() else { return nil }
             self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct, part: part,
-                                     backdrop: backdrop))
+                                     backdrop: backdrop, partial: partial))
         case .probeOpen:
             guard let path = r.text() else { return nil }
             self = .probeOpen(path: path)

@@ -27,6 +27,9 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         /// video helpers read it, and the first writes it, instead of scanning every plugin
         /// at each start); nil: GStreamer's own place.
         public var videoRegistry: String?
+        /// A file that ends early shows what arrived (`--broken show`); false: it fails
+        /// (`--broken skip` leaves it out).
+        public var showsPartial = true
 
         public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
                     memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
@@ -192,7 +195,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }.map { p in [p[0], p[1], max(1, min(p[2], 1_000_000 - p[0])), max(1, min(p[3], 1_000_000 - p[1]))] }
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
                                           maxPixels: settings.maxPixels, dctScaling: settings.dctScaling, part: millionths,
-                                          backdrop: backdrop)
+                                          backdrop: backdrop, partial: settings.showsPartial)
         let started = MonotonicClock.now
         switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):
