@@ -40,6 +40,7 @@ let package = Package(
         .systemLibrary(name: "CLCMS", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
         .systemLibrary(name: "CSPNG", pkgConfig: "spng", providers: [.apt(["libspng-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpdemux", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CSeccomp", pkgConfig: "libseccomp",
                        providers: [.apt(["libseccomp-dev"])]),
@@ -63,7 +64,7 @@ let package = Package(
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
                 dependencies: ["CarouselCore", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
-                               "CSPNG", "CWebP", "CGIF", "CGStreamer",
+                               "CSPNG", "CWebP", "CGIF", "CTIFF", "CGStreamer",
                                "CSeccomp", "CCurl", "CLinux"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the

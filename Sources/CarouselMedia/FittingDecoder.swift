@@ -215,6 +215,16 @@ public struct FittingDecoder: ImageDecoding {
         case .heif, .avif: (upright, embedded) = try HEIFCodec.decode(bytes, fittingIn: box, path: path, check: check)
         case .jxl: (upright, embedded) = try JXLCodec.decode(bytes, fittingIn: box, path: path, check: check)
         case .pnm: upright = try PNMCodec.decode(bytes, path: path)
+        case .tiff:
+            let decoded = try TIFFCodec.decode(bytes, path: path, colour: colour, check: check)
+            if decoded.converted {
+                // CMYK, through its profile already: only fitted.
+                let size = AspectFit.size(of: decoded.image.size, in: box)
+                var image = ImageScaler.resize(decoded.image, width: Int(size.width), height: Int(size.height))
+                image.note = decoded.image.note
+                return image
+            }
+            (upright, embedded) = (decoded.image, decoded.embedded)
         default:
             upright = try SDLImageCodec.decode(bytes, path: path)
             try checkSize(width: upright.width, height: upright.height, path: path)

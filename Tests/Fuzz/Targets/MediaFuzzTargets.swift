@@ -24,6 +24,12 @@ public enum MediaFuzzTargets {
         "icc-webp": { _ = ICCExtraction.webp($0) },
         // A Netpbm picture, header and samples (decoded in the helper, in Swift).
         "pnm": { _ = try? PNMCodec.decode($0, path: "fuzz.pnm") },
+        // A TIFF through libtiff, from memory: RGBA, CMYK through its profile, float rows.
+        "tiff": { bytes in
+            _ = try? TIFFCodec.decode(bytes, path: "fuzz.tif", colour: ColourConverter()) { w, h throws(ImageError) in
+                guard w * h <= 4_000_000 else { throw ImageError(path: "fuzz.tif", reason: "too large") }
+            }
+        },
         // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },
         // A manifest (TOML) from a folder, a USB stick, later a web server.
