@@ -156,7 +156,8 @@ extension InteractiveWindowTests {
             let killed = Date()
             while app.process.isRunning && Date().timeIntervalSince(killed) < 10 { Thread.sleep(forTimeInterval: 0.05) }
         }
-        #expect(took < 2, "SIGTERM took \(took) s to end it while a decode hung")
+        // At once against the decode's 600 s deadline: under ThreadSanitizer on a busy machine 2.1 s.
+        #expect(took < 5, "SIGTERM took \(took) s to end it while a decode hung")
         // Reading how it ended before Foundation knows it has would trap.
         guard !app.process.isRunning else { Issue.record("the program's end was never seen"); return }
         #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)

@@ -113,12 +113,18 @@ struct InteractiveWindowTests {
         #expect(app.waitFor("activate", count: probes + 1))
         #expect((app.ofType("activate").last?["source"] as? String)?.hasSuffix("img9.bmp") == true)
 
-        // At rest: under 2% of one core over 3 s (CPU time from /proc, not wall time).
-        app.waitForRest()
-        let before = app.cpuTicks
-        Thread.sleep(forTimeInterval: 3)
-        let used = app.cpuTicks - before
+        // At rest: under 2% of one core over 3 s (CPU time from /proc, not wall time). Work the
+        // gestures set going may end late under ThreadSanitizer on a busy machine, so up to
+        // three windows are looked at: a program that does not rest fails all three.
         let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
+        var used = 0
+        for _ in 0..<3 {
+            app.waitForRest()
+            let before = app.cpuTicks
+            Thread.sleep(forTimeInterval: 3)
+            used = app.cpuTicks - before
+            if used >= 0 && Double(used) < 0.02 * 3 * Double(ticksPerSecond) { break }
+        }
         #expect(used >= 0 && Double(used) < 0.02 * 3 * Double(ticksPerSecond), "\(used) ticks at rest")
 
         // SIGTERM (blocked in the mask the test runner passes on: the carousel unblocks it).
