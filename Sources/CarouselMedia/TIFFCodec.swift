@@ -68,6 +68,14 @@ enum TIFFCodec {
                                      keep: grey ? 1 : min(4, samples), failure: failure)
                 return Decoded(image: image.oriented(orientation), embedded: embedded)
             }
+            // 12 bits a sample (scientific and archive scanners), which libtiff's RGBA
+            // interface refuses: unpacked here.
+            if bits == 12, format == SAMPLEFORMAT_UINT, contiguous, photometric == PHOTOMETRIC_RGB || photometric == PHOTOMETRIC_MINISBLACK {
+                let grey = photometric == PHOTOMETRIC_MINISBLACK
+                let image = try rows(tif, width: width, height: height, samples: samples, bits: 12, float: false,
+                                     keep: grey ? 1 : min(4, samples), failure: failure)
+                return Decoded(image: image.oriented(orientation), embedded: embedded)
+            }
             // Everything else libtiff turns into RGBA itself.
             let pixels = width.multipliedReportingOverflow(by: height)
             guard !pixels.overflow else { throw failure("too large") }
@@ -77,20 +85,32 @@ enum TIFFCodec {
             // libtiff packs each pixel R, G, B, A from the lowest byte up: in memory, RGBA. A
             // sample beyond the colour's own is alpha.
             let colourSamples = photometric == PHOTOMETRIC_RGB || photometric == PHOTOMETRIC_YCBCR ? 3 : 1
-            let image = PixelImage(width: width, height: height, pixels: out, isOpaque: samples <= colourSamples)
+            let opaque = samples <= colourSamples
+            // libtiff hands alpha out premultiplied, whichever the file stores: straight again,
+            // as every other decoder gives it (a half-transparent red showed half as dark).
+            if !opaque {
+                out.withUnsafeMutableBytes { p in
+                    for i in stride(from: 0, to: p.count, by: 4) where p[i + 3] > 0 && p[i + 3] < 255 {
+                        let a = Int(p[i + 3])
+                        for c in 0..<3 { p[i + c] = UInt8(min(255, (Int(p[i + c]) * 255 + a / 2) / a)) }
+                    }
+                }
+            }
+            let image = PixelImage(width: width, height: height, pixels: out, isOpaque: opaque)
             return Decoded(image: image.oriented(orientation), embedded: embedded)
         }
     }
 
     /// A contiguous, stripped picture read row by row, `keep` of its samples (1: grey, 3 or
-    /// 4: RGB(A), 4: CMYK) as 8 bits each into RGBA (grey repeated; no alpha: opaque).
+    /// 4: RGB(A), 4: CMYK) as 8 bits each into RGBA (grey repeated; no alpha: opaque). 8, 12
+    /// (packed, most significant bits first), 16 or 32-bit float samples.
     private static func rows(_ tif: OpaquePointer, width: Int, height: Int, samples: Int, bits: Int, float: Bool, keep: Int,
                              failure: (String) -> ImageError) throws(ImageError) -> PixelImage {
         let lineBytes = Int(TIFFScanlineSize64(tif))
-        guard samples >= keep, lineBytes >= width * samples * bits / 8, lineBytes > 0 else { throw failure("rows of an unexpected size") }
+        guard samples >= keep, lineBytes >= (width * samples * bits + 7) / 8, lineBytes > 0 else { throw failure("rows of an unexpected size") }
         var line = [UInt8](repeating: 0, count: lineBytes)
         var out = [UInt8](repeating: 255, count: width * height * 4)
-        let alpha = float && keep == 4
+        let alpha = keep == 4 && (float || bits == 12)
         for y in 0..<height {
             let ok = line.withUnsafeMutableBytes { TIFFReadScanline(tif, $0.baseAddress, UInt32(y), 0) }
             guard ok >= 0 else { throw failure("row \(y) cannot be read") }
@@ -103,6 +123,10 @@ enum TIFFCodec {
                             if float {
                                 let f = l.load(fromByteOffset: i * 4, as: Float.self)
                                 v = f.isNaN ? 0 : UInt8((min(max(f, 0), 1) * 255).rounded())
+                            } else if bits == 12 {
+                                let at = i * 12 / 8
+                                let twelve = i % 2 == 0 ? Int(l[at]) << 4 | Int(l[at + 1]) >> 4 : (Int(l[at]) & 0x0F) << 8 | Int(l[at + 1])
+                                v = UInt8(twelve >> 4)
                             } else if bits == 16 {
                                 v = UInt8(l.load(fromByteOffset: i * 2, as: UInt16.self) >> 8)
                             } else {

@@ -75,14 +75,24 @@ import Testing
         }
     }
 
-    /// What SDL_image refused: 16 bits a sample, BigTIFF, 32-bit float (clamped from 0–1).
-    @Test(arguments: [["-depth", "16"], ["-define", "tiff:format=bigtiff"],
+    /// What SDL_image refused: 16 and 12 bits a sample, BigTIFF, 32-bit float (clamped from 0–1).
+    @Test(arguments: [["-depth", "16"], ["-depth", "12"], ["-define", "tiff:format=bigtiff"],
                       ["-depth", "32", "-define", "quantum:format=floating-point", "-compress", "zip"], ["-compress", "lzw"], ["-compress", "zip"]])
     func theKindsThatWereRefusedShow(options: [String]) throws {
         let file = try Self.tiff(Self.halves([200, 60, 50], [40, 170, 90]), channels: "rgb", options)
         let shown = try FittingDecoder().decode(file, name: "kind.tif", fittingIn: Self.box)
         #expect(MediaFixtures.near(MediaFixtures.pixel(shown, 8, 16), (200, 60, 50), tolerance: 2), "\(options)")
         #expect(MediaFixtures.near(MediaFixtures.pixel(shown, 48, 16), (40, 170, 90), tolerance: 2), "\(options)")
+    }
+
+    /// A half-transparent picture keeps its colour: libtiff premultiplies alpha, which is
+    /// undone (it showed half as dark).
+    @Test func alphaIsStraight() throws {
+        let file = try Self.tiff(Array((0..<(64 * 32)).flatMap { _ in [UInt8]([200, 60, 50, 128]) }), channels: "rgba", [])
+        let shown = try FittingDecoder().decode(file, name: "alpha.tif", fittingIn: Self.box)
+        let i = (16 * shown.width + 8) * 4
+        #expect(!shown.isOpaque && abs(Int(shown.pixels[i + 3]) - 128) <= 1)
+        #expect(MediaFixtures.near(MediaFixtures.pixel(shown, 8, 16), (200, 60, 50), tolerance: 2), "\(MediaFixtures.pixel(shown, 8, 16))")
     }
 
     /// Cut and damaged copies fail with one line or show; nothing traps (the fuzz target
