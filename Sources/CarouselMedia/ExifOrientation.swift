@@ -68,19 +68,8 @@ public enum ExifOrientation: Int, Sendable, CaseIterable {
 
     /// Looks up tag 0x0112 in IFD0 of the TIFF structure at `start`.
     private static func tiff(_ b: ByteReader, start: Int, end: Int) -> ExifOrientation? {
-        let big: Bool
-        if b.matches(Array("MM".utf8), at: start) { big = true }
-        else if b.matches(Array("II".utf8), at: start) { big = false }
-        else { return nil }
-        let u16 = { (i: Int) -> Int? in i + 2 <= end ? (big ? b.u16be(i) : b.u16le(i)) : nil }
-        let u32 = { (i: Int) -> Int? in i + 4 <= end ? (big ? b.u32be(i) : b.u32le(i)) : nil }
-        guard let ifd = u32(start + 4), let count = u16(start + ifd) else { return nil }
-        for k in 0..<min(count, 512) {
-            let entry = start + ifd + 2 + 12 * k
-            guard let tag = u16(entry) else { return nil }
-            if tag == 0x0112 { return u16(entry + 8).flatMap(ExifOrientation.init(rawValue:)) }
-        }
-        return nil
+        guard let walk = TIFFWalk(b, start: start, end: end), let entry = walk.entry(0x0112, inIFDAt: walk.first) else { return nil }
+        return walk.u16(entry + 8).flatMap(ExifOrientation.init(rawValue:))
     }
 }
 

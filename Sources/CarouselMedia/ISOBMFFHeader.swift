@@ -28,8 +28,9 @@ enum ISOBMFFHeader {
         return ImageHeader(format: format, width: size.width, height: size.height)
     }
 
-    /// The first box of `type` between `from` and `to`: its contents' range.
-    private static func box(_ type: String, in b: ByteReader, from: Int, to: Int) -> (start: Int, end: Int)? {
+    /// The first box of `type` between `from` and `to`: its contents' range (also for
+    /// `LivePhotoIdentity`'s HEIF and QuickTime boxes).
+    static func box(_ type: String, in b: ByteReader, from: Int, to: Int) -> (start: Int, end: Int)? {
         var at = from
         let name = Array(type.utf8)
         var seen = 0

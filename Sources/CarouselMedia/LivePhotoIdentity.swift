@@ -111,10 +111,10 @@ public enum LivePhotoIdentity {
     /// `Exif`) and `iloc` (that item's first extent), in the head read.
     static func exifItem(heif bytes: [UInt8]) -> (offset: Int, length: Int)? {
         let b = ByteReader(bytes)
-        guard b.matches(Array("ftyp".utf8), at: 4), let meta = box("meta", in: b, from: 0, to: bytes.count) else { return nil }
+        guard b.matches(Array("ftyp".utf8), at: 4), let meta = ISOBMFFHeader.box("meta", in: b, from: 0, to: bytes.count) else { return nil }
         let children = meta.start + 4  // a full box: version and flags first
-        guard let iinf = box("iinf", in: b, from: children, to: meta.end),
-              let iloc = box("iloc", in: b, from: children, to: meta.end),
+        guard let iinf = ISOBMFFHeader.box("iinf", in: b, from: children, to: meta.end),
+              let iloc = ISOBMFFHeader.box("iloc", in: b, from: children, to: meta.end),
               let item = exifItemID(b, iinf: iinf) else { return nil }
         return extent(of: item, b, iloc: iloc)
     }
@@ -169,17 +169,6 @@ public enum LivePhotoIdentity {
         return nil
     }
 
-    /// The content of the first box of `type` among the boxes from `from` to `to`.
-    private static func box(_ type: String, in b: ByteReader, from: Int, to: Int) -> (start: Int, end: Int)? {
-        var at = from
-        for _ in 0..<4096 {
-            guard at + 8 <= to, let size = b.u32be(at), size >= 8, at + size <= to else { return nil }
-            if b.matches(Array(type.utf8), at: at + 4) { return (at + 8, at + size) }
-            at += size
-        }
-        return nil
-    }
-
     /// A clip's top-level atom of `type`: where it starts and how long it is (64-bit sizes
     /// too), found by reading each atom's header in turn.
     static func topLevelAtom(_ type: String, fd: Int32, size: Int) -> (offset: Int, length: Int)? {
@@ -210,13 +199,13 @@ public enum LivePhotoIdentity {
     static func motion(moov bytes: [UInt8]) -> String? {
         let b = ByteReader(bytes)
         // An iPhone puts it in moov/meta; ffmpeg (and some editors) in moov/udta/meta.
-        let udta = box("udta", in: b, from: 0, to: bytes.count)
-        guard let meta = box("meta", in: b, from: 0, to: bytes.count)
-                ?? udta.flatMap({ box("meta", in: b, from: $0.start, to: $0.end) }) else { return nil }
+        let udta = ISOBMFFHeader.box("udta", in: b, from: 0, to: bytes.count)
+        guard let meta = ISOBMFFHeader.box("meta", in: b, from: 0, to: bytes.count)
+                ?? udta.flatMap({ ISOBMFFHeader.box("meta", in: b, from: $0.start, to: $0.end) }) else { return nil }
         // QuickTime's meta is a plain atom; MP4's a full box (4 bytes of version and flags).
         let children = b.matches(Array("hdlr".utf8), at: meta.start + 4) ? meta.start : meta.start + 4
-        guard let keys = box("keys", in: b, from: children, to: meta.end),
-              let ilst = box("ilst", in: b, from: children, to: meta.end), let count = b.u32be(keys.start + 4) else { return nil }
+        guard let keys = ISOBMFFHeader.box("keys", in: b, from: children, to: meta.end),
+              let ilst = ISOBMFFHeader.box("ilst", in: b, from: children, to: meta.end), let count = b.u32be(keys.start + 4) else { return nil }
         guard count > 0 else { return nil }
         var at = keys.start + 8, wanted: Int?
         for index in 1...min(count, 1024) {
@@ -228,7 +217,7 @@ public enum LivePhotoIdentity {
         at = ilst.start
         for _ in 0..<1024 {
             guard let size = b.u32be(at), size >= 8, at + size <= ilst.end else { return nil }
-            if b.u32be(at + 4) == wanted, let data = box("data", in: b, from: at + 8, to: at + size), data.end - data.start >= 8,
+            if b.u32be(at + 4) == wanted, let data = ISOBMFFHeader.box("data", in: b, from: at + 8, to: at + size), data.end - data.start >= 8,
                b.u32be(data.start) == 1, data.end - data.start - 8 <= 128 {
                 return text(Array(bytes[(data.start + 8)..<data.end]))
             }
