@@ -26,6 +26,12 @@ static inline void kc_gst_caps_unref(GstCaps *caps) { if (caps) gst_caps_unref(c
 static inline void kc_gst_sample_unref(GstSample *s) { if (s) gst_sample_unref(s); }
 static inline void kc_gst_message_unref(GstMessage *m) { if (m) gst_message_unref(m); }
 
+/* The kind of event a pad probe saw (GST_EVENT_UNKNOWN if none). */
+static inline GstEventType kc_gst_probe_event_type(GstPadProbeInfo *info) {
+    GstEvent *e = GST_PAD_PROBE_INFO_EVENT(info);
+    return e ? GST_EVENT_TYPE(e) : GST_EVENT_UNKNOWN;
+}
+
 static inline const char *kc_gst_factory_name(GstElementFactory *f) { return GST_OBJECT_NAME(f); }
 static inline void kc_gst_factory_set_rank(GstElementFactory *f, guint rank) { gst_plugin_feature_set_rank(GST_PLUGIN_FEATURE(f), rank); }
 

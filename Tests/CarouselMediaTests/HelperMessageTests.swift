@@ -23,6 +23,8 @@ import Testing
         .play(name: "/srv/photos/clip.mp4", loop: false, fromMicros: 12_500_000),
         .frame(index: 3, micros: 61_033_333, durationMicros: 33_333, positionMicros: 1_033_333),
         .seek(micros: 12_500_000), .seeked(micros: 72_500_000), .clipEnded, .release(index: 2),
+        .play(name: "/srv/clips/talk.webm", loop: true, sound: true), .seeked(micros: 2_500_000, soundEpoch: 3),
+        .sound(micros: 2_521_333, frames: 1_024, epoch: 3), .sound(micros: 0, frames: 48_000, epoch: 0),
     ]
 
     @Test func everyMessageSurvivesTheRoundTrip() {
@@ -40,9 +42,17 @@ import Testing
         for (start, length) in [(10, 0), (Int.max, 1), (Int.max - 5, 10)] {
             var m = HelperMessage.play(name: "a", loop: false, range: ByteRange(start: 1, length: 1)).encoded
             let tail = [start, length].flatMap { v in (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) } }
-            // The range is the 16 bytes before the start time's 8.
-            m.replaceSubrange(m.count - 24 ..< m.count - 8, with: tail)
+            // The range is the 16 bytes before the start time's 8 and the sound flag.
+            m.replaceSubrange(m.count - 25 ..< m.count - 9, with: tail)
             #expect(HelperMessage(decoding: m) == nil, "\(start)+\(length)")
+        }
+    }
+
+    /// A piece of sound of no sample frames, or of more than a second's, is refused (the
+    /// main process maps what the count says).
+    @Test func soundOfNoneOrTooManyFramesIsRefused() {
+        for frames in [0, SoundTimeline.maxChunkFrames + 1, 1 << 31] {
+            #expect(HelperMessage(decoding: HelperMessage.sound(micros: 0, frames: frames, epoch: 0).encoded) == nil, "\(frames)")
         }
     }
 

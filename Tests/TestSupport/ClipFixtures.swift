@@ -8,12 +8,18 @@ public enum ClipFixtures {
     public struct Kind: Sendable, CustomStringConvertible {
         public var ext: String
         public var codec: [String]
+        /// The sound's codec, as a phone or an editor pairs it with the picture's.
+        public var soundCodec: [String]
         public var description: String { "\(ext) (\(codec.joined(separator: " ")))" }
 
-        public static let h264MP4 = Kind(ext: "mp4", codec: ["-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart"])
-        public static let hevcMOV = Kind(ext: "mov", codec: ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "log-level=none"])
-        public static let vp9WebM = Kind(ext: "webm", codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"])
-        public static let av1MKV = Kind(ext: "mkv", codec: ["-c:v", "libaom-av1", "-cpu-used", "8", "-usage", "realtime"])
+        public static let h264MP4 = Kind(ext: "mp4", codec: ["-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart"],
+                                         soundCodec: ["-c:a", "aac"])
+        public static let hevcMOV = Kind(ext: "mov", codec: ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params", "log-level=none"],
+                                         soundCodec: ["-c:a", "aac"])
+        public static let vp9WebM = Kind(ext: "webm", codec: ["-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8"],
+                                         soundCodec: ["-c:a", "libopus"])
+        public static let av1MKV = Kind(ext: "mkv", codec: ["-c:v", "libaom-av1", "-cpu-used", "8", "-usage", "realtime"],
+                                        soundCodec: ["-c:a", "libvorbis"])
         public static let all = [h264MP4, hevcMOV, vp9WebM, av1MKV]
     }
 
@@ -22,22 +28,45 @@ public enum ClipFixtures {
         ("red", (255, 0, 0)), ("lime", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (255, 255, 255)),
     ]
 
+    /// The tone of each colour's second in a clip with sound, Hz.
+    public static let tones = [440.0, 660, 880, 1320]
+
     /// A clip of `seconds.count` seconds, second n all `colours[seconds[n]]`, `width` ×
     /// `height` at `rate` frames a second, written to `folder/name.ext`. Returns its path.
     /// `rotate`: the container's display rotation in degrees (a phone's portrait clip: 90).
+    /// `sound`: with a sound stream, second n a sine of `tones[seconds[n]]` at 44.1 kHz (so
+    /// the helper resamples it), mono (so it mixes it up to two channels).
     @discardableResult
     public static func make(_ kind: Kind, seconds: [Int] = [0, 1, 2], width: Int = 320, height: Int = 240, rate: Int = 30,
-                            in folder: String, name: String = "clip", rotate: Int? = nil) throws -> String {
+                            in folder: String, name: String = "clip", rotate: Int? = nil, sound: Bool = false) throws -> String {
         var args = ["-hide_banner", "-loglevel", "error", "-y"]
         for s in seconds {
             args += ["-f", "lavfi", "-i", "color=c=\(colours[s].name):size=\(width)x\(height):rate=\(rate):duration=1"]
+            if sound { args += ["-f", "lavfi", "-i", "sine=frequency=\(tones[s]):sample_rate=44100:duration=1"] }
         }
-        let inputs = seconds.indices.map { "[\($0)]" }.joined()
-        args += ["-filter_complex", "\(inputs)concat=n=\(seconds.count):v=1:a=0,format=yuv420p"] + kind.codec
+        if sound {
+            let inputs = seconds.indices.map { "[\(2 * $0)][\(2 * $0 + 1)]" }.joined()
+            args += ["-filter_complex", "\(inputs)concat=n=\(seconds.count):v=1:a=1[v][a];[v]format=yuv420p[vo]",
+                     "-map", "[vo]", "-map", "[a]"] + kind.codec + kind.soundCodec
+        } else {
+            let inputs = seconds.indices.map { "[\($0)]" }.joined()
+            args += ["-filter_complex", "\(inputs)concat=n=\(seconds.count):v=1:a=0,format=yuv420p"] + kind.codec
+        }
         let path = folder + "/" + name + "." + kind.ext
         try ffmpeg(args + [path], making: "\(kind)")
         if let rotate { try turn(path, degrees: rotate) }
         return path
+    }
+
+    /// The tone (Hz) of `count` sample frames of 48 kHz 16-bit stereo from `start`, by its
+    /// zero crossings (left channel).
+    public static func tone(of samples: [UInt8], from start: Int, count: Int) -> Double {
+        func left(_ i: Int) -> Int16 { Int16(bitPattern: UInt16(samples[i * 4]) | UInt16(samples[i * 4 + 1]) << 8) }
+        var crossings = 0
+        let end = min(start + count, samples.count / 4)
+        guard end - start > 1 else { return 0 }
+        for i in (start + 1)..<end where (left(i - 1) < 0) != (left(i) < 0) { crossings += 1 }
+        return Double(crossings) / 2 / (Double(end - start) / 48_000)
     }
 
     /// Sets the display rotation of an MP4 or MOV's first track (its `tkhd` matrix), as a

@@ -6,8 +6,9 @@ import Glibc
 /// decoded (I420 or NV12, each plane's rows 32-byte aligned), into a ring of memfds the main
 /// process mapped once, and announced one message each; a buffer is written again only
 /// once the main process has released it, so decoding runs at most a ring ahead of the
-/// screen. An animated picture (GIF, WebP) plays the same way, its frames in RGBA.
-/// Video helper process only.
+/// screen. Its sound, when asked for, goes in messages of its own, a sealed memfd each
+/// (`SoundTap` keeps it at most a little ahead of the frames). An animated picture (GIF,
+/// WebP) plays the same way, its frames in RGBA. Video helper process only.
 enum ClipStreamer {
     /// Buffers in the ring: the frame on screen, the next one, and two decoded ahead.
     static let ringSize = 4
@@ -15,9 +16,11 @@ enum ClipStreamer {
     static let stallSeconds = 5.0
 
     /// Plays the clip in `file` (or in `range` of it) from `from` seconds until it ends (or,
-    /// `loop`, until the main process goes), moving where the main process seeks. An
-    /// animated picture plays as many times as it says instead (and is not sought).
-    static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, from: Double = 0, on socket: MessageSocket) {
+    /// `loop`, until the main process goes), moving where the main process seeks; `sound`:
+    /// its first sound stream too. An animated picture plays as many times as it says
+    /// instead (and is not sought, and has no sound).
+    static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, from: Double = 0, sound wantsSound: Bool = false,
+                     on socket: MessageSocket) {
         if range == nil {
             do throws(ImageError) {
                 if let frames = try PictureAnimation.open(file: file, name: name) { return animate(frames, on: socket) }
@@ -28,8 +31,9 @@ enum ClipStreamer {
         }
         let clip: GStreamerClip
         let info: GStreamerClip.Info
+        let sound = wantsSound ? SoundTap { time, bytes, epoch in send(sound: bytes, at: time, epoch: epoch, on: socket) } : nil
         do throws(ImageError) {
-            clip = try GStreamerClip(file: file, range: range, name: name, output: .yuv)
+            clip = try GStreamerClip(file: file, range: range, name: name, output: .yuv, sound: sound)
             info = try clip.open(timeout: stallSeconds)
         } catch {
             socket.send(.failed(reason: error.reason))
@@ -49,7 +53,10 @@ enum ClipStreamer {
                                             decoder: info.decoder, frameBytes: total, pitches: pitches, offsets: offsets,
                                             ringSize: ringSize)
         guard let ring = Ring(shape, on: socket) else { return }
-        if from > 0 { clip.seek(to: from) }
+        if from > 0 {
+            sound?.videoSent(upTo: from)
+            clip.seek(to: from)
+        }
         var loopStart = 0.0, loopEnd = 0.0
         while true {
             guard let turn = ring.next() else { return }
@@ -57,8 +64,10 @@ enum ClipStreamer {
                 // The frames after the answer come from the new place, on the same clock.
                 guard case .seek(let target) = turn else { return }
                 let at = min(max(0, target), info.duration ?? target)
+                sound?.videoSent(upTo: loopStart + at)
                 clip.seek(to: at)
-                guard socket.send(.seeked(micros: Int(((loopStart + at) * 1e6).rounded()))) else { return }
+                // The sound sent from here on is the new place's: it carries this epoch or a later one.
+                guard socket.send(.seeked(micros: Int(((loopStart + at) * 1e6).rounded()), soundEpoch: sound?.epoch ?? 0)) else { return }
                 continue
             }
             let sample: GStreamerClip.Sample
@@ -73,12 +82,19 @@ enum ClipStreamer {
                 copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
                 loopEnd = max(loopEnd, frame.time + frame.duration)
                 guard ring.send(index, at: loopStart + frame.time, for: frame.duration, position: frame.time) else { return }
+                sound?.videoSent(upTo: loopStart + frame.time + frame.duration)
             case .ended:
                 ring.giveBack(index)
+                // The sound's last part goes before the end is said, or the loop rewinds it.
+                sound?.videoEnded(true)
+                sound?.waitForEnd(timeout: 2)
                 guard loop, loopEnd > 0 else { socket.send(.clipEnded); return }
-                clip.seek(to: 0)
                 loopStart += loopEnd
                 loopEnd = 0
+                sound?.loopStart = loopStart
+                sound?.videoSent(upTo: loopStart)
+                clip.seek(to: 0)
+                sound?.videoEnded(false)
             }
         }
     }
@@ -188,6 +204,25 @@ enum ClipStreamer {
             func micros(_ t: Double) -> Int { Int((max(0, t) * 1e6).rounded()) }
             return socket.send(.frame(index: index, micros: micros(time), durationMicros: micros(duration), positionMicros: micros(position)))
         }
+    }
+
+    /// A piece of the clip's sound, in a sealed memfd of its own (the sound's thread).
+    private static func send(sound bytes: UnsafeRawBufferPointer, at time: Double, epoch: Int, on socket: MessageSocket) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let fd = kc_memfd("kiosk-carousel-sound")
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        var written = 0
+        while written < bytes.count {
+            let n = write(fd, base + written, bytes.count - written)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            written += n
+        }
+        // Sealed against writing, shrinking, growing and further seals: what was sent stays as sent.
+        guard kc_add_seals(fd, 1 | 2 | 4 | 8) == 0 else { return }
+        socket.send(.sound(micros: Int((max(0, time) * 1e6).rounded()), frames: bytes.count / SoundTimeline.bytesPerFrame, epoch: epoch),
+                    attaching: fd)
     }
 
     /// The frame's planes, row by row, into a ring buffer laid out by `pitches` and `offsets`.

@@ -25,8 +25,9 @@ enum HelperMessage: Equatable, Sendable {
     case failed(reason: String)
     /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
     /// its start again at its end); `range`: only these bytes of the file are the clip (a
-    /// Motion Photo's), nil: all of them; `fromMicros`: begin there (a seek after its end).
-    case play(name: String, loop: Bool, range: ByteRange? = nil, fromMicros: Int = 0)
+    /// Motion Photo's), nil: all of them; `fromMicros`: begin there (a seek after its end);
+    /// `sound`: its first sound stream too, sent as `sound` messages.
+    case play(name: String, loop: Bool, range: ByteRange? = nil, fromMicros: Int = 0, sound: Bool = false)
     /// Video helper to main: what the clip is and how its frames lie in the ring.
     case clipOpened(ClipShape)
     /// Video helper to main: ring buffer `index`, the attached memfd (sealed against
@@ -43,8 +44,13 @@ enum HelperMessage: Equatable, Sendable {
     /// Main to a video helper: move to `micros` from the clip's start.
     case seek(micros: Int)
     /// Video helper to main: the seek is done; the frames after this one come from it, the
-    /// first due at `micros` (on the frames' clock, counting on across loops).
-    case seeked(micros: Int)
+    /// first due at `micros` (on the frames' clock, counting on across loops); the sound
+    /// from it comes in `sound` messages of epoch `soundEpoch` and later.
+    case seeked(micros: Int, soundEpoch: Int = 0)
+    /// Video helper to main: `frames` sample frames of the clip's sound (`SoundTimeline`'s
+    /// format) from `micros` (the frames' clock), in the attached sealed memfd; `epoch`
+    /// counts the flushes (seeks, loops) the sound went through before it.
+    case sound(micros: Int, frames: Int, epoch: Int)
 
     /// A clip as a video helper plays it: its frames' size, layout and colours, where each
     /// plane lies in a ring buffer of `frameBytes`, how many buffers, and the decoder.
@@ -101,7 +107,8 @@ enum HelperMessage: Equatable, Sendable {
     /// The path `probeOpen` takes for a network socket instead of a file.
     static let socketProbe = "//socket"
 
-    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded, seek, seeked }
+    private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded, seek, seeked,
+                               sound }
 
     var encoded: [UInt8] {
         var out = MessageWriter()
@@ -127,8 +134,8 @@ enum HelperMessage: Equatable, Sendable {
             out.motion(motion)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
-        case .play(let name, let loop, let range, let from):
-            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0); out.range(range); out.u64(from)
+        case .play(let name, let loop, let range, let from, let sound):
+            out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0); out.range(range); out.u64(from); out.u8(sound ? 1 : 0)
         case .clipOpened(let c):
             out.u8(Tag.clipOpened.rawValue); out.u32(c.width); out.u32(c.height); out.u8(c.layout.rawValue); out.u8(c.matrix.rawValue)
             out.u64(c.durationMicros); out.u8(UInt8(c.quarterTurns & 3)); out.text(c.decoder); out.u64(c.frameBytes)
@@ -143,8 +150,10 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(Tag.clipEnded.rawValue)
         case .seek(let micros):
             out.u8(Tag.seek.rawValue); out.u64(micros)
-        case .seeked(let micros):
-            out.u8(Tag.seeked.rawValue); out.u64(micros)
+        case .seeked(let micros, let epoch):
+            out.u8(Tag.seeked.rawValue); out.u64(micros); out.u64(epoch)
+        case .sound(let micros, let frames, let epoch):
+            out.u8(Tag.sound.rawValue); out.u64(micros); out.u32(frames); out.u64(epoch)
         }
         return out.bytes
     }
@@ -188,8 +197,8 @@ enum HelperMessage: Equatable, Sendable {
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)
         case .play:
-            guard let name = r.text(), let loop = r.flag(), let range = r.range(), let from = r.u64() else { return nil }
-            self = .play(name: name, loop: loop, range: range, fromMicros: from)
+            guard let name = r.text(), let loop = r.flag(), let range = r.range(), let from = r.u64(), let sound = r.flag() else { return nil }
+            self = .play(name: name, loop: loop, range: range, fromMicros: from, sound: sound)
         case .clipOpened:
             guard let w = r.u32(), let h = r.u32(), let l = r.u8(), let layout = VideoFrame.Layout(rawValue: l),
                   let m = r.u8(), let matrix = VideoMatrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,
@@ -217,8 +226,12 @@ enum HelperMessage: Equatable, Sendable {
             guard let t = r.u64() else { return nil }
             self = .seek(micros: t)
         case .seeked:
-            guard let t = r.u64() else { return nil }
-            self = .seeked(micros: t)
+            guard let t = r.u64(), let epoch = r.u64() else { return nil }
+            self = .seeked(micros: t, soundEpoch: epoch)
+        case .sound:
+            guard let t = r.u64(), let frames = r.u32(), (1...SoundTimeline.maxChunkFrames).contains(frames),
+                  let epoch = r.u64() else { return nil }
+            self = .sound(micros: t, frames: frames, epoch: epoch)
         }
         guard r.atEnd else { return nil }
     }

@@ -63,13 +63,14 @@ public enum VideoHelper {
                     }
                 case .probeOpen(let path):
                     socket.send(DecoderHelper.probe(path))
-                case .play(let name, let loop, let range, let from):
+                case .play(let name, let loop, let range, let from, let sound):
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
-                    ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6, on: socket)
+                    ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6,
+                                      sound: sound, on: socket)
                 case .release, .seek:
                     continue  // for a clip that ended
-                case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked:
+                case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked, .sound:
                     socket.send(.failed(reason: "is not a request"))
                 }
             }

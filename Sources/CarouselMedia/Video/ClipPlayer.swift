@@ -6,8 +6,10 @@ import Foundation
 /// decodes into a ring of shared buffers mapped here once, a thread receives its messages
 /// and wakes the run loop, and the drawing thread takes the frames waiting, uploads the one
 /// due and releases the rest. Stopping kills the helper: a clip that moves away frees its
-/// decoder at once. Everything the helper says is checked (sizes, seals, indices) before a
-/// byte is read; a helper that breaks the protocol, crashes or stalls fails the clip.
+/// decoder at once. Its sound, when asked for, arrives beside the frames and waits to be
+/// taken (`takeSound`), the sound from before a seek left out. Everything the helper says
+/// is checked (sizes, seals, indices) before a byte is read; a helper that breaks the
+/// protocol, crashes or stalls fails the clip.
 public final class ClipPlayer: @unchecked Sendable {
     /// The clip as the helper opened it.
     public struct Shape: Sendable, Equatable {
@@ -42,6 +44,13 @@ public final class ClipPlayer: @unchecked Sendable {
         public var time = 0.0
     }
 
+    /// A piece of the clip's sound (`SoundTimeline`'s format) from `time` on the frames' clock.
+    public struct Sound: Sendable, Equatable {
+        public var time: Double
+        public var samples: [UInt8]
+        public var frames: Int { samples.count / SoundTimeline.bytesPerFrame }
+    }
+
     public enum State: Sendable, Equatable {
         case opening, playing, ended
         case failed(String)
@@ -67,12 +76,23 @@ public final class ClipPlayer: @unchecked Sendable {
     private var seekedValue = Seeked()
     private var stopped = false
     private let wake: @Sendable () -> Void
+    private var sound: [(piece: Sound, epoch: Int)] = []
+    private var soundFrames = 0
+    /// Seeks asked for and not landed: until they have, no sound is given out (what came
+    /// may be from before or after).
+    private var seeksPending = 0
+    /// The epoch of the sound after the last seek landed: earlier sound is dropped.
+    private var soundEpoch = 0
+    /// The most sound kept waiting, in sample frames: four seconds (its `SoundTap` lead is
+    /// two), the oldest dropped beyond.
+    static let soundKept = 4 * SoundTimeline.rate
 
     /// Starts a video helper and has it play `path` from `from` seconds (`loop`: again from
-    /// its start at its end). `wake` is called from another thread whenever a frame, the end,
-    /// a seek's landing or a failure comes.
+    /// its start at its end; `sound`: its sound too). `wake` is called from another thread
+    /// whenever a frame, the end, a seek's landing or a failure comes (not for sound: it
+    /// comes ahead of the frames, and is taken with them).
     public init(path: String, name: String? = nil, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool,
-                from: Double = 0, wake: @escaping @Sendable () -> Void) throws(ImageError) {
+                from: Double = 0, sound: Bool = false, wake: @escaping @Sendable () -> Void) throws(ImageError) {
         self.path = path
         self.name = name ?? path
         self.wake = wake
@@ -86,7 +106,7 @@ public final class ClipPlayer: @unchecked Sendable {
             throw ImageError(path: self.name, reason: "cannot be played: \(error.description)")
         }
         let start = Int((max(0, from.isFinite ? from : 0) * 1e6).rounded())
-        guard helper.send(.play(name: self.name, loop: loop, range: range, fromMicros: start), attaching: fd) else {
+        guard helper.send(.play(name: self.name, loop: loop, range: range, fromMicros: start, sound: sound), attaching: fd) else {
             throw ImageError(path: self.name, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
         }
         let thread = Thread { [self] in receive() }
@@ -103,7 +123,17 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Moves the clip to `seconds` from its start: once the helper has, `seeked` says where
     /// the frames now come from, and the frames decoded before it are given back unseen.
     public func seek(to seconds: Double) {
+        lock.withLock { seeksPending += 1 }
         helper.send(.seek(micros: Int((max(0, seconds.isFinite ? seconds : 0) * 1e6).rounded())))
+    }
+
+    /// The sound that arrived since the last call, in order; none while a seek is landing.
+    public func takeSound() -> [Sound] {
+        lock.withLock {
+            guard seeksPending == 0 else { return [] }
+            defer { sound.removeAll(); soundFrames = 0 }
+            return sound.filter { $0.epoch >= soundEpoch }.map(\.piece)
+        }
     }
     /// The helper's process id (tests: freed when the clip stops).
     public var helperProcess: pid_t { helper.pid }
@@ -165,6 +195,8 @@ public final class ClipPlayer: @unchecked Sendable {
             ring = Array(repeating: nil, count: HelperMessage.ClipShape.maxRing)
             held.removeAll()
             waiting.removeAll()
+            sound.removeAll()
+            soundFrames = 0
             if stateValue == .opening || stateValue == .playing { stateValue = .ended }
             lock.broadcast()
         }
@@ -244,12 +276,16 @@ public final class ClipPlayer: @unchecked Sendable {
             lock.withLock { stateValue = .ended; lock.broadcast() }
             wake()
             return nil
-        case .seeked(let micros):
-            // The frames from before the seek go back to the helper unseen.
+        case .seeked(let micros, let epoch):
+            // The frames from before the seek go back to the helper unseen, and its sound goes.
             let passed = lock.withLock { () -> [Int] in
                 let indices = waiting.map(\.index)
                 for i in indices { held.remove(i) }
                 waiting.removeAll()
+                seeksPending = max(0, seeksPending - 1)
+                soundEpoch = max(soundEpoch, epoch)
+                sound.removeAll { $0.epoch < soundEpoch }
+                soundFrames = sound.reduce(0) { $0 + $1.piece.frames }
                 seekedValue.count += 1
                 seekedValue.time = Double(micros) / 1e6
                 lock.broadcast()
@@ -257,6 +293,25 @@ public final class ClipPlayer: @unchecked Sendable {
             }
             for i in passed { helper.send(.release(index: i)) }
             wake()
+            return nil
+        case .sound(let micros, let frames, let epoch):
+            guard let fd else { return "the video decoder sent sound without memory" }
+            let bytes = frames * SoundTimeline.bytesPerFrame
+            let seals = kc_get_seals(fd)
+            var info = stat()
+            guard seals >= 0, seals & 14 == 14, fstat(fd, &info) == 0, Int(info.st_size) == bytes else {
+                return "the video decoder sent sound that is not sealed or not \(bytes) bytes"
+            }
+            guard let map = mmap(nil, bytes, PROT_READ, MAP_SHARED, fd, 0), map != MAP_FAILED else {
+                return "the video decoder sent sound that cannot be mapped"
+            }
+            let piece = Sound(time: Double(micros) / 1e6, samples: [UInt8](UnsafeRawBufferPointer(start: map, count: bytes)))
+            munmap(map, bytes)
+            lock.withLock {
+                sound.append((piece, epoch))
+                soundFrames += frames
+                while soundFrames > Self.soundKept, !sound.isEmpty { soundFrames -= sound.removeFirst().piece.frames }
+            }
             return nil
         case .failed(let reason):
             fail(reason)

@@ -7,7 +7,9 @@ import Foundation
 /// which picks the demuxer and the decoder of the highest rank (a hardware one where the
 /// machine has it), to an appsink giving the first video stream's frames as decoded, 8-bit
 /// I420 or NV12 (`videoconvert` passes those through and converts anything else), or RGBA for
-/// a poster. Audio is not decoded. Used by one thread.
+/// a poster. With a `SoundTap`, the first sound stream goes to it too, turned into
+/// `SoundTimeline`'s format (a branch made when decodebin finds one: a clip without sound
+/// plays as before); without, sound is not decoded. Used by one thread (and GStreamer's).
 final class GStreamerClip {
     enum Output { case yuv, rgba }
 
@@ -31,6 +33,7 @@ final class GStreamerClip {
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
     private let watcher: PadWatcher
+    private let sound: SoundTap?
     private var videoInfo = GstVideoInfo()
     private(set) var info: Info?
     private var playing = false
@@ -38,13 +41,13 @@ final class GStreamerClip {
     /// Starts reading `bytes` (which must stay valid until this is gone). Throws when
     /// GStreamer or one of its elements is missing.
     convenience init(bytes: UnsafeRawBufferPointer, name: String, output: Output) throws(ImageError) {
-        try self.init(feed: ByteFeed(bytes), name: name, output: output)
+        try self.init(feed: ByteFeed(bytes), name: name, output: output, sound: nil)
     }
 
     /// Starts reading the open file `fd` (read where GStreamer asks, with pread: a clip of
     /// any length costs no address space), or only `range` of it (a Motion Photo's clip).
     /// `fd` must stay open until this is gone.
-    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, output: Output) throws(ImageError) {
+    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, output: Output, sound: SoundTap? = nil) throws(ImageError) {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
             throw ImageError(path: name, reason: "is not a file that can be read")
@@ -54,14 +57,15 @@ final class GStreamerClip {
         guard part.start >= 0, part.length > 0, part.end <= whole.end else {
             throw ImageError(path: name, reason: "has no clip where it says (bytes \(part.start)–\(part.end) of \(whole.length))")
         }
-        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, output: output)
+        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, output: output, sound: sound)
     }
 
-    private init(feed: ByteFeed, name: String, output: Output) throws(ImageError) {
+    private init(feed: ByteFeed, name: String, output: Output, sound: SoundTap?) throws(ImageError) {
         try GStreamerSetup.initialise()
         self.name = name
         self.output = output
         self.feed = feed
+        self.sound = sound
         let size = feed.size
         watcher = PadWatcher()
         guard let pipeline = gst_pipeline_new(nil) else { throw ImageError(path: name, reason: "cannot make a GStreamer pipeline") }
@@ -98,8 +102,12 @@ final class GStreamerClip {
                                   Unmanaged.passUnretained(feed).toOpaque(), nil)
         _ = gst_element_link(source, decode)
 
-        // Only the first video stream goes on; audio pads and later video pads are left unlinked.
+        // Only the first video stream goes on, and the first sound stream if asked for; other
+        // pads are left unlinked.
         watcher.target = gst_element_get_static_pad(convert, "sink")
+        if let sound {
+            watcher.sound = { pad in Self.linkSound(pad, in: pipeline, to: sound) }
+        }
         let padAdded: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, gpointer?) -> Void = { _, pad, user in
             guard let pad, let user else { return }
             Unmanaged<PadWatcher>.fromOpaque(user).takeUnretainedValue().added(pad)
@@ -124,9 +132,60 @@ final class GStreamerClip {
     }
 
     deinit {
+        sound?.close()
         gst_element_set_state(pipeline, GST_STATE_NULL)
         watcher.releaseTarget()
         gst_object_unref(pipeline)
+    }
+
+    /// Links decodebin's sound pad `pad` to a branch of its own, made now (decodebin's
+    /// thread): audioconvert (mixing any channels down to two) and audioresample to the
+    /// sound's appsink, whose samples, end and flushes go to `tap`.
+    private static func linkSound(_ pad: UnsafeMutablePointer<GstPad>, in pipeline: UnsafeMutablePointer<GstElement>,
+                                  to tap: SoundTap) -> Bool {
+        guard let convert = gst_element_factory_make("audioconvert", nil) else { return false }
+        guard let resample = gst_element_factory_make("audioresample", nil) else { gst_object_unref(convert); return false }
+        guard let sink = gst_element_factory_make("appsink", nil) else {
+            gst_object_unref(convert); gst_object_unref(resample); return false
+        }
+        let caps = gst_caps_from_string("audio/x-raw,format=S16LE,layout=interleaved,rate=\(SoundTimeline.rate),channels=\(SoundTimeline.channels)")
+        kc_gst_set_caps(sink, "caps", caps)
+        kc_gst_caps_unref(caps)
+        // Taken as fast as it comes; the tap holds it to its lead over the frames.
+        kc_gst_set_bool(sink, "sync", 0)
+        let user = Unmanaged.passUnretained(tap).toOpaque()
+        var callbacks = GstAppSinkCallbacks()
+        callbacks.new_sample = { sink, user in
+            guard let sink, let user else { return GST_FLOW_OK }
+            Unmanaged<SoundTap>.fromOpaque(user).takeUnretainedValue().take(from: sink)
+            return GST_FLOW_OK
+        }
+        callbacks.eos = { _, user in
+            guard let user else { return }
+            Unmanaged<SoundTap>.fromOpaque(user).takeUnretainedValue().ended()
+        }
+        gst_app_sink_set_callbacks(UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self), &callbacks, user, nil)
+        if let sinkPad = gst_element_get_static_pad(sink, "sink") {
+            let probe: @convention(c) (UnsafeMutablePointer<GstPad>?, UnsafeMutablePointer<GstPadProbeInfo>?, gpointer?) -> GstPadProbeReturn = { _, info, user in
+                guard let info, let user else { return GST_PAD_PROBE_OK }
+                let kind = kc_gst_probe_event_type(info)
+                if kind == GST_EVENT_FLUSH_START || kind == GST_EVENT_FLUSH_STOP {
+                    Unmanaged<SoundTap>.fromOpaque(user).takeUnretainedValue().flush(started: kind == GST_EVENT_FLUSH_START)
+                }
+                return GST_PAD_PROBE_OK
+            }
+            _ = gst_pad_add_probe(sinkPad, GST_PAD_PROBE_TYPE_EVENT_FLUSH, probe, user, nil)
+            gst_object_unref(UnsafeMutableRawPointer(sinkPad))
+        }
+        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        for element in [convert, resample, sink] { gst_bin_add(bin, element) }
+        guard gst_element_link(convert, resample) != 0, gst_element_link(resample, sink) != 0 else { return false }
+        for element in [sink, resample, convert] { _ = gst_element_sync_state_with_parent(element) }
+        guard let target = gst_element_get_static_pad(convert, "sink") else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(target)) }
+        guard gst_pad_link(pad, target) == GST_PAD_LINK_OK else { return false }
+        tap.attached()
+        return true
     }
 
     /// Decodes up to the first frame (within `timeout` seconds) and says what the clip is.
@@ -368,12 +427,14 @@ private final class ByteFeed: @unchecked Sendable {
     }
 }
 
-/// decodebin's new pads and elements: links the first video pad to the converter, and
-/// notes the decoder chosen.
+/// decodebin's new pads and elements: links the first video pad to the converter, and the
+/// first sound pad through `sound` when there is one, and notes the decoder chosen.
 private final class PadWatcher: @unchecked Sendable {
     var target: UnsafeMutablePointer<GstPad>?
+    var sound: ((UnsafeMutablePointer<GstPad>) -> Bool)?
     private let lock = NSLock()
     private var linkedPad = false
+    private var soundLinked = false
     private var decoderName = ""
 
     var linked: Bool { lock.withLock { linkedPad } }
@@ -383,8 +444,15 @@ private final class PadWatcher: @unchecked Sendable {
         guard let target else { return }
         let caps = gst_pad_get_current_caps(pad) ?? gst_pad_query_caps(pad, nil)
         defer { kc_gst_caps_unref(caps) }
-        guard let caps, let structure = gst_caps_get_structure(caps, 0), let name = gst_structure_get_name(structure),
-              String(cString: name).hasPrefix("video/") else { return }
+        guard let caps, let structure = gst_caps_get_structure(caps, 0), let name = gst_structure_get_name(structure) else { return }
+        if String(cString: name).hasPrefix("audio/"), let sound {
+            lock.withLock {
+                guard !soundLinked else { return }
+                soundLinked = sound(pad)
+            }
+            return
+        }
+        guard String(cString: name).hasPrefix("video/") else { return }
         lock.withLock {
             guard !linkedPad, gst_pad_is_linked(target) == 0 else { return }
             linkedPad = gst_pad_link(pad, target) == GST_PAD_LINK_OK

@@ -7,11 +7,12 @@ import Foundation
 enum GStreamerSetup {
     /// The plugins a clip may need: sources and sinks of our own, typefinding and decodebin,
     /// the containers (MP4/MOV, Matroska/WebM), parsers, software decoders (libav for H.264
-    /// and HEVC, libvpx, libaom), conversion and the hardware decoders of a Raspberry Pi
+    /// and HEVC, AAC and MP3 too, libvpx, libaom, Opus and Vorbis for a WebM's sound),
+    /// conversion of pictures and of sound, and the hardware decoders of a Raspberry Pi
     /// (V4L2) and of Intel and AMD (VA). Those missing are skipped.
     static let plugins = ["coreelements", "app", "typefindfunctions", "playback", "isomp4", "matroska",
                           "videoparsersbad", "audioparsers", "libav", "vpx", "aom", "videoconvertscale",
-                          "video4linux2", "v4l2codecs", "va"]
+                          "video4linux2", "v4l2codecs", "va", "audioconvert", "audioresample", "opus", "vorbis"]
 
     private nonisolated(unsafe) static var state: Result<Void, ImageError>?
     private static let lock = NSLock()
