@@ -2,7 +2,8 @@ import Glibc
 
 /// The clip playing in a carousel, as `carousel bench` measures it: which item, its video
 /// helper, when it arrived and showed its first frame (on the loop's clock), its frames
-/// shown, passed over and shown late, and what it is.
+/// shown, passed over and shown late, what it is, and with sound the farthest a frame
+/// showed from what was heard and how many more than 40 ms.
 public struct ClipFigures: Sendable, Equatable {
     public var item: Int
     public var helper: pid_t
@@ -14,4 +15,6 @@ public struct ClipFigures: Sendable, Equatable {
     public var width: Int?
     public var height: Int?
     public var decoder: String?
+    public var drift: Double? = nil
+    public var drifted = 0
 }

@@ -12,9 +12,12 @@ import CarouselSDL
 /// once it ends its helper goes and the still shows again. An animated picture (GIF, WebP)
 /// plays its frames the same way, instead of its still, as often as it says, and stays on its
 /// last frame if it ends. A clip (not a picture's motion) can be sought: it goes on from the
-/// new place, or, paused, shows the frame there. Logs `video_started` {index, decoder},
-/// `video_seek` {index, position_ms}, `video_ended` {index} and `frames_dropped` {index,
-/// shown, dropped, late}. Main thread.
+/// new place, or, paused, shows the frame there. With `--audio` a clip's sound plays through
+/// the sound output, open while it plays, and its frames keep to what is heard instead of
+/// the loop's clock. Logs `video_started` {index, decoder}, `video_seek` {index,
+/// position_ms}, `video_ended` {index} and `frames_dropped` {index, shown, dropped, late,
+/// and with sound drift_ms (the farthest a frame showed from the sound) and drifted (how
+/// many more than 40 ms)}. Main thread.
 final class ClipStage {
     private let playing: ClipPlaying
     private let renderer: SDLRenderer
@@ -55,10 +58,17 @@ final class ClipStage {
     private var soughtAt: Double?
     /// When the clip playing showed its first frame.
     private var firstFrameAt: Double?
+    /// The sound output, with `--audio` (live only: `carousel render` is silent).
+    private let sound: SDLSound?
+    /// The clip playing plays its sound.
+    private var withSound = false
+    /// That the sound output cannot be opened was said (once).
+    private var soundRefusalSaid = false
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
         if paused, pausedSince == nil { pausedSince = time }
+        if withSound, paused != (pausedSince != nil) { sound?.pause(paused) }
         if !paused, let since = pausedSince {
             pausedSince = nil
             pacing.delay(by: time - since)
@@ -74,9 +84,21 @@ final class ClipStage {
         self.waits = waits
         self.record = record
         self.warn = warn
+        sound = playing.sound && !waits ? SDLSound() : nil
     }
 
     deinit { player?.stop() }
+
+    /// Opens the sound output for a clip; whether it plays its sound.
+    private func openSound() -> Bool {
+        guard let sound else { return false }
+        guard let refusal = sound.open() else { return true }
+        if !soundRefusalSaid {
+            soundRefusalSaid = true
+            warn("--audio: \(refusal); clips play without sound")
+        }
+        return false
+    }
 
     /// Plays `source` as item `item` from `time` (nil: nothing plays). `loop`: again at its end.
     /// A picture's own clip plays as its motion: a Live Photo's file beside it
@@ -110,12 +132,14 @@ final class ClipStage {
         // An animation plays as often as its file says, whatever is asked here.
         loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
         playingPath = play.path
+        withSound = source.isClip && openSound()
         do throws(ImageError) {
             player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
-                                    wake: playing.wake)
+                                    sound: withSound, wake: playing.wake)
         } catch {
             warn(error.description)
             over = true
+            closeSound()
             return
         }
         started = time
@@ -128,12 +152,10 @@ final class ClipStage {
     /// Stops the clip (it moved away, the view changed): its helper goes now.
     func stop(at time: Double) {
         if let player, let item {
-            if pacing.shown > 0 {
-                record("frames_dropped", time, ["index": .int(item), "shown": .int(pacing.shown), "dropped": .int(pacing.dropped),
-                                                "late": .int(pacing.late)])
-            }
+            if pacing.shown > 0 { recordFrames(item: item, at: time) }
             player.stop()
         }
+        closeSound()
         player = nil
         item = nil
         file = nil
@@ -154,12 +176,29 @@ final class ClipStage {
         firstFrameAt = nil
     }
 
+    private func recordFrames(item: Int, at time: Double) {
+        if pacing.shownWithSound > 0 {
+            record("frames_dropped", time, ["index": .int(item), "shown": .int(pacing.shown), "dropped": .int(pacing.dropped),
+                                            "late": .int(pacing.late), "drift_ms": .int(Int((pacing.worstDrift * 1000).rounded())),
+                                            "drifted": .int(pacing.drifted)])
+        } else {
+            record("frames_dropped", time, ["index": .int(item), "shown": .int(pacing.shown), "dropped": .int(pacing.dropped),
+                                            "late": .int(pacing.late)])
+        }
+    }
+
+    private func closeSound() {
+        if withSound { sound?.close() }
+        withSound = false
+    }
+
     /// The clip playing as `carousel bench` measures it; nil when none plays.
     var figures: ClipFigures? {
         guard let player, let item else { return nil }
         return ClipFigures(item: item, helper: player.helperProcess, arrived: started, firstFrame: firstFrameAt,
                            shown: pacing.shown, dropped: pacing.dropped, late: pacing.late, width: player.shape?.width,
-                           height: player.shape?.height, decoder: player.shape?.decoder)
+                           height: player.shape?.height, decoder: player.shape?.decoder,
+                           drift: pacing.shownWithSound > 0 ? pacing.worstDrift : nil, drifted: pacing.drifted)
     }
 
     /// Moves the clip playing (a clip's own, not a picture's motion) as `seek` says; false
@@ -170,13 +209,16 @@ final class ClipStage {
         if case .failed = player.state { return false }
         let target = seek.target(from: position, duration: player.shape?.duration)
         record("video_seek", time, ["index": .int(item), "position_ms": .int(Int((target * 1000).rounded()))])
+        // The old place's sound stops now; the new place's comes once the seek lands.
+        if withSound { sound?.clear() }
         if player.state == .ended {
             // Its helper has let the clip go: a new one plays it from there.
             player.stop()
             let paused = pausedSince
+            if !withSound { withSound = openSound() }
             do throws(ImageError) {
                 self.player = try ClipPlayer(path: path, name: player.name, settings: playing.settings, loop: loops, from: target,
-                                             wake: playing.wake)
+                                             sound: withSound, wake: playing.wake)
             } catch {
                 warn(error.description)
                 return true
@@ -208,6 +250,7 @@ final class ClipStage {
         seeksFollowed = seeked.count
         for f in queue where f.seek < seeked.count { player.release(f.index) }
         queue.removeAll { $0.seek < seeked.count }
+        if withSound { sound?.clear() }
         shownUntil = nil
         pacing.restart(showing: waits ? seeked.time : nil, at: soughtAt ?? now)
         soughtAt = nil
@@ -258,6 +301,10 @@ final class ClipStage {
         if let since = pausedSince { return try showStill(from: player, item: item, pausedSince: since) }
         if waits { waitForFrame(due: now, from: player) }
         takeFrames(from: player, at: now)
+        if withSound, let sound {
+            for piece in player.takeSound() { sound.queue(piece.samples, at: piece.time) }
+            pacing.follow(heard: sound.heard, at: now)
+        }
         var changed = false
         let choice = pacing.choose(queue.map(\.time), at: now)
         if let show = choice.show {
@@ -271,6 +318,7 @@ final class ClipStage {
         case .ended where queue.isEmpty && !over && now >= (shownUntil ?? now):
             over = true
             holdsShow = false
+            closeSound()
             record("video_ended", now, ["index": .int(item)])
             if isAnimation {
                 // Its last frame stays; the helper goes.
@@ -284,6 +332,7 @@ final class ClipStage {
         case .failed(let reason) where !over:
             over = true
             holdsShow = false
+            closeSound()
             warn("\(player.name): \(reason)")
             record("video_failed", now, ["index": .int(item), "reason": .string(reason)])
         default: break

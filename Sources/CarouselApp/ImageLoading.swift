@@ -38,6 +38,8 @@ public struct ClipPlaying: Sendable {
     public var maxSeconds: Double?
     /// What a Motion Photo's clip does when the carousel arrives on it (`--motion`).
     public var motion: MotionPlay
+    /// A clip's sound plays too (`--audio`); a picture's own motion stays silent.
+    public var sound = false
     /// The file a clip's source plays from: a file's own path, a web clip's cached copy once
     /// it is downloaded whole (its poster's decode fetched it), nil until then. Never waits.
     public var localFile: @Sendable (String) -> String? = { $0 }

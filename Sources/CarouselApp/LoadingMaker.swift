@@ -88,6 +88,7 @@ public final class LoadingMaker {
     private func clipPlaying(library: RemoteLibrary?) -> ClipPlaying {
         var playing = ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() },
                                   maxSeconds: source.videoMax, motion: source.motion)
+        playing.sound = source.audio
         if let library {
             playing.localFile = { path in RemoteURL.isRemote(path) ? library.fileIfReady(for: path) : path }
         }

@@ -37,6 +37,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("With --autoplay, a clip holds the show until it ends, or for at most SECONDS; then the show moves on.", valueName: "SECONDS"))
     public var videoMax: Double?
 
+    @Flag(help: "Play the sound of the clip in the centre (its first sound stream, through the sound output SDL finds: PipeWire, PulseAudio or ALSA); its picture then keeps to the sound. Motion Photos, Live Photos and animations stay silent. Default: clips play muted.")
+    public var audio = false
+
     @Option(help: ArgumentHelp("A Motion Photo's clip when the carousel arrives on it: once (then the still stays), loop, or off (the still only; animated GIFs and WebPs stay still too).", valueName: "once|loop|off"))
     public var motion: MotionPlay = .once
 
@@ -97,7 +100,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
          .init("video-decoder", .string(videoDecoder.rawValue)),
          .init("video-max", videoMax.map { .number($0) }, unset: "a clip holds the show to its end"),
-         .init("motion", .string(motion.rawValue)),
+         .init("audio", .bool(audio)), .init("motion", .string(motion.rawValue)),
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show")] + remote.configEntries

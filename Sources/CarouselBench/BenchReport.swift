@@ -152,6 +152,9 @@ struct BenchReport: Codable, Sendable {
             out += line("frame time p50 / p99", "\(ms(c.frameP50Ms)) / \(ms(c.frameP99Ms)) ms, \(c.framesOver16ms) of \(c.frames) over 16.7 ms")
             out += line("stepping: p99", "\(ms(c.stepFrameP99Ms)) ms, \(c.stepFramesOver16ms) frames over 16.7 ms")
             out += line("video frames shown / dropped / late", "\(c.videoFramesShown) / \(c.videoFramesDropped) / \(c.videoFramesLate)")
+            if let drift = c.soundDriftMs {
+                out += line("with sound: farthest from it", String(format: "%.0f ms, %d frames over 40 ms", drift, c.framesDrifted ?? 0))
+            }
             out += line("first frame after arrival", c.firstFrameMs.map { String(format: "%.0f", $0) }.joined(separator: ", ") + " ms")
             out += line("video helper CPU", c.helperCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–")
             out += line("gst-launch-1.0 on it, as long", c.gstLaunchCPUPercent.map {

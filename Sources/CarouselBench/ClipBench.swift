@@ -43,6 +43,10 @@ struct ClipBench {
         var addedRSSMB: Double
         /// The video helper's peak resident memory.
         var helperPeakRSSMB: Double?
+        /// With `--audio` and a sound output: the farthest a frame showed from the sound
+        /// heard, and how many frames more than 40 ms; nil without sound.
+        var soundDriftMs: Double?
+        var framesDrifted: Int?
 
         enum CodingKeys: String, CodingKey {
             case clip, stream, seconds, frames
@@ -52,6 +56,7 @@ struct ClipBench {
             case firstFrameMs = "first_frame_ms", helperCPUPercent = "helper_cpu_percent", gstLaunchCPUPercent = "gst_launch_cpu_percent"
             case gstLaunchPeakRSSMB = "gst_launch_peak_rss_mb"
             case addedRSSMB = "added_rss_mb", helperPeakRSSMB = "helper_peak_rss_mb"
+            case soundDriftMs = "sound_drift_ms", framesDrifted = "frames_drifted"
         }
     }
 
@@ -112,7 +117,9 @@ struct ClipBench {
             videoFramesLate: all.map(\.late).reduce(0, +),
             firstFrameMs: firstFrames.sorted { $0.key < $1.key }.map { ($0.value * 1000).rounded() },
             helperCPUPercent: helperCPU, gstLaunchCPUPercent: floor?.cpu, gstLaunchPeakRSSMB: floor?.peakMB,
-            addedRSSMB: Double(max(0, rssPeak - rssBefore)) / 1_048_576, helperPeakRSSMB: helperPeak.map { Double($0) / 1_048_576 })
+            addedRSSMB: Double(max(0, rssPeak - rssBefore)) / 1_048_576, helperPeakRSSMB: helperPeak.map { Double($0) / 1_048_576 },
+            soundDriftMs: all.compactMap(\.drift).max().map { $0 * 1000 },
+            framesDrifted: all.contains { $0.drift != nil } ? all.map(\.drifted).reduce(0, +) : nil)
     }
 
     /// GStreamer's own command line decoding `path` at its pace for `seconds`: its CPU, per

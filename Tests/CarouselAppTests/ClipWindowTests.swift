@@ -84,3 +84,74 @@ struct MotionPhotoWindowTests {
         #expect(k.probe.request("POST", "/pause")?.status == 409)
     }
 }
+
+/// `--audio` in the real window under Xvfb, the sound going to SDL's disk writer (this
+/// machine has no sound card; that writer takes its samples about 6 % faster than real
+/// time, as a cheap card's clock might): the clip's own tones come out in their order,
+/// its picture keeps to them, and once it stops the sound output is closed (no audio
+/// thread waking at rest). Without a sound output, one line says so and the clip plays.
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
+struct ClipSoundWindowTests {
+    /// SDL's audio threads in the program now.
+    static func soundThreads(of pid: pid_t) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.filter { ((try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? "").hasPrefix("SDLAudio") }.count
+    }
+
+    /// The tone (Hz, to the nearest of the clips' own) of each tenth of a second written.
+    static func tones(in file: String) throws -> [Double?] {
+        let samples = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+        return stride(from: 0, to: samples.count / 4 - 4_800, by: 4_800).map { start in
+            let tone = ClipFixtures.tone(of: samples, from: start, count: 4_800)
+            return ClipFixtures.tones.first { abs($0 - tone) < 15 }
+        }
+    }
+
+    @Test func theClipsSoundPlaysInOrderAndItsPictureKeepsToIt() throws {
+        let x = try XvfbSession()
+        let dir = try Fixtures.temporaryFolder("sound-clips")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], in: dir, name: "b", sound: true)
+        let written = try Fixtures.temporaryFolder("sound-out") + "/out.raw"
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--start-index", "1", "--audio"], display: x.display,
+                                      environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": written])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 1, timeout: 30), "no clip started: \(app.log)")
+        let pid = app.process.processIdentifier
+        #expect(Self.soundThreads(of: pid) == 1, "the sound output is open while the clip plays")
+        Thread.sleep(forTimeInterval: 4.5)  // the clip (3 s) and the start of its second pass
+        let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
+            .split(separator: "\n").first.map(String.init) ?? ""
+        try x.xdotool(["key", "--window", wid, "Left"])
+        #expect(app.waitFor("frames_dropped", count: 1, timeout: 20), "the clip did not stop: \(app.lines)")
+        let stopped = try #require(app.ofType("frames_dropped").first)
+        #expect((stopped["shown"] as? Int ?? 0) > 100, "\(stopped)")
+        let drift = try #require(stopped["drift_ms"] as? Int, "measured against the sound: \(stopped)")
+        #expect(drift <= 40 && stopped["drifted"] as? Int == 0, "the picture kept to the sound: \(stopped)")
+        var threads = Self.soundThreads(of: pid)
+        for _ in 0..<30 where threads > 0 { Thread.sleep(forTimeInterval: 0.1); threads = Self.soundThreads(of: pid) }
+        #expect(threads == 0, "the sound output is closed once no clip plays")
+        // What came out: the clip's tones in its order, a second each, and again from the first.
+        let heard = try Self.tones(in: written).compactMap { $0 }
+        var runs: [(tone: Double, count: Int)] = []
+        for t in heard { if runs.last?.tone == t { runs[runs.count - 1].count += 1 } else { runs.append((t, 1)) } }
+        let order = runs.filter { $0.count >= 3 }.map(\.tone)
+        #expect(Array(order.prefix(4)) == [440, 660, 880, 440], "tones in the order played: \(runs)")
+        #expect(runs.filter { $0.count >= 3 }.dropFirst().prefix(2).allSatisfy { (9...11).contains($0.count) },
+                "a second of each: \(runs)")
+    }
+
+    @Test func withoutASoundOutputOneLineSaysSoAndTheClipPlays() throws {
+        let x = try XvfbSession()
+        let dir = try Fixtures.temporaryFolder("sound-none")
+        try ClipFixtures.make(.h264MP4, seconds: [0, 1], in: dir, name: "b", sound: true)
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--audio"], display: x.display,
+                                      environment: ["SDL_AUDIODRIVER": "no-such-driver"])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 1, timeout: 30), "no clip started: \(app.log)")
+        Thread.sleep(forTimeInterval: 0.5)
+        let said = app.log.split(separator: "\n").filter { $0.contains("--audio") }
+        #expect(said.count == 1 && said.first?.contains("without sound") == true, "\(app.log)")
+        #expect(Self.soundThreads(of: app.process.processIdentifier) == 0)
+    }
+}
