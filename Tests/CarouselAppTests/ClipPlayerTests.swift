@@ -152,17 +152,33 @@ import TestSupport
     @Test func everyDamagedClipEndsOrFailsAndLeavesNoHelper() throws {
         let originals = try ImageDamage.cleanFixtures().filter { ImageSource(path: $0).isClip }
         #expect(originals.count == 4, "\(originals)")
+        try Self.campaign(originals, sound: false, folder: "damaged-clips")
+    }
+
+    /// The same with sound: a clip of every container with its usual sound codec (AAC,
+    /// Opus, Vorbis), damaged, played with its sound taken, through its own helper.
+    @Test func everyDamagedClipWithSoundEndsOrFailsAndLeavesNoHelper() throws {
+        let dir = try Fixtures.temporaryFolder("sound-originals")
+        let originals = try ClipFixtures.Kind.all.map { kind in
+            try ClipFixtures.make(kind, seconds: [0, 1], width: 96, height: 64, rate: 10, in: dir, name: "sound-\(kind.ext)", sound: true)
+        }
+        try Self.campaign(originals, sound: true, folder: "damaged-sound")
+    }
+
+    /// `DAMAGED_CLIP_COPIES` (24) seeded damaged copies of `originals`, each played to its
+    /// end or its failure.
+    static func campaign(_ originals: [String], sound: Bool, folder: String) throws {
         let environment = ProcessInfo.processInfo.environment
         let count = environment["DAMAGED_CLIP_COPIES"].flatMap { Int($0) } ?? 24
         let seed = environment["DAMAGED_SEED"].flatMap { UInt64($0) } ?? 2026
-        let dir = try Fixtures.temporaryFolder("damaged-clips")
+        let dir = try Fixtures.temporaryFolder(folder)
         let paths = try ImageDamage.copies(of: originals, count: count, seed: seed, into: dir)
-        var ended = 0, failed = 0, longest = 0.0
+        var ended = 0, failed = 0, longest = 0.0, heard = 0
         var helpers: [pid_t] = []
         for path in paths {
             let started = Date()
             let player: ClipPlayer
-            do { player = try ClipPlayer(path: path, settings: ClipPlayerTests.settings, loop: false, wake: {}) } catch {
+            do { player = try ClipPlayer(path: path, settings: ClipPlayerTests.settings, loop: false, sound: sound, wake: {}) } catch {
                 failed += 1
                 continue
             }
@@ -170,6 +186,7 @@ import TestSupport
             playing: while true {
                 player.waitForNews(timeout: 15)
                 for f in player.take() { player.release(f.index) }
+                heard += player.takeSound().reduce(0) { $0 + $1.frames }
                 switch player.state {
                 case .ended: ended += 1; break playing
                 case .failed(let reason):
@@ -187,6 +204,8 @@ import TestSupport
         #expect(!helpers.contains(where: IsolatedDecodingTests.isRunning), "a video helper outlived its clip")
         // The helper gives up after 5 s without a frame; the main side after 8.
         #expect(longest < ClipPlayer.silence + 4, "a clip took \(longest) s")
-        print("damaged clips: \(paths.count), ended \(ended), failed \(failed), longest \(longest) s")
+        if sound { #expect(heard > 0, "some damaged clip still had sound") }
+        print("damaged clips\(sound ? " with sound" : ""): \(paths.count), ended \(ended), failed \(failed), "
+              + "longest \(longest) s\(sound ? ", \(heard) sample frames heard" : "")")
     }
 }
