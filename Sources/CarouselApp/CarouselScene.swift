@@ -66,7 +66,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
             painter.drawMessage(emptyMessage, viewport: engine.layout.viewport, on: renderer)
         } else {
             painter.draw(engine.visibleItems, slots: slots, viewport: engine.layout.viewport, fadeIn: engine.fadeIn,
-                         detail: detailDrawing, video: clip?.drawing, overlay: overlay, on: renderer)
+                         detail: detailDrawing, videos: clip?.drawing.map { [$0] } ?? [], overlay: overlay, on: renderer)
         }
     }
 

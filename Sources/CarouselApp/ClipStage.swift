@@ -192,6 +192,9 @@ final class ClipStage {
         withSound = false
     }
 
+    /// A helper decodes for this stage now (not stopped, ended or failed).
+    var isDecoding: Bool { player != nil && item != nil && !over }
+
     /// The clip playing as `carousel bench` measures it; nil when none plays.
     var figures: ClipFigures? {
         guard let player, let item else { return nil }

@@ -79,8 +79,9 @@ public final class LoadingMaker {
                 return try? library.file(for: path)
             },
             broken: broken,
-            // A frame's arrival wakes the loop to look: it draws only when one falls due.
-            clips: tiles ? nil : clipPlaying(library: library),
+            // A frame's arrival wakes the loop to look: it draws only when one falls due. The
+            // wall plays its animated tiles the same way.
+            clips: clipPlaying(library: library),
             reports: reports)
     }
 

@@ -25,6 +25,8 @@ public final class WallScene: EngineScene, OpeningScene {
     public private(set) var memoryPressure = MemoryPressureLevel.normal
     private var configuredBox: Size?
     private var taps: [Int] = []
+    /// The animated pictures playing in tiles on screen.
+    private let animations: TileAnimations?
 
     /// Tiles tapped since the last call, oldest first: what the wall opens.
     public func takeTaps() -> [Int] {
@@ -46,7 +48,10 @@ public final class WallScene: EngineScene, OpeningScene {
     }
 
     /// The carousel opened over the wall: the wall loads nothing meanwhile.
-    public func covered() { pipeline.stopLoading() }
+    public func covered() {
+        pipeline.stopLoading()
+        animations?.stop(at: engine.time)
+    }
 
     /// `waitForSizes`: read every header before the first frame (`carousel render`, so
     /// the wall is the same every run); otherwise tiles appear as their sizes arrive.
@@ -64,6 +69,13 @@ public final class WallScene: EngineScene, OpeningScene {
         self.waitsForSizes = loading.waitsForImages
         self.locate = loading.locate
         self.sizes = SizeReader(paths: sources.map(\.path), locate: loading.locate, wake: wake)
+        let pipeline = self.pipeline
+        animations = loading.clips.map { playing in
+            TileAnimations {
+                ClipStage(playing: playing, renderer: renderer, waits: loading.waitsForImages,
+                          record: { pipeline.record($0, at: $1, $2) }, warn: pipeline.warn)
+            }
+        }
         if waitsForSizes { sizes.waitUntilDone() }
         place(sizes.take())
         try engineMoved()
@@ -78,7 +90,8 @@ public final class WallScene: EngineScene, OpeningScene {
         if sources.isEmpty {
             painter.drawMessage(emptyMessage, viewport: viewport, on: renderer)
         } else {
-            painter.draw(engine.visibleItems, slots: pipeline.slots, viewport: viewport, on: renderer)
+            painter.draw(engine.visibleItems, slots: pipeline.slots, viewport: viewport, videos: animations?.drawings ?? [],
+                         on: renderer)
         }
     }
 
@@ -99,8 +112,28 @@ public final class WallScene: EngineScene, OpeningScene {
         }
         let pumped = try pipeline.pump(shown, time: engine.time)
         holdSizesWhileTilesLoad()
-        return pumped || !arrived.isEmpty
+        let moved = try animateTiles()
+        return pumped || !arrived.isEmpty || moved
     }
+
+    /// The animated tiles on screen play (those decoded so far); whether a frame changed.
+    @discardableResult
+    private func animateTiles() throws(SDLError) -> Bool {
+        guard let animations else { return false }
+        let sources = self.sources
+        animations.update(visible: engine.visibleItems.map(\.item), motion: pipeline.motion(of:),
+                          source: { sources.indices.contains($0) ? sources[$0] : nil }, resting: activity.resting, at: engine.time)
+        return try animations.pump(at: engine.time)
+    }
+
+    /// Moving, held, or the next step: the engine's, or an animated tile's next frame.
+    public var activity: ViewActivity {
+        ViewActivity(moving: engine.isAnimating, held: engine.isInteracting,
+                     nextStep: [engine.nextScheduledTime, animations?.nextDue].compactMap { $0 }.min())
+    }
+
+    /// Animated tiles decoding now (tests: never more than the budget).
+    var animationsDecoding: Int { animations?.decoding ?? 0 }
 
     /// Headers are read only while the tiles' decodes do not need the CPU, or when the
     /// wall lacks what lies within `loadOrder`'s reach below the screen.
@@ -138,6 +171,9 @@ public final class WallScene: EngineScene, OpeningScene {
         }
         if pipeline.loading.waitsForImages { try pipeline.waitForSlots({ shown }, time: engine.time) }
         holdSizesWhileTilesLoad()
+        // The animated tiles follow the wall; `carousel render` draws what each advance
+        // leaves, so the frames due then are up.
+        try animateTiles()
     }
 
 
@@ -151,7 +187,9 @@ public final class WallScene: EngineScene, OpeningScene {
     public func apply(_ change: SceneChange) throws(SDLError) {
         switch change {
         case .catalog(let new, let t): try replaceCatalog(new, time: t, recording: true)
-        case .screenOff(let t): pipeline.screenTurnedOff(at: t)
+        case .screenOff(let t):
+            animations?.stop(at: t)
+            pipeline.screenTurnedOff(at: t)
         case .screenOn(let t, let reason):
             pipeline.screenTurnedOn(at: t, reason: reason)
             try engineMoved()

@@ -27,11 +27,13 @@ public struct FramePainter {
     /// focus, as their layout measures it), then the overlay.
     /// `detail`: a zoomed picture's sharp part, drawn over it where it goes.
     /// `fadeIn`: an item crossfading in over the others at this opacity (0–1).
-    /// `video`: a playing clip's frame, drawn over its item's poster.
+    /// `videos`: playing clips' frames, each drawn over its item's poster (the carousel's
+    /// centred clip; animations in the wall's tiles).
     public func draw(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
                      fadeIn: (item: VisibleItem, opacity: Double)? = nil,
-                     detail: (picture: BandedPicture, rect: Rect)? = nil, video: VideoDrawing? = nil,
+                     detail: (picture: BandedPicture, rect: Rect)? = nil, videos: [VideoDrawing] = [],
                      overlay: Overlay? = nil, on renderer: SDLRenderer) {
+        let hidden = Set(videos.compactMap(\.replacedPicture))
         // A zoomed picture (drawn last) may cover the screen: what it hides is not drawn,
         // nor the picture itself where its sharp detail covers all of it that shows.
         let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
@@ -39,9 +41,9 @@ public struct FramePainter {
         let hidesAll = fadeIn == nil && top.map { slots.isOpaque($0.0.slot) && $0.1.covers(screen) } == true
         let detailCovers = detail.map { d in top.map { d.rect.covers($0.1.intersection(screen)) } == true } == true
         if hidesAll, let (last, _) = top {
-            if !detailCovers { drawItem(last, slots: slots, around: detail, within: screen, hiding: video?.replacedPicture, on: renderer) }
-            if let video { draw(video, over: items, slots: slots, on: renderer) }
-            if let detail, video == nil { drawDetail(detail, on: renderer) }
+            if !detailCovers { drawItem(last, slots: slots, around: detail, within: screen, hiding: hidden, on: renderer) }
+            for video in videos { draw(video, over: items, slots: slots, on: renderer) }
+            if let detail, videos.isEmpty { drawDetail(detail, on: renderer) }
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
             return
         }
@@ -55,17 +57,17 @@ public struct FramePainter {
             if let overlay { draw(overlay, viewport: viewport, on: renderer) }
             return
         }
-        drawStill(items, slots: slots, viewport: viewport, detail: detail, hiding: video?.replacedPicture, on: renderer)
-        if let video { draw(video, over: items, slots: slots, on: renderer) }
+        drawStill(items, slots: slots, viewport: viewport, detail: detail, hiding: hidden, on: renderer)
+        for video in videos { draw(video, over: items, slots: slots, on: renderer) }
         if let fadeIn { drawItem(fadeIn.item, slots: slots, opacity: fadeIn.opacity, on: renderer) }
-        if let detail, video == nil { drawDetail(detail, on: renderer) }
+        if let detail, videos.isEmpty { drawDetail(detail, on: renderer) }
         if let overlay { draw(overlay, viewport: viewport, on: renderer) }
     }
 
     /// The background and the items, the last around a zoom's detail if there is one.
-    /// `hiding`: the item whose picture is not drawn (an animation is drawn in its place).
+    /// `hiding`: the items whose pictures are not drawn (animations are drawn in their place).
     private func drawStill(_ items: [VisibleItem], slots: SlotTextures, viewport: Size,
-                           detail: (picture: BandedPicture, rect: Rect)?, hiding: Int? = nil, on renderer: SDLRenderer) {
+                           detail: (picture: BandedPicture, rect: Rect)?, hiding: Set<Int> = [], on renderer: SDLRenderer) {
         let screen = Rect(x: 0, y: 0, width: viewport.width, height: viewport.height)
         clear(viewport, on: renderer)
         if style.shadow && !style.fillsBox {
@@ -76,7 +78,7 @@ public struct FramePainter {
             renderer.fillGradient(Rect(x: 0, y: viewport.height - 10, width: viewport.width, height: 10),
                                   top: Color(r: 0, g: 0, b: 0, a: 0), bottom: Color(r: 0, g: 0, b: 0, a: 64))
         }
-        for item in items.dropLast() { drawItem(item, slots: slots, picture: item.item != hiding, on: renderer) }
+        for item in items.dropLast() { drawItem(item, slots: slots, picture: !hiding.contains(item.item), on: renderer) }
         if let last = items.last { drawItem(last, slots: slots, around: detail, within: screen, hiding: hiding, on: renderer) }
     }
 
@@ -99,8 +101,8 @@ public struct FramePainter {
     /// detail's place, which is drawn a pixel into so no seam shows): a picture scaled up
     /// is the dearest drawing of a frame in software.
     private func drawItem(_ item: VisibleItem, slots: SlotTextures, around detail: (picture: BandedPicture, rect: Rect)?,
-                          within screen: Rect, hiding: Int? = nil, on renderer: SDLRenderer) {
-        let picture = item.item != hiding
+                          within screen: Rect, hiding: Set<Int> = [], on renderer: SDLRenderer) {
+        let picture = !hiding.contains(item.item)
         guard let detail else { return drawItem(item, slots: slots, picture: picture, on: renderer) }
         let p = place(of: detail)
         let hole = Rect(x: p.minX + 1, y: p.minY + 1, width: max(0, p.size.width - 2), height: max(0, p.size.height - 2))
@@ -124,12 +126,24 @@ public struct FramePainter {
     /// A playing clip's frame where its item's poster is (turned upright, dimmed as the item
     /// is), fitted in it when its shape is not the poster's (a Motion Photo's clip over a
     /// still of another shape is never stretched); where the poster has not come yet, fitted
-    /// in the item's box (the clip plays whether or not its poster was decoded first).
+    /// in the item's box (the clip plays whether or not its poster was decoded first). In a
+    /// tile (a style that fills its box) it covers the tile, cut to it, as the tile's picture.
     private func draw(_ video: VideoDrawing, over items: [VisibleItem], slots: SlotTextures, on renderer: SDLRenderer) {
         guard let item = items.last(where: { $0.item == video.item }), video.width > 0, video.height > 0 else { return }
         let upright = video.quarterTurns % 2 == 1 ? Size(width: Double(video.height), height: Double(video.width))
             : Size(width: Double(video.width), height: Double(video.height))
         let box = style.imageBox(for: style.neighbours.frame(item.frame, distance: item.focusDistance))
+        if style.fillsBox {
+            guard box.size.width > 0, box.size.height > 0 else { return }
+            let scale = max(box.size.width / upright.width, box.size.height / upright.height)
+            let rect = Rect(x: box.midX - upright.width * scale / 2, y: box.midY - upright.height * scale / 2,
+                            width: upright.width * scale, height: upright.height * scale)
+            video.matrix.use()
+            renderer.clipped(to: box) {
+                renderer.draw(video.texture, source: (video.width, video.height), turned: video.quarterTurns, in: rect, brightness: 1)
+            }
+            return
+        }
         var rect = pictureRect(item, slots: slots) ?? AspectFit.rect(of: upright, in: box)
         guard rect.size.width > 0, rect.size.height > 0 else { return }
         if abs(upright.width / upright.height / (rect.size.width / rect.size.height) - 1) > 0.01 { rect = AspectFit.rect(of: upright, in: rect) }

@@ -2,6 +2,7 @@ import CarouselCore
 import Foundation
 import Testing
 import TestSupport
+@testable import CarouselApp
 
 /// An animated GIF, WebP or PNG in the carousel, rendered headless: arriving on it plays its
 /// frames with their own delays, as often as the file says (for ever, or once and then its
@@ -70,3 +71,67 @@ import TestSupport
         #expect(middle == expected, "what lies behind the picture (\(expected)) shows where the second frame is transparent, not \(middle)")
     }
 }
+
+/// Animated pictures in the wall's tiles, rendered headless: the first on screen play, at
+/// most `TileAnimations.budget` at once (two here), each cut to its tile; the rest show
+/// their stills. Read from the thumbnail cache, a tile still knows it moves.
+@Suite struct WallAnimationRenderTests {
+    /// Grey pictures with three animations (red, lime, blue, 400 ms each) at items 1, 3 and 5.
+    static func folder() throws -> String {
+        let dir = try Fixtures.temporaryFolder("wall-animation")
+        for name in ["a", "c", "e", "g", "h"] {
+            try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/\(name).bmp"))
+        }
+        for name in ["b", "d", "f"] { try ClipFixtures.animation(.gif, frames: [0, 1, 2], frameMs: 400, in: dir, name: name) }
+        return dir
+    }
+
+    static let script = "wait 150\nsnapshot s0\nwait 400\nsnapshot s1\nwait 400\nsnapshot s2\n"
+    static let options = ["--view", "mosaic", "--columns", "4,4"]
+    /// The centres of tiles 1, 3 and 5 of that wall at 960×540.
+    static let centres = [(361, 95), (835, 95), (361, 275)]
+
+    /// Each tile's colours at the three snapshots.
+    static func seen(_ out: String) throws -> [[Int?]] {
+        try centres.map { c in try ["s0", "s1", "s2"].map { try ClipRenderTests.colour(out + "/\($0).png", c.0, c.1) } }
+    }
+
+    static func started(_ out: String) throws -> Int {
+        try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).components(separatedBy: "\"video_started\"").count - 1
+    }
+
+    @Test func theFirstAnimatedTilesPlayWithinTheBudget() throws {
+        #expect(TileAnimations.budget == 2, "this machine has two cores or more")
+        let (out, r) = try CarouselBinary.render([try Self.folder()], script: Self.script, options: Self.options, size: "960x540")
+        #expect(r.status == 0, "\(r.stderr)")
+        let seen = try Self.seen(out)
+        #expect(seen[0] == [0, 1, 2] && seen[1] == [0, 1, 2], "the first two play: \(seen)")
+        #expect(seen[2] == [0, 0, 0], "the third shows its still: \(seen)")
+        #expect(try Self.started(out) == 2)
+    }
+
+    @Test func fromTheThumbnailCacheATileStillKnowsItMoves() throws {
+        let dir = try Self.folder()
+        let cache = try Fixtures.temporaryFolder("wall-animation-thumbnails")
+        let options = Self.options + ["--thumbnail-cache", cache]
+        for run in ["made", "read"] {
+            let (out, r) = try CarouselBinary.render([dir], script: Self.script, options: options, size: "960x540")
+            #expect(r.status == 0, "\(r.stderr)")
+            let seen = try Self.seen(out)
+            #expect(seen[0] == [0, 1, 2] && seen[1] == [0, 1, 2] && seen[2] == [0, 0, 0], "thumbnails \(run): \(seen)")
+            #expect(try Self.started(out) == 2, "thumbnails \(run)")
+        }
+        let thumbnails = try FileManager.default.subpathsOfDirectory(atPath: cache).filter { $0.hasSuffix(".png") }
+        let marked = try thumbnails.filter { try Data(contentsOf: URL(fileURLWithPath: cache + "/" + $0)).range(of: Data("X-KioskCarousel-Animated".utf8)) != nil }
+        #expect(marked.count == 3 && thumbnails.count == 8, "\(marked.count) of \(thumbnails.count) thumbnails marked")
+    }
+
+    @Test func motionOffKeepsTheTilesStill() throws {
+        let (out, r) = try CarouselBinary.render([try Self.folder()], script: Self.script, options: Self.options + ["--motion", "off"],
+                                                 size: "960x540")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.seen(out).allSatisfy { $0 == [0, 0, 0] })
+        #expect(try Self.started(out) == 0)
+    }
+}
+

@@ -155,3 +155,24 @@ struct ClipSoundWindowTests {
         #expect(Self.soundThreads(of: app.process.processIdentifier) == 0)
     }
 }
+
+/// Animated tiles in the real wall under Xvfb: with three on screen, two play, each in a
+/// video helper of its own, and never a third at once.
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
+struct WallAnimationWindowTests {
+    @Test func atMostTheBudgetDecodesAtOnce() throws {
+        let x = try XvfbSession()
+        let dir = try WallAnimationRenderTests.folder()
+        let app = try RunningCarousel(args: [dir, "--size", "960x540", "--view", "mosaic", "--columns", "4,4"], display: x.display)
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 2, timeout: 30), "no tile played: \(app.log)")
+        let pid = app.process.processIdentifier
+        var most = 0
+        for _ in 0..<20 {
+            most = max(most, ClipWindowTests.videoHelpers(of: pid).count)
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        #expect(most == TileAnimations.budget, "video helpers at once: \(most)")
+        #expect(app.ofType("video_started").count == 2, "\(app.ofType("video_started"))")
+    }
+}

@@ -17,7 +17,7 @@ import Testing
         try lime.withUnsafeBytes { try texture.updateVideo(planes: [$0.baseAddress!], pitches: [16]) }
         let video = VideoDrawing(item: 0, texture: texture, width: 4, height: 3, quarterTurns: 0, matrix: .bt601, replacesPicture: true)
         let item = VisibleItem(item: 0, virtualIndex: 0, slot: 0, frame: Rect(x: 110, y: 40, width: 100, height: 80), focusDistance: 0)
-        FramePainter(style: ViewStyle(), text: nil).draw([item], slots: slots, viewport: Size(width: 320, height: 180), video: video, on: renderer)
+        FramePainter(style: ViewStyle(), text: nil).draw([item], slots: slots, viewport: Size(width: 320, height: 180), videos: [video], on: renderer)
         renderer.finish()
         let frame = try renderer.readPixels(width: 320, height: 180)
         let i = (80 * 320 + 160) * 4

@@ -69,10 +69,26 @@ public final class ThumbnailCache: @unchecked Sendable {
     /// The modification time the standard records: whole seconds.
     static func mtime(_ stamp: FileStamp) -> String { String(stamp.modified / 1_000_000_000) }
 
+    /// A thumbnail found: its file, and whether the picture it was made from moves (an
+    /// animation: the wall may play it).
+    public struct Found: Sendable, Equatable {
+        public var file: String
+        public var animated: Bool
+    }
+
+    /// The key marking a thumbnail made from an animated picture (freedesktop's keys are
+    /// Thumb::; this one is ours, and other readers pass it by).
+    static let animatedKey = "X-KioskCarousel-Animated"
+
     /// The thumbnail of `path` at `size` if there is one made from the file as it is now
     /// (its URI and MTime match); nil otherwise. `counting`: whether the look-up counts
     /// as a hit or a miss (the wall's look-ups do; the carousel's previews do not).
     public func lookUp(_ path: String, stamp: FileStamp, size: Size, counting: Bool = true) -> String? {
+        find(path, stamp: stamp, size: size, counting: counting)?.file
+    }
+
+    /// `lookUp`, saying also whether the picture moves.
+    public func find(_ path: String, stamp: FileStamp, size: Size, counting: Bool = true) -> Found? {
         let uri = Self.uri(for: path)
         let file = self.file(forURI: uri, size: size)
         guard let bytes = Self.prefix(of: file), let texts = PNGText.read(bytes),
@@ -88,7 +104,7 @@ public final class ThumbnailCache: @unchecked Sendable {
             lock.withLock { hits += 1 }
             MediaCounters.count { $0.thumbnailHits += 1 }
         }
-        return file
+        return Found(file: file, animated: texts[Self.animatedKey] == "1")
     }
 
     /// Keeps `image` (already at most `size` on its longer side) as the thumbnail of `path`.
@@ -100,8 +116,9 @@ public final class ThumbnailCache: @unchecked Sendable {
         let folder = (file as NSString).deletingLastPathComponent
         do throws(ImageError) {
             try Self.makeFolder(folder)
-            let png = PNGText.inserting([("Thumb::URI", uri), ("Thumb::MTime", Self.mtime(stamp)),
-                                         ("Software", "KioskCarousel")], into: try PNGCodec.encode(image, path: file, effort: .quick))
+            var texts = [("Thumb::URI", uri), ("Thumb::MTime", Self.mtime(stamp)), ("Software", "KioskCarousel")]
+            if image.motion == .frames { texts.append((Self.animatedKey, "1")) }
+            let png = PNGText.inserting(texts, into: try PNGCodec.encode(image, path: file, effort: .quick))
             let temporary = folder + "/.kiosk-carousel-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).png"
             try PNGCodec.write(png, to: temporary, mode: 0o600)
             guard rename(temporary, file) == 0 else {

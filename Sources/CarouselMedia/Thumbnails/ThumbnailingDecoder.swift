@@ -21,8 +21,10 @@ public struct ThumbnailingDecoder: ImageDecoding {
     public func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
         guard let stamp = source.stamp ?? FileStamp.of(source.path) else { return try inner.decode(source, fittingIn: box) }
         let size = Self.size(for: source.path, in: box, atLeast: size)
-        if let thumbnail = cache.lookUp(source.path, stamp: stamp, size: size),
-           let image = try? inner.decode(ImageSource(path: thumbnail, title: source.title), fittingIn: box) {
+        if let thumbnail = cache.find(source.path, stamp: stamp, size: size),
+           var image = try? inner.decode(ImageSource(path: thumbnail.file, title: source.title), fittingIn: box) {
+            // An animation's thumbnail is a still: the picture it was made from moves.
+            image.motion = thumbnail.animated ? .frames : nil
             return image
         }
         let side = Double(size.rawValue)
@@ -32,7 +34,9 @@ public struct ThumbnailingDecoder: ImageDecoding {
         // so a tile looks the same made or read from the cache.
         let fitted = AspectFit.size(of: Size(width: Double(made.width), height: Double(made.height)), in: box)
         guard Int(fitted.width) != made.width || Int(fitted.height) != made.height else { return made }
-        return ImageScaler.resize(made, width: Int(fitted.width), height: Int(fitted.height))
+        var resized = ImageScaler.resize(made, width: Int(fitted.width), height: Int(fitted.height))
+        resized.motion = made.motion
+        return resized
     }
 
     /// The thumbnail size for the picture at `path` fitted into `box`: the smallest whose
