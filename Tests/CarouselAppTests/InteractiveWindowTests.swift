@@ -381,12 +381,20 @@ struct InteractiveWindowTests {
             .split(separator: "\n").first.map(String.init) ?? ""
         try x.xdotool(["mousemove", "--window", wid, "640", "360", "mousedown", "1"])
         Thread.sleep(forTimeInterval: 1.5)  // the rescan falls due under the held button
-        let before = app.cpuTicks
-        Thread.sleep(forTimeInterval: 2)
-        let used = app.cpuTicks - before
-        try x.xdotool(["mouseup", "1"])
+        // A loop spinning under the held button takes a whole core (200 ticks in 2 s). Two
+        // rescans a window cost a few ticks, more under ThreadSanitizer on a busy machine (6
+        // seen against 4): a bound of 2 % (10 % under a sanitizer), over up to three windows.
         let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
-        #expect(Double(used) < 0.02 * 2 * Double(ticksPerSecond), "\(used) ticks with the button held")
+        let bound = (IsolatedDecodingTests.sanitized ? 0.10 : 0.02) * 2 * Double(ticksPerSecond)
+        var used = 0
+        for _ in 0..<3 {
+            let before = app.cpuTicks
+            Thread.sleep(forTimeInterval: 2)
+            used = app.cpuTicks - before
+            if Double(used) < bound { break }
+        }
+        try x.xdotool(["mouseup", "1"])
+        #expect(Double(used) < bound, "\(used) ticks with the button held")
     }
 
     @Test func aKioskWhosePhotoFolderIsNotThereYetWaitsForIt() throws {
