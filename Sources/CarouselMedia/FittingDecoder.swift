@@ -50,6 +50,10 @@ public struct FittingDecoder: ImageDecoding {
     public var colour: ColourConverter
     /// A JPEG that ends early shows what arrived, with a note saying so (`--broken show`).
     public var showsPartial = false
+    /// A decoder helper's memory: a size a decoder learns only as it decodes (a TGA's,
+    /// whose header is not read first; an animation's canvas) is refused against it too,
+    /// before its pixels are allocated. nil: only the megapixel limit.
+    var budget: MemoryBudget?
 
     public init(maxPixels: Int = 100_000_000, dctScaling: Bool = true, colour: ColourConverter = ColourConverter()) {
         self.maxPixels = maxPixels
@@ -191,8 +195,11 @@ public struct FittingDecoder: ImageDecoding {
             try checkSize(width: w, height: h, path: path)
         }
         // The common formats through their reference libraries, fitted while decoding where
-        // the library can; the rarer ones through SDL_image at full size.
-        let check = { (w: Int, h: Int) throws(ImageError) in try checkSize(width: w, height: h, path: path) }
+        // the library can; BMP and TGA read here; the rarer ones through SDL_image at full size.
+        let check = { (w: Int, h: Int) throws(ImageError) in
+            try checkSize(width: w, height: h, path: path)
+            try budget?.check(ImageHeader(format: header.format, width: w, height: h), box: box, dctScaling: false, name: path)
+        }
         var embedded = EmbeddedColour.sRGB
         let upright: PixelImage
         switch header.format {
@@ -225,13 +232,23 @@ public struct FittingDecoder: ImageDecoding {
                 return image
             }
             (upright, embedded) = (decoded.image, decoded.embedded)
+        case .bmp: upright = try BMPCodec.decode(bytes, path: path, partial: showsPartial, check: check)
         default:
-            upright = try SDLImageCodec.decode(bytes, path: path)
-            try checkSize(width: upright.width, height: upright.height, path: path)
+            if TGACodec.isNamed(path) || TGACodec.hasFooter(bytes) {
+                upright = try TGACodec.decode(bytes, path: path, partial: showsPartial, check: check)
+            } else if BMPCodec.isHeaderlessDIB(bytes) {
+                upright = try BMPCodec.decode(bytes, path: path, partial: showsPartial, check: check)
+            } else {
+                upright = try SDLImageCodec.decode(bytes, path: path)
+                try checkSize(width: upright.width, height: upright.height, path: path)
+            }
         }
         guard upright.width > 0, upright.height > 0 else { throw ImageError(path: path, reason: "has no pixels") }
         let fitted = AspectFit.size(of: upright.size, in: box)
-        return converted(ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height)), embedded)
+        var shown = converted(ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height)), embedded)
+        // A cut BMP or TGA shown in part says so, with anything said of its colours.
+        if let cut = upright.note { shown.note = [cut, shown.note].compactMap { $0 }.joined(separator: "; ") }
+        return shown
     }
 
     /// `image` in the screen's colours, with a note when the file's colour was ignored.

@@ -3,7 +3,7 @@ import CSDL2
 import CSDL2Image
 
 /// The only file of this module that calls SDL and SDL_image: decoding the rarer formats
-/// (TIFF, BMP, TGA, QOI, PNM, …) into RGBA, in a decoder helper only. Needs no SDL_Init.
+/// (QOI, XPM, PCX, LBM, XCF, SVG, …) into RGBA, in a decoder helper only. Needs no SDL_Init.
 public enum SDLImageCodec {
     /// Loads every format library SDL_image may use now, before a sandbox would stop it.
     static func prepare() {

@@ -7,7 +7,7 @@ import Glibc
 public struct SourceScanner: Sendable {
     /// Extensions of the formats carousel decodes, lower case (the content decides how).
     public static let imageExtensions: Set<String> = Set<String>([
-        "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "tga", "tif", "tiff", "pnm", "ppm", "pgm",
+        "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "dib", "tga", "icb", "vda", "vst", "tif", "tiff", "pnm", "ppm", "pgm",
         "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl", "heic", "heif", "hif",
     ]).union(ImageSource.clipExtensions)  // clips: phones' MP4 and MOV, the web's WebM, editors' MKV
 

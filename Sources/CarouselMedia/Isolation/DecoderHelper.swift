@@ -93,6 +93,7 @@ public enum DecoderHelper {
             var pixels: Int? = nil
             do throws(ImageError) {
                 var decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
+                decoder.budget = budget
                 decoder.showsPartial = job.partial
                 if let part = job.partRect {
                     // A zoom's detail: the picture's own size bounds it (`maxPixels`), and

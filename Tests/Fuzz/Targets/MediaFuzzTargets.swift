@@ -30,6 +30,19 @@ public enum MediaFuzzTargets {
                 guard w * h <= 4_000_000 else { throw ImageError(path: "fuzz.tif", reason: "too large") }
             }
         },
+        // A BMP or a headerless DIB (decoded in the helper, in Swift): headers, palettes, bit
+        // fields, RLE4/RLE8 escapes.
+        "bmp": { bytes in
+            _ = try? BMPCodec.decode(bytes, path: "fuzz.bmp") { w, h throws(ImageError) in
+                guard w * h <= 4_000_000 else { throw ImageError(path: "fuzz.bmp", reason: "too large") }
+            }
+        },
+        // A TGA (decoded in the helper, in Swift): colour maps, origins, run-length packets.
+        "tga": { bytes in
+            _ = try? TGACodec.decode(bytes, path: "fuzz.tga") { w, h throws(ImageError) in
+                guard w * h <= 4_000_000 else { throw ImageError(path: "fuzz.tga", reason: "too large") }
+            }
+        },
         // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },
         // A manifest (TOML) from a folder, a USB stick, later a web server.
