@@ -15,8 +15,11 @@ struct VideoHelperCommand: ParsableCommand {
     @Option(help: "auto: hardware decoders where the machine has them; software: never.")
     var decoders: VideoDecoders = .auto
 
+    @Option(help: "The screen's ICC profile: animations' frames are converted to it.")
+    var displayProfile: String?
+
     func run() throws {
-        VideoHelper.serve(memoryLimitMB: memoryMb, decoders: decoders)
+        VideoHelper.serve(memoryLimitMB: memoryMb, decoders: decoders, displayProfile: displayProfile)
     }
 }
 

@@ -34,6 +34,17 @@ public enum PNGCodec {
         }.get()
     }
 
+    /// The colour a PNG's chunks before its pixels declare (an APNG's frames are all in it),
+    /// without decoding a pixel.
+    public static func declaredColour(_ png: [UInt8], path: String) -> EmbeddedColour {
+        guard let ctx = try? context(path) else { return .sRGB }
+        defer { spng_ctx_free(ctx) }
+        return png.withUnsafeBytes { buf -> EmbeddedColour in
+            guard spng_set_png_buffer(ctx, buf.baseAddress, buf.count) == 0, spng_decode_chunks(ctx) == 0 else { return .sRGB }
+            return colour(ctx)
+        }
+    }
+
     /// The PNG in the open file `fd`, read as it decodes: neither the file nor the picture
     /// is ever whole in memory (a 5120×2880 photo PNG is 20 to 30 MB of file). `deepColour`
     /// as for `decodeWithColour`.

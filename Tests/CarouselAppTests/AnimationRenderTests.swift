@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselMedia
 import Foundation
 import Testing
 import TestSupport
@@ -40,6 +41,57 @@ import TestSupport
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try Self.seen(out) == [0, 1, 2, 2])
         #expect(try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("\"type\":\"video_ended\",\"index\":1"))
+    }
+
+    /// `bytes` (a WebP from ffmpeg: RIFF, VP8X, ANIM…) with `profile` in an ICCP chunk after VP8X.
+    static func withICC(webp bytes: [UInt8], _ profile: [UInt8]) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var b = bytes
+        b[20] |= 0x20  // VP8X: an ICC profile follows
+        let chunk = Array("ICCP".utf8) + le32(profile.count) + profile + (profile.count % 2 == 1 ? [0] : [])
+        b.insert(contentsOf: chunk, at: 12 + 8 + 10)
+        b.replaceSubrange(4..<8, with: le32(b.count - 8))
+        return b
+    }
+
+    /// `bytes` (an APNG) with a gAMA chunk after IHDR saying `gamma` (100000: linear).
+    static func withGamma(png bytes: [UInt8], _ gamma: Int) -> [UInt8] {
+        func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+        var table = [UInt32](repeating: 0, count: 256)
+        for n in 0..<256 { var c = UInt32(n); for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }; table[n] = c }
+        let body = Array("gAMA".utf8) + be32(gamma)
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in body { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+        var b = bytes
+        b.insert(contentsOf: be32(4) + body + be32(Int(crc ^ 0xFFFF_FFFF)), at: 8 + 25)
+        return b
+    }
+
+    /// An animated WebP with an Adobe RGB profile and an APNG saying gamma 1.0: each frame
+    /// shows in the colours its still shows in (the file's own, converted), not as stored.
+    @Test(arguments: [ClipFixtures.Animated.webp, .apng])
+    func framesShowInTheirFilesColours(format: ClipFixtures.Animated) throws {
+        let dir = try Fixtures.temporaryFolder("animation-colour")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        let made = try ClipFixtures.animation(format, frames: [4, 0, 4], frameMs: 400, in: dir + "/..", name: "made-\(UUID().uuidString)")
+        let stored = [UInt8](try Data(contentsOf: URL(fileURLWithPath: made)))
+        let tagged = format == .webp
+            ? Self.withICC(webp: stored, [UInt8](try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/AdobeRGB1998.icc"))))
+            : Self.withGamma(png: stored, 100_000)
+        let path = dir + "/b." + (format == .webp ? "webp" : "png")
+        try Data(tagged).write(to: URL(fileURLWithPath: path))
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
+        // The still, as the program shows it: through the file's colour.
+        let still = try FittingDecoder().decode(tagged, name: path, fittingIn: Size(width: 320, height: 240))
+        let i = (120 * still.width + 160) * 4
+        let expected = (Int(still.pixels[i]), Int(still.pixels[i + 1]), Int(still.pixels[i + 2]))
+        #expect(abs(expected.0 - 128) + abs(expected.1 - 96) + abs(expected.2 - 64) > 15, "the file's colour moves it: \(expected)")
+        let (out, r) = try CarouselBinary.render([dir], script: "key right\nwait 500\nsnapshot s0\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("video_started"), "it played")
+        let shown = try BrokenSkipTests.pixel(out + "/s0.png", 320, 180).map(Int.init)
+        #expect(abs(shown[0] - expected.0) <= 3 && abs(shown[1] - expected.1) <= 3 && abs(shown[2] - expected.2) <= 3,
+                "\(format): the frame \(shown) against its still \(expected)")
     }
 
     @Test func motionOffKeepsItStill() throws {

@@ -26,6 +26,8 @@ public enum ClipFixtures {
     /// The colours ffmpeg's `color` source takes, and what they are in RGB.
     public static let colours: [(name: String, rgb: (UInt8, UInt8, UInt8))] = [
         ("red", (255, 0, 0)), ("lime", (0, 255, 0)), ("blue", (0, 0, 255)), ("white", (255, 255, 255)),
+        // A colour a profile or a gamma visibly moves (the four above are at the gamut's ends).
+        ("0x806040", (128, 96, 64)),
     ]
 
     /// The tone of each colour's second in a clip with sound, Hz.

@@ -20,10 +20,12 @@ enum ClipStreamer {
     /// its first sound stream too. An animated picture plays as many times as it says
     /// instead (and is not sought, and has no sound).
     static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, from: Double = 0, sound wantsSound: Bool = false,
-                     on socket: MessageSocket) {
+                     colour: ColourConverter = ColourConverter(), on socket: MessageSocket) {
         if range == nil {
             do throws(ImageError) {
-                if let frames = try PictureAnimation.open(file: file, name: name) { return animate(frames, on: socket) }
+                if let animation = try PictureAnimation.open(file: file, name: name) {
+                    return animate(animation.frames, conversion: colour.conversion(from: animation.colour), on: socket)
+                }
             } catch {
                 socket.send(.failed(reason: error.reason))
                 return
@@ -99,9 +101,10 @@ enum ClipStreamer {
         }
     }
 
-    /// Plays an animated picture: each frame the whole canvas in RGBA, shown for its delay,
-    /// the whole as many times as the file says.
-    private static func animate(_ frames: any AnimationFrames, on socket: MessageSocket) {
+    /// Plays an animated picture: each frame the whole canvas in RGBA, in the screen's
+    /// colours (`conversion`, from the file's own, as its still), shown for its delay, the
+    /// whole as many times as the file says.
+    private static func animate(_ frames: any AnimationFrames, conversion: ColourConverter.Conversion, on socket: MessageSocket) {
         let shape = HelperMessage.ClipShape(width: frames.width, height: frames.height, layout: .rgba, matrix: .bt601,
                                             durationMicros: 0, quarterTurns: 0, decoder: frames.decoder,
                                             frameBytes: frames.width * frames.height * 4, pitches: [frames.width * 4],
@@ -129,6 +132,7 @@ enum ClipStreamer {
                 continue
             }
             framesThisPlay += 1
+            if conversion.changesPixels { conversion.apply(ring.buffers[index], count: frames.width * frames.height) }
             guard ring.send(index, at: time, for: delay, position: time) else { return }
             time += delay
         }

@@ -21,9 +21,15 @@ public enum VideoHelper {
     static let alsoAllowed = ["socketpair", "getppid", "sched_getattr", "sched_getparam", "sched_getscheduler"]
 
     /// Serves requests until the main process goes away; never returns.
-    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders) -> Never {
+    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil) -> Never {
         // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
         setenv("TZ", "UTC0", 1)
+        // The screen's profile, read while files can be: animations' frames are converted to
+        // it as their stills are (one gone bad since start leaves them in sRGB).
+        let display = displayProfile.flatMap { try? ImageFile.read($0) }.flatMap {
+            ColourConverter.checkDisplayProfile($0) == nil ? $0 : nil
+        }
+        let colour = ColourConverter(display: display, keepsTransforms: true)
         let started: ImageError?
         do throws(ImageError) {
             try GStreamerSetup.initialise(decoders: decoders)
@@ -67,7 +73,7 @@ public enum VideoHelper {
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
                     ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6,
-                                      sound: sound, on: socket)
+                                      sound: sound, colour: colour, on: socket)
                 case .release, .seek:
                     continue  // for a clip that ended
                 case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked, .sound:

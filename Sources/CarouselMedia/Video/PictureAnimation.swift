@@ -17,6 +17,13 @@ public protocol AnimationFrames: AnyObject {
     func rewind() throws(ImageError)
 }
 
+/// An animation's frames with the colour its file declares (a WebP's ICCP chunk, an APNG's
+/// iCCP, sRGB, gAMA or cICP; a GIF is sRGB): its frames are converted as its still is.
+public struct ColouredFrames {
+    public let frames: any AnimationFrames
+    public let colour: EmbeddedColour
+}
+
 /// Animated GIF, WebP and PNG: found when the picture is decoded (in the helper, from the
 /// hostile file), played by a video helper with the reference libraries (giflib; libwebp's
 /// animation decoder; libspng for each APNG frame, found by our own chunk reader), frame
@@ -43,14 +50,16 @@ public enum PictureAnimation {
         return false
     }
 
-    /// The frames of the animated picture in the open file `fd`; nil when it is not one.
-    /// The file is read (once) only when its first bytes are a GIF's, a WebP's or a PNG's.
-    static func open(file fd: Int32, name: String) throws(ImageError) -> (any AnimationFrames)? {
+    /// The frames of the animated picture in the open file `fd`, and its colour; nil when
+    /// it is not one. The file is read (once) only when its first bytes are a GIF's, a
+    /// WebP's or a PNG's.
+    static func open(file fd: Int32, name: String) throws(ImageError) -> ColouredFrames? {
         var head = [UInt8](repeating: 0, count: 12)
         guard pread(fd, &head, head.count, 0) == head.count, mayAnimate(head) else { return nil }
         let bytes = try ImageFile.read(fd, name: name)
-        guard isAnimated(bytes) else { return nil }
-        return try open(bytes, name: name)
+        guard isAnimated(bytes), let frames = try open(bytes, name: name) else { return nil }
+        let colour = isWebP(bytes) ? ICCExtraction.webp(bytes) : isPNG(bytes) ? PNGCodec.declaredColour(bytes, path: name) : .sRGB
+        return ColouredFrames(frames: frames, colour: colour)
     }
 
     /// The frames of the animation in `bytes`; nil: it is not one (one frame, or another format).
