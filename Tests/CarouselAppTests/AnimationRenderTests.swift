@@ -94,6 +94,33 @@ import TestSupport
                 "\(format): the frame \(shown) against its still \(expected)")
     }
 
+    /// An animated WebP whose EXIF says it is turned (orientation 6, as a phone's): its
+    /// frames show upright as its still does, a 320 x 240 landscape as a portrait whose
+    /// top half (the stored left) is blue.
+    @Test func anAnimatedWebPsFramesTurnAsItsStillDoes() throws {
+        let dir = try Fixtures.temporaryFolder("animation-turned")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        let made = try ClipFixtures.animation(.webp, frames: [0, 1, 0], frameMs: 400, in: dir + "/..", name: "turned-\(UUID().uuidString)",
+                                              leftBlue: true)
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        var b = [UInt8](try Data(contentsOf: URL(fileURLWithPath: made)))
+        // EXIF (little-endian TIFF, one entry: orientation 6) as a chunk at the end, flagged in VP8X.
+        let exif: [UInt8] = Array("II*\0".utf8) + le32(8) + [1, 0, 0x12, 0x01, 3, 0] + le32(1) + [6, 0, 0, 0] + le32(0)
+        b[20] |= 0x08
+        b += Array("EXIF".utf8) + le32(exif.count) + exif
+        b.replaceSubrange(4..<8, with: le32(b.count - 8))
+        try Data(b).write(to: URL(fileURLWithPath: dir + "/b.webp"))
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
+        let still = try FittingDecoder().decode(b, name: "b.webp", fittingIn: Size(width: 240, height: 320))
+        #expect(still.width == 240 && still.height == 320, "the still is upright: \(still.width)x\(still.height)")
+        let (out, r) = try CarouselBinary.render([dir], script: "key right\nwait 500\nsnapshot s0\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).contains("video_started"), "it played")
+        // The portrait picture's upper and lower parts, in the centre column of a 640 x 360 view.
+        let top = try ClipRenderTests.colour(out + "/s0.png", 320, 110), bottom = try ClipRenderTests.colour(out + "/s0.png", 320, 250)
+        #expect(top == 2 && bottom == 0, "blue above red, as the still: \(String(describing: top)), \(String(describing: bottom))")
+    }
+
     @Test func motionOffKeepsItStill() throws {
         let (out, r) = try CarouselBinary.render([try Self.folder()], script: Self.script, options: ["--motion", "off"])
         #expect(r.status == 0, "\(r.stderr)")

@@ -163,11 +163,13 @@ public enum ClipFixtures {
     /// `loop`: the muxer's (GIF: 0 for ever, -1 once, N repeats after the first; WebP and
     /// APNG: 0 for ever, N plays).
     @discardableResult
+    /// `leftBlue`: the left half of every frame blue (a frame whose turn can be seen).
     public static func animation(_ format: Animated = .gif, frames: [Int], frameMs: Int = 200, loop: Int = 0, width: Int = 320,
-                                 height: Int = 240, in folder: String, name: String = "anim") throws -> String {
+                                 height: Int = 240, in folder: String, name: String = "anim", leftBlue: Bool = false) throws -> String {
         var args = ["-hide_banner", "-loglevel", "error", "-y"]
         for f in frames {
-            args += ["-f", "lavfi", "-i", "color=c=\(colours[f].name):size=\(width)x\(height):rate=10:duration=\(Double(frameMs) / 1000)"]
+            let half = leftBlue ? ",drawbox=x=0:y=0:w=\(width / 2):h=\(height):color=blue:t=fill" : ""
+            args += ["-f", "lavfi", "-i", "color=c=\(colours[f].name):size=\(width)x\(height):rate=10:duration=\(Double(frameMs) / 1000)\(half)"]
         }
         let inputs = frames.indices.map { "[\($0)]" }.joined()
         // A GIF's palette made from its frames: ffmpeg's default one has four blues.

@@ -24,7 +24,8 @@ enum ClipStreamer {
         if range == nil {
             do throws(ImageError) {
                 if let animation = try PictureAnimation.open(file: file, name: name) {
-                    return animate(animation.frames, conversion: colour.conversion(from: animation.colour), on: socket)
+                    return animate(animation.frames, conversion: colour.conversion(from: animation.colour),
+                                   orientation: animation.orientation, on: socket)
                 }
             } catch {
                 socket.send(.failed(reason: error.reason))
@@ -102,13 +103,18 @@ enum ClipStreamer {
     }
 
     /// Plays an animated picture: each frame the whole canvas in RGBA, in the screen's
-    /// colours (`conversion`, from the file's own, as its still), shown for its delay, the
-    /// whole as many times as the file says.
-    private static func animate(_ frames: any AnimationFrames, conversion: ColourConverter.Conversion, on socket: MessageSocket) {
-        let shape = HelperMessage.ClipShape(width: frames.width, height: frames.height, layout: .rgba, matrix: .bt601,
+    /// colours (`conversion`, from the file's own, as its still), turned upright as its
+    /// still is (`orientation`: a WebP's EXIF), shown for its delay, the whole as many
+    /// times as the file says.
+    private static func animate(_ frames: any AnimationFrames, conversion: ColourConverter.Conversion,
+                                orientation: ExifOrientation = .up, on socket: MessageSocket) {
+        let (width, height) = orientation.swapsAxes ? (frames.height, frames.width) : (frames.width, frames.height)
+        let shape = HelperMessage.ClipShape(width: width, height: height, layout: .rgba, matrix: .bt601,
                                             durationMicros: 0, quarterTurns: 0, decoder: frames.decoder,
-                                            frameBytes: frames.width * frames.height * 4, pitches: [frames.width * 4],
+                                            frameBytes: width * height * 4, pitches: [width * 4],
                                             offsets: [0], ringSize: ringSize)
+        // A turned animation is composed here first, then turned into the ring.
+        var stored = orientation == .up ? [] : [UInt8](repeating: 0, count: frames.width * frames.height * 4)
         guard let ring = Ring(shape, on: socket) else { return }
         var time = 0.0, played = 0, framesThisPlay = 0
         while true {
@@ -117,7 +123,15 @@ enum ClipStreamer {
             guard case .fill(let index) = turn else { continue }
             let delay: Double?
             do throws(ImageError) {
-                delay = try frames.next(into: ring.buffers[index])
+                if orientation == .up {
+                    delay = try frames.next(into: ring.buffers[index])
+                } else {
+                    delay = try stored.withUnsafeMutableBytes { raw in
+                        Result { () throws(ImageError) in try frames.next(into: raw.baseAddress!) }
+                    }.get()
+                    let turned = PixelImage(width: frames.width, height: frames.height, pixels: stored).oriented(orientation)
+                    turned.pixels.withUnsafeBytes { ring.buffers[index].copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                }
             } catch {
                 socket.send(.failed(reason: error.reason))
                 return

@@ -18,10 +18,12 @@ public protocol AnimationFrames: AnyObject {
 }
 
 /// An animation's frames with the colour its file declares (a WebP's ICCP chunk, an APNG's
-/// iCCP, sRGB, gAMA or cICP; a GIF is sRGB): its frames are converted as its still is.
+/// iCCP, sRGB, gAMA or cICP; a GIF is sRGB) and a WebP's EXIF orientation: its frames are
+/// converted and turned as its still is.
 public struct ColouredFrames {
     public let frames: any AnimationFrames
     public let colour: EmbeddedColour
+    public var orientation = ExifOrientation.up
 }
 
 /// Animated GIF, WebP and PNG: found when the picture is decoded (in the helper, from the
@@ -59,7 +61,7 @@ public enum PictureAnimation {
         let bytes = try ImageFile.read(fd, name: name)
         guard isAnimated(bytes), let frames = try open(bytes, name: name) else { return nil }
         let colour = isWebP(bytes) ? ICCExtraction.webp(bytes) : isPNG(bytes) ? PNGCodec.declaredColour(bytes, path: name) : .sRGB
-        return ColouredFrames(frames: frames, colour: colour)
+        return ColouredFrames(frames: frames, colour: colour, orientation: isWebP(bytes) ? ExifOrientation.read(webp: bytes) : .up)
     }
 
     /// The frames of the animation in `bytes`; nil: it is not one (one frame, or another format).
