@@ -83,7 +83,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// answered yet are waited for; once every one has, an empty list is said as a folder's is.
     public var emptyMessage: String {
         let library = RemoteSources.existingLibrary(remote)
-        let waiting = paths.filter(RemoteURL.isRemote).filter { url in
+        let waiting = (paths.filter(RemoteURL.isRemote) + (remote.immichSource.map { [$0.sourceURL] } ?? [])).filter { url in
             guard let library else { return true }
             let expanded = (try? RemoteURL.expand(url, hostname: RemoteURL.hostname, machineID: RemoteURL.machineID)) ?? url
             return library.state(of: expanded) == .waiting
@@ -134,6 +134,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
     ///   up shows its pictures rather than "Waiting for" and then its pictures.
     func scan(tolerant: Bool = false, waitForWeb: Bool = false, note: (String) -> Void) throws -> SourceScanner.Result {
         var given = paths
+        // An Immich library is a web source of its own, listed through its API.
+        if let immich = remote.immichSource { given.append(immich.sourceURL) }
         if given.isEmpty {
             guard let assets = BundledAssets.folder() else {
                 throw Failure("no images given and the bundled Assets/ folder was not found; pass image files or folders")
@@ -158,7 +160,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// The download library, when a source is a web URL.
     var remoteLibrary: RemoteLibrary? {
-        paths.contains(where: RemoteURL.isRemote) ? RemoteSources.library(remote) : nil
+        paths.contains(where: RemoteURL.isRemote) || remote.immich != nil ? RemoteSources.library(remote) : nil
     }
 
     /// The thumbnail cache these options ask for: `--thumbnail-cache DIR`, none, or the

@@ -22,9 +22,47 @@ public struct RemoteOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Certificates (PEM) to trust for https besides the system's: a private certificate authority.", valueName: "FILE"))
     public var caFile: String?
 
+    @Option(help: ArgumentHelp("An Immich server whose pictures to show (its web address); what to show is chosen with the --immich- options, a random 200 when none is given.", valueName: "URL"))
+    public var immich: String?
+
+    @Option(help: ArgumentHelp("The file holding the Immich API key (sent as x-api-key; never logged). Required with --immich.", valueName: "FILE"))
+    public var immichKeyFile: String?
+
+    @Option(help: ArgumentHelp("An Immich album to show, by name or id (repeatable).", valueName: "NAME|ID"))
+    public var immichAlbum: [String] = []
+
+    @Option(help: ArgumentHelp("The pictures of a person Immich knows, by name or id (repeatable).", valueName: "NAME|ID"))
+    public var immichPerson: [String] = []
+
+    @Flag(help: "Immich's favourites.")
+    public var immichFavorites = false
+
+    @Flag(help: "Immich's memories for today: on this day in earlier years.")
+    public var immichMemories = false
+
+    @Option(help: ArgumentHelp("A random selection of N of the Immich library, drawn again at each --refresh.", valueName: "N"))
+    public var immichRandom: Int?
+
+    @Flag(help: "Download Immich's originals instead of its previews (their full colour profile and the zoom's detail; more bytes).")
+    public var immichOriginals = false
+
     public init() {}
 
     public func validate() throws {
+        if let immich {
+            guard RemoteURL.isRemote(immich), URL(string: immich)?.host != nil else {
+                throw ValidationError("--immich must be the http:// or https:// address of an Immich server, not \(immich)")
+            }
+            guard let file = immichKeyFile else { throw ValidationError("--immich needs --immich-key-file FILE (the API key)") }
+            guard let key = try? String(contentsOfFile: file, encoding: .utf8),
+                  !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                throw ValidationError("--immich-key-file \(file): no readable file holding a key")
+            }
+        } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPerson.isEmpty || immichFavorites || immichMemories
+                    || immichRandom != nil || immichOriginals {
+            throw ValidationError("the --immich- options need --immich URL")
+        }
+        if let n = immichRandom, n < 1 || n > 10_000 { throw ValidationError("--immich-random must be 1 to 10000, not \(n)") }
         if let d = cacheDir, d.isEmpty { throw ValidationError("--cache-dir must name a folder") }
         if cacheMb < 16 || cacheMb > 1_048_576 { throw ValidationError("--cache-mb must be 16 to 1048576, not \(cacheMb)") }
         if !(refresh >= 5 && refresh <= 86_400) { throw ValidationError("--refresh must be 5 to 86400 seconds, not \(refresh)") }
@@ -41,7 +79,29 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         [.init("cache-dir", cacheDir.map { .string($0) }, unset: "$XDG_CACHE_HOME/kiosk-carousel"),
          .init("cache-mb", .number(Double(cacheMb))), .init("refresh", .number(refresh)),
          .init("max-download-mb", .number(Double(maxDownloadMb))), .init("downloads", .number(Double(downloads))),
-         .init("ca-file", caFile.map { .string($0) }, unset: "the system's certificates")]
+         .init("ca-file", caFile.map { .string($0) }, unset: "the system's certificates"),
+         .init("immich", immich.map { .string($0) }, unset: "none"),
+         .init("immich-key-file", immichKeyFile.map { .string($0) }, unset: "none"),
+         .init("immich-album", immichAlbum.isEmpty ? nil : .strings(immichAlbum), unset: "none"),
+         .init("immich-person", immichPerson.isEmpty ? nil : .strings(immichPerson), unset: "none"),
+         .init("immich-favorites", .bool(immichFavorites)), .init("immich-memories", .bool(immichMemories)),
+         .init("immich-random", immichRandom.map { .number(Double($0)) }, unset: "200 when nothing else is chosen"),
+         .init("immich-originals", .bool(immichOriginals))]
+    }
+
+    /// The Immich library asked for, its key read from its file; nil without `--immich`.
+    public var immichSource: ImmichSource? {
+        guard let immich, let file = immichKeyFile,
+              let key = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
+        var selection = ImmichSource.Selection()
+        selection.albums = immichAlbum
+        selection.people = immichPerson
+        selection.favourites = immichFavorites
+        selection.memories = immichMemories
+        selection.random = immichRandom
+        selection.originals = immichOriginals
+        if selection.isEmpty { selection.random = 200 }
+        return ImmichSource(server: immich, key: key, selection: selection)
     }
 
     /// The folder of the download cache: `--cache-dir`, systemd's `CacheDirectory=`, the XDG
@@ -63,6 +123,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         s.maxDownloadBytes = Int64(maxDownloadMb) << 20
         s.caFile = caFile
         s.downloads = downloads
+        s.immich = immichSource
         return s
     }
 }

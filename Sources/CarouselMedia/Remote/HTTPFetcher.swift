@@ -24,6 +24,11 @@ public enum HTTPFetcher {
         public var totalTimeout: Double = 300
         /// A PEM file of CAs to trust instead of the system's (`--ca-file`).
         public var caFile: String?
+        /// Headers sent besides (an API's key). A request carrying any follows no redirect:
+        /// libcurl would send them on to whatever host it is pointed at.
+        public var headers: [String] = []
+        /// A JSON body, sent with POST; nil: GET.
+        public var body: String?
 
         public init(url: String) { self.url = url }
     }
@@ -67,12 +72,15 @@ public enum HTTPFetcher {
         var headers: UnsafeMutablePointer<curl_slist>?
         if let etag = request.etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
         if let date = request.lastModified { headers = curl_slist_append(headers, "If-Modified-Since: \(date)") }
+        for header in request.headers { headers = curl_slist_append(headers, header) }
+        if request.body != nil { headers = curl_slist_append(headers, "Content-Type: application/json") }
         defer { curl_slist_free_all(headers) }
 
         _ = kc_curl_string(curl, CURLOPT_URL, request.url)
         _ = kc_curl_string(curl, CURLOPT_PROTOCOLS_STR, "http,https")
         _ = kc_curl_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        _ = kc_curl_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+        _ = kc_curl_long(curl, CURLOPT_FOLLOWLOCATION, request.headers.isEmpty ? 1 : 0)
+        if let body = request.body { _ = kc_curl_string(curl, CURLOPT_COPYPOSTFIELDS, body) }
         _ = kc_curl_long(curl, CURLOPT_MAXREDIRS, maxRedirects)
         _ = kc_curl_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = kc_curl_long(curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connectTimeout))

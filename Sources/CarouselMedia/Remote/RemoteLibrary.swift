@@ -35,6 +35,9 @@ public final class RemoteLibrary: @unchecked Sendable {
         /// the first screen's decodes come first (200 checks at start cost the first
         /// complete frame about 100 ms on 2 cores).
         public var quietStart: Double = 5
+        /// A family's Immich library, listed through its API (`sourceURL` is its source);
+        /// every request to its server carries its key.
+        public var immich: ImmichSource?
 
         public init(cacheFolder: String) { self.cacheFolder = cacheFolder }
     }
@@ -106,7 +109,8 @@ public final class RemoteLibrary: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if sources[url] == nil {
-            let isManifest = Self.isManifest(url)
+            // An Immich listing is kept in the cache as a manifest, and read back as one.
+            let isManifest = Self.isManifest(url) || settings.immich?.sourceURL == url
             var s = RemoteSourceTable.Source(isManifest: isManifest)
             if isManifest {
                 if let file = cache.verifiedFile(for: url), let items = try? Self.parse(file: file, url: url) { s.items = items }
@@ -196,6 +200,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func poll(_ url: String) {
+        if let immich = settings.immich, immich.sourceURL == url { return poll(immich) }
         let isManifest = lock.withLock { sources[url]!.isManifest }
         guard isManifest else {
             // A picture given as a source: checked with the server at each refresh.
@@ -235,6 +240,39 @@ public final class RemoteLibrary: @unchecked Sendable {
         case .failed(let reason):
             unlink(temporary)
             failed(url, reason: reason)
+            settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
+        }
+    }
+
+    /// Lists an Immich library through its API; the listing is kept in the cache as a
+    /// manifest, so that an offline start shows it. A failure keeps the last listing.
+    private func poll(_ immich: ImmichSource) {
+        let url = immich.sourceURL
+        let hasItems = lock.withLock { sources[url]!.items != nil }
+        let fetch: ImmichSource.Fetch = { [self] address, body in
+            var r = request(address, maxBytes: 8 << 20)
+            r.body = body
+            let temporary = cache.temporaryFile()
+            defer { unlink(temporary) }
+            switch HTTPFetcher.fetch(r, into: temporary) {
+            case .fetched:
+                return FileManager.default.contents(atPath: temporary).map { .success([UInt8]($0)) }
+                    ?? .failure(.init("cannot read the answer"))
+            case .notModified: return .failure(.init("an unasked 304"))
+            case .failed(let reason):
+                let hint = reason == "HTTP 401" || reason == "HTTP 403" ? " (the key was refused: check --immich-key-file)" : ""
+                return .failure(.init(reason + hint))
+            }
+        }
+        do throws(ImmichSource.ListingError) {
+            let items = try immich.list(fetch: fetch, today: Date()) { warn($0) }
+            let temporary = cache.temporaryFile()
+            FileManager.default.createFile(atPath: temporary, contents: Data(ImmichSource.manifest(items).utf8))
+            cache.store(url, from: temporary, etag: nil, lastModified: nil)
+            succeeded(url)
+            settle(url, state: .online, items: items)
+        } catch {
+            failed(url, reason: error.reason + (hasItems ? "; keeping the last listing" : ""))
             settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
         }
     }
@@ -334,6 +372,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         r.connectTimeout = settings.connectTimeout
         r.idleTimeout = settings.idleTimeout
         r.totalTimeout = settings.totalTimeout
+        if let immich = settings.immich, immich.owns(url) { r.headers = immich.headers }
         return r
     }
 

@@ -1,6 +1,7 @@
 // The parsers are internal to their modules: reached with @testable imports, which only
 // a debug build allows (Tests/Fuzz/run and the tests build debug). A release build of the
 // whole package gets the targets without bodies.
+import Foundation
 #if DEBUG
 @testable import CarouselCore
 @testable import CarouselMedia
@@ -42,6 +43,18 @@ public enum MediaFuzzTargets {
             _ = try? TGACodec.decode(bytes, path: "fuzz.tga") { w, h throws(ImageError) in
                 guard w * h <= 4_000_000 else { throw ImageError(path: "fuzz.tga", reason: "too large") }
             }
+        },
+        // An Immich server answering every request of a listing (version, albums, people,
+        // searches page after page, memories, random) with these bytes.
+        "immich-answer": { bytes in
+            var selection = ImmichSource.Selection()
+            selection.albums = ["Garden", "00000000-0000-4000-8000-000000000001"]
+            selection.people = ["Grandma"]
+            selection.favourites = true
+            selection.memories = true
+            selection.random = 3
+            let source = ImmichSource(server: "http://127.0.0.1:9", key: "k", selection: selection)
+            _ = try? source.list(fetch: { _, _ in .success(bytes) }, today: Date(timeIntervalSince1970: 1_795_780_800)) { _ in }
         },
         // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },

@@ -1,0 +1,56 @@
+import CarouselCore
+import Foundation
+import Testing
+import TestSupport
+
+/// `carousel render` and the command line with an Immich library, as a user would give it:
+/// an album's pictures downloaded from the (fake) server and shown; a missing key file or an
+/// --immich- option without --immich is one line and a non-zero exit.
+@Suite struct ImmichRenderTests {
+    /// A JPEG of one colour, 320 x 240, by ImageMagick.
+    static func jpeg(_ colour: String) throws -> [UInt8] {
+        let dir = try Fixtures.temporaryFolder("immich-jpeg")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        p.arguments = ["-size", "320x240", "xc:\(colour)", dir + "/a.jpg"]
+        try p.run()
+        p.waitUntilExit()
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/a.jpg")))
+    }
+
+    @Test func anAlbumsPicturesAreShownFromTheServer() throws {
+        let key = "render-key-" + UUID().uuidString
+        let server = try FakeImmich(key: key)
+        defer { server.stop() }
+        server.addAlbum(id: "00000000-0000-4000-8000-000000000001", name: "Garden")
+        for (n, colour) in ["red", "lime", "blue"].enumerated() {
+            var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-00000000001\(n)", name: "\(colour).jpg",
+                                     preview: try Self.jpeg(colour), original: try Self.jpeg(colour))
+            a.albums = n < 2 ? ["00000000-0000-4000-8000-000000000001"] : []
+            server.add(a)
+        }
+        let dir = try Fixtures.temporaryFolder("immich-render")
+        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
+        let (out, r) = try CarouselBinary.render([], script: "snapshot a\nkey right\nwait 1000\nsnapshot b\n",
+                                                 options: ["--immich", server.url, "--immich-key-file", dir + "/immich.key",
+                                                           "--immich-album", "Garden", "--cache-dir", dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try ClipRenderTests.colour(out + "/a.png") == 0, "the album's first picture, red")
+        #expect(try ClipRenderTests.colour(out + "/b.png") == 1, "then its second, lime")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(!r.stderr.contains(key) && !events.contains(key), "the key is in no line and no event")
+        #expect(server.requests("/api/search/metadata") >= 1 && server.keys == [key])
+    }
+
+    @Test func aMissingKeyFileOrAnOptionWithoutTheServerIsOneLine() throws {
+        for (args, said) in [(["--immich", "http://127.0.0.1:9"], "--immich-key-file"),
+                             (["--immich", "http://127.0.0.1:9", "--immich-key-file", "/nonexistent/key"], "/nonexistent/key"),
+                             (["--immich-album", "Garden"], "need --immich"),
+                             (["--immich", "ftp://x", "--immich-key-file", "/etc/hostname"], "http:// or https://")] {
+            let r = try CarouselBinary.run(["render", "--script", "/dev/null", "--out", try Fixtures.temporaryFolder("immich-bad")] + args)
+            #expect(r.status != 0 && r.stderr.contains(said), "\(args): \(r.stderr)")
+            #expect(r.stderr.split(separator: "\n").filter { !$0.isEmpty && !$0.hasPrefix("Usage") && !$0.contains("See '") }.count <= 2,
+                    "\(r.stderr)")
+        }
+    }
+}
