@@ -42,6 +42,31 @@ import TestSupport
         #expect(server.requests("/api/search/metadata") >= 1 && server.keys == [key])
     }
 
+    /// A video in the album plays as a clip, downloaded with the key: its frames in its colours.
+    @Test func anAlbumsVideoPlaysAsAClip() throws {
+        let key = "video-key-" + UUID().uuidString
+        let server = try FakeImmich(key: key)
+        defer { server.stop() }
+        let album = "00000000-0000-4000-8000-000000000001"
+        server.addAlbum(id: album, name: "Garden")
+        let dir = try Fixtures.temporaryFolder("immich-video")
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [1, 2], in: dir, name: "clip")
+        var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-000000000020", name: "PXL_1.mp4", preview: try Self.jpeg("gray"),
+                                 original: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))))
+        a.video = a.original
+        a.albums = [album]
+        server.add(a)
+        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
+        let (out, r) = try CarouselBinary.render([], script: "wait 500\nsnapshot s0\nwait 1000\nsnapshot s1\n",
+                                                 options: ["--immich", server.url, "--immich-key-file", dir + "/immich.key",
+                                                           "--immich-album", "Garden", "--cache-dir", dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(events.contains("\"type\":\"video_started\""), "the video played: \(r.stderr)")
+        #expect(try ClipRenderTests.colour(out + "/s0.png") == 1 && ClipRenderTests.colour(out + "/s1.png") == 2,
+                "its seconds in their colours")
+    }
+
     @Test func aMissingKeyFileOrAnOptionWithoutTheServerIsOneLine() throws {
         for (args, said) in [(["--immich", "http://127.0.0.1:9"], "--immich-key-file"),
                              (["--immich", "http://127.0.0.1:9", "--immich-key-file", "/nonexistent/key"], "/nonexistent/key"),

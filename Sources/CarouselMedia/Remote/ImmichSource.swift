@@ -69,10 +69,12 @@ public struct ImmichSource: Sendable, Equatable {
         var ids: [String] = []
         var seen: Set<String> = []
         var names: [String: String] = [:]
+        var videos: Set<String> = []
         func add(_ assets: [Asset]) {
             for a in assets where seen.insert(a.id).inserted {
                 ids.append(a.id)
                 names[a.id] = a.name
+                if a.isVideo { videos.insert(a.id) }
             }
         }
         if !selection.albums.isEmpty {
@@ -107,7 +109,10 @@ public struct ImmichSource: Sendable, Equatable {
             add(Self.assets(try list(json(fetch(server + "/api/search/random", body), "a random selection"), "a random selection")))
         }
         return ids.map { id in
-            let path = server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
+            // A video plays as a clip: the stream Immich made to play everywhere (H.264), its
+            // kind said to the views by a fragment (never sent to the server).
+            let path = videos.contains(id) ? server + "/api/assets/" + id + "/video/playback#clip.mp4"
+                : server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
             return ImageSource(path: path, title: names[id] ?? id)
         }
     }
@@ -150,6 +155,7 @@ public struct ImmichSource: Sendable, Equatable {
     struct Asset {
         var id: String
         var name: String?
+        var isVideo = false
     }
 
     /// The assets among `items` that can be shown: an id of a UUID's characters, not in the trash.
@@ -158,7 +164,7 @@ public struct ImmichSource: Sendable, Equatable {
             guard let a = item as? [String: Any], let id = a["id"] as? String, isID(id) else { return nil }
             if a["isTrashed"] as? Bool == true { return nil }
             let name = (a["originalFileName"] as? String).map { ($0 as NSString).deletingPathExtension }
-            return Asset(id: id, name: name)
+            return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO")
         }
     }
 
