@@ -116,16 +116,9 @@ struct InteractiveWindowTests {
         // At rest: under 2% of one core over 3 s (CPU time from /proc, not wall time). Work the
         // gestures set going may end late under ThreadSanitizer on a busy machine, so up to
         // three windows are looked at: a program that does not rest fails all three.
-        let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
-        var used = 0
-        for _ in 0..<3 {
-            app.waitForRest()
-            let before = app.cpuTicks
-            Thread.sleep(forTimeInterval: 3)
-            used = app.cpuTicks - before
-            if used >= 0 && Double(used) < 0.02 * 3 * Double(ticksPerSecond) { break }
-        }
-        #expect(used >= 0 && Double(used) < 0.02 * 3 * Double(ticksPerSecond), "\(used) ticks at rest")
+        app.waitForRest()
+        let rest = app.atRest(seconds: 3)
+        #expect(rest.used >= 0 && Double(rest.used) < rest.bound, "\(rest.used) ticks at rest")
 
         // SIGTERM (blocked in the mask the test runner passes on: the carousel unblocks it).
         app.process.terminate()
@@ -383,18 +376,10 @@ struct InteractiveWindowTests {
         Thread.sleep(forTimeInterval: 1.5)  // the rescan falls due under the held button
         // A loop spinning under the held button takes a whole core (200 ticks in 2 s). Two
         // rescans a window cost a few ticks, more under ThreadSanitizer on a busy machine (6
-        // seen against 4): a bound of 2 % (10 % under a sanitizer), over up to three windows.
-        let ticksPerSecond = Int(sysconf(Int32(_SC_CLK_TCK)))
-        let bound = (IsolatedDecodingTests.sanitized ? 0.10 : 0.02) * 2 * Double(ticksPerSecond)
-        var used = 0
-        for _ in 0..<3 {
-            let before = app.cpuTicks
-            Thread.sleep(forTimeInterval: 2)
-            used = app.cpuTicks - before
-            if Double(used) < bound { break }
-        }
+        // seen against 4).
+        let rest = app.atRest()
         try x.xdotool(["mouseup", "1"])
-        #expect(Double(used) < bound, "\(used) ticks with the button held")
+        #expect(Double(rest.used) < rest.bound, "\(rest.used) ticks with the button held")
     }
 
     @Test func aKioskWhosePhotoFolderIsNotThereYetWaitsForIt() throws {

@@ -186,6 +186,23 @@ final class RunningCarousel: @unchecked Sendable {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
     }
+
+    /// The program's CPU at rest: ticks used over a window of `seconds`, looked at up to
+    /// three times (a late wake-up from what came before, or a busy machine's, spoils one),
+    /// and the bound: `fraction` of a core (2 %), 10 % under a sanitizer (which runs the
+    /// program many times slower). A loop that spins takes a whole core in every window.
+    func atRest(seconds: Double = 2, fraction: Double = 0.02) -> (used: Int, bound: Double) {
+        let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let bound = (IsolatedDecodingTests.sanitized ? max(fraction, 0.10) : fraction) * seconds * ticksPerSecond
+        var used = 0
+        for _ in 0..<3 {
+            let before = cpuTicks
+            Thread.sleep(forTimeInterval: seconds)
+            used = cpuTicks - before
+            if Double(used) < bound { break }
+        }
+        return (used, bound)
+    }
 }
 
 /// Asks a window to close the way a window manager's close button does: a WM_DELETE_WINDOW
