@@ -93,6 +93,25 @@ import Testing
         #expect(server.requests("/api/memories") == 1)
     }
 
+    @Test func aTagByItsPathOrNameListsItsPictures() throws {
+        let server = try Self.server(assets: 0)
+        defer { server.stop() }
+        server.addTag(id: Self.id(700_001), path: "Family/Garden")
+        let picture = try Self.jpeg((10, 200, 10))
+        for n in 0..<4 {
+            var a = FakeImmich.Asset(id: Self.id(n), name: "tagged-\(n).jpg", preview: picture, original: picture)
+            a.tags = n % 2 == 0 ? [Self.id(700_001)] : []
+            server.add(a)
+        }
+        for wanted in ["Family/Garden", "garden", Self.id(700_001)] {
+            var selection = ImmichSource.Selection()
+            selection.tags = [wanted]
+            let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+            let items = try source.list(fetch: Self.fetch(source), today: Self.today) { _ in }
+            #expect(items.map(\.title) == ["tagged-0", "tagged-2"], "\(wanted): \(items.map(\.title))")
+        }
+    }
+
     @Test func aRefusedKeyIsOneLineThatNamesTheKeyFileNotTheKey() throws {
         let server = try Self.server(assets: 3)
         defer { server.stop() }

@@ -15,6 +15,7 @@ public final class FakeImmich: @unchecked Sendable {
         public var original: [UInt8]
         public var albums: [String] = []
         public var people: [String] = []
+        public var tags: [String] = []
         public var favourite = false
         /// Month and day it was taken ("11-27"), for memories.
         public var takenOn = "01-01"
@@ -33,6 +34,7 @@ public final class FakeImmich: @unchecked Sendable {
     private var assetsValue: [Asset] = []
     private var albumsValue: [(id: String, name: String)] = []
     private var peopleValue: [(id: String, name: String)] = []
+    private var tagsValue: [(id: String, path: String)] = []
     private var counts: [String: Int] = [:]
     private var keysSeen: Set<String> = []
     /// The version it says it is.
@@ -72,6 +74,8 @@ public final class FakeImmich: @unchecked Sendable {
     public func add(_ asset: Asset) { lock.withLock { assetsValue.append(asset) } }
     public func addAlbum(id: String, name: String) { lock.withLock { albumsValue.append((id, name)) } }
     public func addPerson(id: String, name: String) { lock.withLock { peopleValue.append((id, name)) } }
+    /// A tag by its full path ("Family/Grandma"): Immich names it by the last part, values it by the path.
+    public func addTag(id: String, path: String) { lock.withLock { tagsValue.append((id, path)) } }
     public func delete(_ id: String) { lock.withLock { if let i = assetsValue.firstIndex(where: { $0.id == id }) { assetsValue[i].deleted = true } } }
 
     public func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
@@ -138,6 +142,7 @@ public final class FakeImmich: @unchecked Sendable {
         }
         let asked = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any] ?? [:]
         let (assets, albums, people, version) = lock.withLock { (assetsValue.filter { !$0.deleted }, albumsValue, peopleValue, versionValue) }
+        let tags = lock.withLock { tagsValue }
         switch (method, path) {
         case ("GET", "/api/server/version"):
             answer("200 OK", json(["major": version.major, "minor": version.minor, "patch": version.patch, "prerelease": NSNull()]))
@@ -149,8 +154,12 @@ public final class FakeImmich: @unchecked Sendable {
         case ("GET", "/api/people"):
             answer("200 OK", json(["people": people.map { ["id": $0.id, "name": $0.name, "isHidden": false] }, "total": people.count,
                                    "hidden": 0, "hasNextPage": false]))
+        case ("GET", "/api/tags"):
+            answer("200 OK", json(tags.map { ["id": $0.id, "name": String($0.path.split(separator: "/").last ?? ""), "value": $0.path,
+                                              "createdAt": "2025-01-01T00:00:00.000Z"] }))
         case ("POST", "/api/search/metadata"):
             var chosen = assets
+            if let ids = asked["tagIds"] as? [String] { chosen = chosen.filter { !Set($0.tags).isDisjoint(with: ids) } }
             if let ids = asked["albumIds"] as? [String] { chosen = chosen.filter { !Set($0.albums).isDisjoint(with: ids) } }
             if let ids = asked["personIds"] as? [String] { chosen = chosen.filter { !Set($0.people).isDisjoint(with: ids) } }
             if let favourite = asked["isFavorite"] as? Bool { chosen = chosen.filter { $0.favourite == favourite } }

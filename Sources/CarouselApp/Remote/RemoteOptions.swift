@@ -34,6 +34,9 @@ public struct RemoteOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The pictures of a person Immich knows, by name or id (repeatable).", valueName: "NAME|ID"))
     public var immichPerson: [String] = []
 
+    @Option(help: ArgumentHelp("The pictures with an Immich tag, by name, path (Family/Grandma) or id (repeatable).", valueName: "NAME|ID"))
+    public var immichTag: [String] = []
+
     @Flag(help: "Immich's favourites.")
     public var immichFavorites = false
 
@@ -58,7 +61,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
                   !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw ValidationError("--immich-key-file \(file): no readable file holding a key")
             }
-        } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPerson.isEmpty || immichFavorites || immichMemories
+        } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPerson.isEmpty || !immichTag.isEmpty || immichFavorites || immichMemories
                     || immichRandom != nil || immichOriginals {
             throw ValidationError("the --immich- options need --immich URL")
         }
@@ -84,6 +87,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
          .init("immich-key-file", immichKeyFile.map { .string($0) }, unset: "none"),
          .init("immich-album", immichAlbum.isEmpty ? nil : .strings(immichAlbum), unset: "none"),
          .init("immich-person", immichPerson.isEmpty ? nil : .strings(immichPerson), unset: "none"),
+         .init("immich-tag", immichTag.isEmpty ? nil : .strings(immichTag), unset: "none"),
          .init("immich-favorites", .bool(immichFavorites)), .init("immich-memories", .bool(immichMemories)),
          .init("immich-random", immichRandom.map { .number(Double($0)) }, unset: "200 when nothing else is chosen"),
          .init("immich-originals", .bool(immichOriginals))]
@@ -96,6 +100,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         var selection = ImmichSource.Selection()
         selection.albums = immichAlbum
         selection.people = immichPerson
+        selection.tags = immichTag
         selection.favourites = immichFavorites
         selection.memories = immichMemories
         selection.random = immichRandom

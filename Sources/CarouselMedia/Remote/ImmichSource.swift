@@ -14,6 +14,7 @@ public struct ImmichSource: Sendable, Equatable {
     public struct Selection: Sendable, Equatable {
         public var albums: [String] = []
         public var people: [String] = []
+        public var tags: [String] = []
         public var favourites = false
         /// "On this day": the memories Immich made for today's date.
         public var memories = false
@@ -23,7 +24,7 @@ public struct ImmichSource: Sendable, Equatable {
         public var originals = false
         public init() {}
 
-        public var isEmpty: Bool { albums.isEmpty && people.isEmpty && !favourites && !memories && random == nil }
+        public var isEmpty: Bool { albums.isEmpty && people.isEmpty && tags.isEmpty && !favourites && !memories && random == nil }
     }
 
     /// The versions this was tested with (the fake server's 2.x and 3.x shapes).
@@ -94,6 +95,16 @@ public struct ImmichSource: Sendable, Equatable {
                     note("Immich \(server): no person named or numbered \(wanted)"); continue
                 }
                 add(try search(["personIds": [id]], fetch: fetch))
+            }
+        }
+        if !selection.tags.isEmpty {
+            // Tags by name (their full path, "Family/Grandma", or their last part) or id.
+            let tags = try list(json(fetch(server + "/api/tags", nil), "the tags"), "the tags")
+            for wanted in selection.tags {
+                guard let id = Self.find(wanted, in: tags, nameKey: "value") ?? Self.find(wanted, in: tags, nameKey: "name") else {
+                    note("Immich \(server): no tag named or numbered \(wanted)"); continue
+                }
+                add(try search(["tagIds": [id]], fetch: fetch))
             }
         }
         if selection.favourites { add(try search(["isFavorite": true], fetch: fetch)) }
