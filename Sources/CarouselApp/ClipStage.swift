@@ -117,7 +117,9 @@ final class ClipStage {
         } else if playing.motion == .off {
             return
         } else if let live = source.motion {
-            play = (live, nil)
+            // A web picture's motion plays once downloaded too; until then nothing plays.
+            guard let file = playing.localFile(live) else { return }
+            play = (file, nil)
         } else if case .clip(let range)? = motion {
             play = (local, range)
         } else if case .frames? = motion {

@@ -81,17 +81,23 @@ public final class LoadingMaker {
             broken: broken,
             // A frame's arrival wakes the loop to look: it draws only when one falls due. The
             // wall plays its animated tiles the same way.
-            clips: clipPlaying(library: library),
+            clips: clipPlaying(library: library, waits: waitsForImages),
             reports: reports)
     }
 
     /// How the carousel plays clips: web ones from their cached copies.
-    private func clipPlaying(library: RemoteLibrary?) -> ClipPlaying {
+    private func clipPlaying(library: RemoteLibrary?, waits: Bool) -> ClipPlaying {
         var playing = ClipPlaying(settings: helpers.settings, wake: { WakeReason.workDone.post() },
                                   maxSeconds: source.videoMax, motion: source.motion)
         playing.sound = source.audio
         if let library {
-            playing.localFile = { path in RemoteURL.isRemote(path) ? library.fileIfReady(for: path) : path }
+            // `carousel render` waits for the file (a frame never depends on a download's speed);
+            // the window asks without waiting and is woken when it has come.
+            playing.localFile = { path in
+                guard RemoteURL.isRemote(path) else { return path }
+                if waits { return try? library.file(for: path, within: 60) }
+                return library.fileIfReady(for: path) { WakeReason.workDone.post() }
+            }
         }
         return playing
     }

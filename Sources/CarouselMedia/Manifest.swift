@@ -18,7 +18,8 @@ public enum Manifest {
         public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
     }
 
-    static let itemKeys = ["path", "title", "caption"]
+    /// `motion`: the clip that is the picture's motion (a Live Photo's), a path or URL as `path`.
+    static let itemKeys = ["path", "title", "caption", "motion"]
 
     /// The items of the manifest text `text`, read from `file` (which paths are relative to).
     public static func parse(_ text: String, file: String) throws(Problem) -> [ImageSource] {
@@ -53,7 +54,7 @@ public enum Manifest {
             guard let item = element.table else { continue }
             for entry in item.entries where !itemKeys.contains(entry.key) {
                 throw Problem(file: file, line: entry.line,
-                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title or caption)")
+                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title, caption or motion)")
             }
             var strings: [String: String] = [:]
             for key in itemKeys {
@@ -70,7 +71,15 @@ public enum Manifest {
                 throw Problem(file: file, line: item.line(of: "path"),
                               message: "path '\(path)' in item \(i + 1) is not a web address (http or https) nor one relative to the manifest's")
             }
-            sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"]))
+            var motion: String? = nil
+            if let clip = strings["motion"] {
+                guard let resolved = resolve(clip) else {
+                    throw Problem(file: file, line: item.line(of: "motion"),
+                                  message: "motion '\(clip)' in item \(i + 1) is not a web address (http or https) nor one relative to the manifest's")
+                }
+                motion = resolved
+            }
+            sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"], motion: motion))
         }
         return sources
     }

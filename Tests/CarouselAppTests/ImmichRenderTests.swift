@@ -67,6 +67,31 @@ import TestSupport
                 "its seconds in their colours")
     }
 
+    /// A Live Photo's motion (its hidden video asset) plays over its still on arrival, once.
+    @Test func aLivePhotosMotionPlaysOnArrival() throws {
+        let key = "live-key-" + UUID().uuidString
+        let server = try FakeImmich(key: key)
+        defer { server.stop() }
+        let album = "00000000-0000-4000-8000-000000000001"
+        server.addAlbum(id: album, name: "Garden")
+        let dir = try Fixtures.temporaryFolder("immich-live")
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1], in: dir, name: "motion")
+        var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-000000000030", name: "IMG_1234.HEIC", preview: try Self.jpeg("gray"),
+                                 original: try Self.jpeg("gray"))
+        a.livePhoto = ("00000000-0000-4000-8000-000000000031", [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))))
+        a.albums = [album]
+        server.add(a)
+        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
+        let (out, r) = try CarouselBinary.render([], script: "wait 300\nsnapshot s0\nwait 1000\nsnapshot s1\nwait 2000\nsnapshot s2\n",
+                                                 options: ["--immich", server.url, "--immich-key-file", dir + "/immich.key",
+                                                           "--immich-album", "Garden", "--cache-dir", dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(events.contains("\"type\":\"video_started\"") && events.contains("\"type\":\"video_ended\""), "it played once: \(events)")
+        let seen = try ["s0", "s1", "s2"].map { try ClipRenderTests.colour(out + "/\($0).png") }
+        #expect(seen == [0, 1, nil], "red, lime, then the grey still: \(seen)")
+    }
+
     @Test func aMissingKeyFileOrAnOptionWithoutTheServerIsOneLine() throws {
         for (args, said) in [(["--immich", "http://127.0.0.1:9"], "--immich-key-file"),
                              (["--immich", "http://127.0.0.1:9", "--immich-key-file", "/nonexistent/key"], "/nonexistent/key"),

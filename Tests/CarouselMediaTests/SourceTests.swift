@@ -29,6 +29,18 @@ import Testing
         ])
     }
 
+    /// An item's motion (a Live Photo's clip) resolves as its path does; a web manifest's
+    /// cannot name a file of the kiosk's.
+    @Test func anItemsMotionResolvesAsItsPath() throws {
+        let local = try Manifest.parse("[[item]]\npath = \"IMG_1.HEIC\"\nmotion = \"IMG_1.MOV\"\n", file: "/shows/lobby.toml")
+        #expect(local.first?.motion == "/shows/IMG_1.MOV")
+        let web = try Manifest.parse("[[item]]\npath = \"a.jpg\"\nmotion = \"clips/a.mov\"\n", url: "https://content.example/show.toml")
+        #expect(web.first?.motion == "https://content.example/clips/a.mov")
+        #expect(throws: Manifest.Problem.self) {
+            try Manifest.parse("[[item]]\npath = \"a.jpg\"\nmotion = \"file:///etc/passwd\"\n", url: "https://content.example/show.toml")
+        }
+    }
+
     @Test(arguments: [
         ("[[item]]\npath = \"a.jpg\"\ntitle = = \"x\"\n", 3, "title"),
         ("[[item]]\npath = \"a.jpg\"\n\n[[item]]\npath = \"b.jpg\"\ntilte = \"B\"\n", 6, "unknown key 'tilte' in item 2"),

@@ -22,6 +22,8 @@ public final class FakeImmich: @unchecked Sendable {
         public var deleted = false
         /// A video's playable stream (its type is then VIDEO; the preview stays a JPEG).
         public var video: [UInt8]? = nil
+        /// A Live Photo's motion: the id of its hidden video asset, and that video's stream.
+        public var livePhoto: (id: String, video: [UInt8])? = nil
         public init(id: String, name: String, preview: [UInt8], original: [UInt8]) {
             self.id = id; self.name = name; self.preview = preview; self.original = original
         }
@@ -97,7 +99,7 @@ public final class FakeImmich: @unchecked Sendable {
     private func describe(_ a: Asset) -> [String: Any] {
         ["id": a.id, "type": a.video == nil ? "IMAGE" : "VIDEO", "originalFileName": a.name, "isFavorite": a.favourite, "isTrashed": false,
          "fileCreatedAt": "2024-\(a.takenOn)T10:00:00.000Z", "exifInfo": ["city": "Lisbon", "country": "Portugal"],
-         "someFieldFromTheFuture": ["nested": [1, 2, 3]]]
+         "someFieldFromTheFuture": ["nested": [1, 2, 3]], "livePhotoVideoId": a.livePhoto?.id as Any? ?? NSNull()]
     }
 
     private func serve(_ fd: Int32) {
@@ -179,10 +181,11 @@ public final class FakeImmich: @unchecked Sendable {
             answer("200 OK", json(Array(assets.prefix(asked["size"] as? Int ?? 250)).map(describe)))
         default:
             let pieces = path.split(separator: "/")
-            if pieces.count == 5, pieces[1] == "assets", pieces[3] == "video", pieces[4] == "playback",
-               let a = lock.withLock({ assetsValue.first { $0.id == pieces[2] } }), let video = a.video, !a.deleted {
-                answer("200 OK", video, type: "video/mp4")
-                return
+            if pieces.count == 5, pieces[1] == "assets", pieces[3] == "video", pieces[4] == "playback" {
+                let all = lock.withLock { assetsValue }
+                let video = all.first { $0.id == pieces[2] && !$0.deleted }?.video
+                    ?? all.first { $0.livePhoto?.id == String(pieces[2]) && !$0.deleted }?.livePhoto?.video
+                if let video { answer("200 OK", video, type: "video/mp4"); return }
             }
             if pieces.count == 4, pieces[0] == "api", pieces[1] == "assets", let a = lock.withLock({ assetsValue.first { $0.id == pieces[2] } }) {
                 guard !a.deleted else { answer("404 Not Found", json(["message": "Not found or no asset.read access", "statusCode": 404])); return }

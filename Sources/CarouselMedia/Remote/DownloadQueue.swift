@@ -34,7 +34,8 @@ struct DownloadQueue {
         var next = urgent.first { !inFlight.contains($0) }
         let forDecoder = next != nil
         if next == nil {
-            next = background.lazy.flatMap { $0 }.map(\.path)
+            // Each picture, then its motion (a Live Photo's clip) when that is on the web too.
+            next = background.lazy.flatMap { $0 }.flatMap { [$0.path] + ($0.motion.flatMap { RemoteURL.isRemote($0) ? [$0] : nil } ?? []) }
                 .first { !confirmed.contains($0) && !inFlight.contains($0) && !skip($0) }
         }
         guard let url = next else { return nil }

@@ -71,11 +71,13 @@ public struct ImmichSource: Sendable, Equatable {
         var seen: Set<String> = []
         var names: [String: String] = [:]
         var videos: Set<String> = []
+        var motions: [String: String] = [:]
         func add(_ assets: [Asset]) {
             for a in assets where seen.insert(a.id).inserted {
                 ids.append(a.id)
                 names[a.id] = a.name
                 if a.isVideo { videos.insert(a.id) }
+                if let m = a.motion { motions[a.id] = m }
             }
         }
         if !selection.albums.isEmpty {
@@ -122,11 +124,16 @@ public struct ImmichSource: Sendable, Equatable {
         return ids.map { id in
             // A video plays as a clip: the stream Immich made to play everywhere (H.264), its
             // kind said to the views by a fragment (never sent to the server).
-            let path = videos.contains(id) ? server + "/api/assets/" + id + "/video/playback#clip.mp4"
+            let path = videos.contains(id) ? playback(id)
                 : server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
-            return ImageSource(path: path, title: names[id] ?? id)
+            // A Live Photo's motion: the video asset Immich keeps beside the still.
+            return ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback))
         }
     }
+
+    /// The stream Immich makes of a video to play everywhere (H.264), marked a clip for the
+    /// views by a fragment (never sent to the server).
+    private func playback(_ id: String) -> String { server + "/api/assets/" + id + "/video/playback#clip.mp4" }
 
     /// Says in one line when the server's version is older or newer than those tested.
     private func checkVersion(fetch: Fetch, note: (String) -> Void) throws(ListingError) {
@@ -167,6 +174,8 @@ public struct ImmichSource: Sendable, Equatable {
         var id: String
         var name: String?
         var isVideo = false
+        /// A Live Photo's motion: its video asset's id.
+        var motion: String? = nil
     }
 
     /// The assets among `items` that can be shown: an id of a UUID's characters, not in the trash.
@@ -175,7 +184,8 @@ public struct ImmichSource: Sendable, Equatable {
             guard let a = item as? [String: Any], let id = a["id"] as? String, isID(id) else { return nil }
             if a["isTrashed"] as? Bool == true { return nil }
             let name = (a["originalFileName"] as? String).map { ($0 as NSString).deletingPathExtension }
-            return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO")
+            let motion = (a["livePhotoVideoId"] as? String).flatMap { isID($0) ? $0 : nil }
+            return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO", motion: motion)
         }
     }
 
@@ -235,7 +245,9 @@ public struct ImmichSource: Sendable, Equatable {
             }
             return out + "\""
         }
-        return items.map { "[[item]]\npath = \(quoted($0.path))\ntitle = \(quoted($0.title))\n" }.joined(separator: "\n")
+        return items.map { item in
+            "[[item]]\npath = \(quoted(item.path))\ntitle = \(quoted(item.title))\n" + (item.motion.map { "motion = \(quoted($0))\n" } ?? "")
+        }.joined(separator: "\n")
     }
 
     public static func == (a: ImmichSource, b: ImmichSource) -> Bool {

@@ -69,6 +69,8 @@ public final class RemoteLibrary: @unchecked Sendable {
     private var listedStamps: [String: FileStamp?] = [:]
     /// Recently decoded pictures: never evicted (they are what the slots show).
     private var recent: [String] = []
+    /// Files a view waits for without blocking, and whom to tell when each arrives.
+    private var awaited: [String: @Sendable () -> Void] = [:]
     private var stopped = false
     /// Until then pictures already cached are not checked with the server (`quietStart`).
     private let quietUntil: Date
@@ -179,6 +181,18 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// The cached file of `url` once it is downloaded whole and checked (its poster's decode
     /// did both), else nil; never waits: a web clip plays from it.
     public func fileIfReady(for url: String) -> String? { cache.checkedFile(for: url) }
+
+    /// As `fileIfReady`; when it is not there yet, it is downloaded before anything else and
+    /// `arrived` is called once it is (a Live Photo's motion: the loop is woken to play it).
+    public func fileIfReady(for url: String, arrived: @escaping @Sendable () -> Void) -> String? {
+        if let path = cache.checkedFile(for: url) { return path }
+        lock.withLock {
+            if awaited[url] == nil, !downloads.isDownloading(url) { downloads.hurry(url) }
+            awaited[url] = arrived
+            lock.broadcast()
+        }
+        return nil
+    }
 
     // MARK: - Polling the sources
 
@@ -357,11 +371,13 @@ public final class RemoteLibrary: @unchecked Sendable {
             // not a failure of each picture; the server refusing it (HTTP 404) is said.
             if cached == nil || reason.hasPrefix("HTTP ") { failed(url, reason: reason, logged: !forDecoder) }
         }
-        lock.withLock {
+        let waiter = lock.withLock { () -> (@Sendable () -> Void)? in
             // Asked for while it was downloading in the background: done now, not to be asked again.
             downloads.finished(url)
             lock.broadcast()
+            return awaited.removeValue(forKey: url)
         }
+        waiter?()
         if replaced { changed() }
     }
 
