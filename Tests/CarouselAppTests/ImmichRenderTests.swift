@@ -18,48 +18,49 @@ import TestSupport
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/a.jpg")))
     }
 
-    @Test func anAlbumsPicturesAreShownFromTheServer() throws {
-        let key = "render-key-" + UUID().uuidString
+    /// A fake server with the album "Garden" (`album`), a folder holding the key's file, and
+    /// the options that show the album from it.
+    static func garden(_ name: String) throws -> (server: FakeImmich, dir: String, options: [String]) {
+        let key = name + "-key-" + UUID().uuidString
         let server = try FakeImmich(key: key)
+        server.addAlbum(id: album, name: "Garden")
+        let dir = try Fixtures.temporaryFolder("immich-" + name)
+        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
+        return (server, dir, ["--immich", server.url, "--immich-key-file", dir + "/immich.key", "--immich-album", "Garden",
+                              "--cache-dir", dir + "/cache"])
+    }
+
+    static let album = "00000000-0000-4000-8000-000000000001"
+
+    @Test func anAlbumsPicturesAreShownFromTheServer() throws {
+        let (server, _, options) = try Self.garden("render")
         defer { server.stop() }
-        server.addAlbum(id: "00000000-0000-4000-8000-000000000001", name: "Garden")
         for (n, colour) in ["red", "lime", "blue"].enumerated() {
             var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-00000000001\(n)", name: "\(colour).jpg",
                                      preview: try Self.jpeg(colour), original: try Self.jpeg(colour))
-            a.albums = n < 2 ? ["00000000-0000-4000-8000-000000000001"] : []
+            a.albums = n < 2 ? [Self.album] : []
             server.add(a)
         }
-        let dir = try Fixtures.temporaryFolder("immich-render")
-        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
-        let (out, r) = try CarouselBinary.render([], script: "snapshot a\nkey right\nwait 1000\nsnapshot b\n",
-                                                 options: ["--immich", server.url, "--immich-key-file", dir + "/immich.key",
-                                                           "--immich-album", "Garden", "--cache-dir", dir + "/cache"])
+        let (out, r) = try CarouselBinary.render([], script: "snapshot a\nkey right\nwait 1000\nsnapshot b\n", options: options)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try ClipRenderTests.colour(out + "/a.png") == 0, "the album's first picture, red")
         #expect(try ClipRenderTests.colour(out + "/b.png") == 1, "then its second, lime")
         let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
-        #expect(!r.stderr.contains(key) && !events.contains(key), "the key is in no line and no event")
-        #expect(server.requests("/api/search/metadata") >= 1 && server.keys == [key])
+        #expect(!r.stderr.contains(server.key) && !events.contains(server.key), "the key is in no line and no event")
+        #expect(server.requests("/api/search/metadata") >= 1 && server.keys == [server.key])
     }
 
     /// A video in the album plays as a clip, downloaded with the key: its frames in its colours.
     @Test func anAlbumsVideoPlaysAsAClip() throws {
-        let key = "video-key-" + UUID().uuidString
-        let server = try FakeImmich(key: key)
+        let (server, dir, options) = try Self.garden("video")
         defer { server.stop() }
-        let album = "00000000-0000-4000-8000-000000000001"
-        server.addAlbum(id: album, name: "Garden")
-        let dir = try Fixtures.temporaryFolder("immich-video")
         let clip = try ClipFixtures.make(.h264MP4, seconds: [1, 2], in: dir, name: "clip")
         var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-000000000020", name: "PXL_1.mp4", preview: try Self.jpeg("gray"),
                                  original: [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))))
         a.video = a.original
-        a.albums = [album]
+        a.albums = [Self.album]
         server.add(a)
-        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
-        let (out, r) = try CarouselBinary.render([], script: "wait 500\nsnapshot s0\nwait 1000\nsnapshot s1\n",
-                                                 options: ["--immich", server.url, "--immich-key-file", dir + "/immich.key",
-                                                           "--immich-album", "Garden", "--cache-dir", dir + "/cache"])
+        let (out, r) = try CarouselBinary.render([], script: "wait 500\nsnapshot s0\nwait 1000\nsnapshot s1\n", options: options)
         #expect(r.status == 0, "\(r.stderr)")
         let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
         #expect(events.contains("\"type\":\"video_started\""), "the video played: \(r.stderr)")
@@ -69,22 +70,16 @@ import TestSupport
 
     /// A Live Photo's motion (its hidden video asset) plays over its still on arrival, once.
     @Test func aLivePhotosMotionPlaysOnArrival() throws {
-        let key = "live-key-" + UUID().uuidString
-        let server = try FakeImmich(key: key)
+        let (server, dir, options) = try Self.garden("live")
         defer { server.stop() }
-        let album = "00000000-0000-4000-8000-000000000001"
-        server.addAlbum(id: album, name: "Garden")
-        let dir = try Fixtures.temporaryFolder("immich-live")
         let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1], in: dir, name: "motion")
         var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-000000000030", name: "IMG_1234.HEIC", preview: try Self.jpeg("gray"),
                                  original: try Self.jpeg("gray"))
         a.livePhoto = ("00000000-0000-4000-8000-000000000031", [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))))
-        a.albums = [album]
+        a.albums = [Self.album]
         server.add(a)
-        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
         let (out, r) = try CarouselBinary.render([], script: "wait 300\nsnapshot s0\nwait 1000\nsnapshot s1\nwait 2000\nsnapshot s2\n",
-                                                 options: ["--immich", server.url, "--immich-key-file", dir + "/immich.key",
-                                                           "--immich-album", "Garden", "--cache-dir", dir + "/cache"])
+                                                 options: options)
         #expect(r.status == 0, "\(r.stderr)")
         let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
         #expect(events.contains("\"type\":\"video_started\"") && events.contains("\"type\":\"video_ended\""), "it played once: \(events)")

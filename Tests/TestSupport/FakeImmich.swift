@@ -31,7 +31,7 @@ public final class FakeImmich: @unchecked Sendable {
 
     public let port: UInt16
     public let key: String
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let lock = NSLock()
     private var assetsValue: [Asset] = []
     private var albumsValue: [(id: String, name: String)] = []
@@ -48,24 +48,9 @@ public final class FakeImmich: @unchecked Sendable {
 
     public init(key: String) throws {
         self.key = key
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        Thread { [self] in acceptLoop() }.start()
+        listener = try LoopbackListener()
+        port = listener.port
+        listener.start { [self] fd in serve(fd) }
     }
 
     public var url: String { "http://127.0.0.1:\(port)" }
@@ -80,16 +65,7 @@ public final class FakeImmich: @unchecked Sendable {
     public func addTag(id: String, path: String) { lock.withLock { tagsValue.append((id, path)) } }
     public func delete(_ id: String) { lock.withLock { if let i = assetsValue.firstIndex(where: { $0.id == id }) { assetsValue[i].deleted = true } } }
 
-    public func stop() { shutdown(listener, Int32(SHUT_RDWR)) }
-
-    private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 && errno == EINTR { continue }
-            guard client >= 0 else { close(listener); return }
-            Thread { [self] in serve(client) }.start()
-        }
-    }
+    public func stop() { listener.stop() }
 
     private func json(_ value: Any) -> [UInt8] {
         [UInt8]((try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data())

@@ -6,7 +6,7 @@ import Glibc
 /// at fixed paths, one behaviour each. Runs until `stop`; counts requests and 304s per path.
 public final class MisbehavingServer: @unchecked Sendable {
     public let port: UInt16
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var notModified: [String: Int] = [:]
@@ -18,24 +18,9 @@ public final class MisbehavingServer: @unchecked Sendable {
     public static let etag = "\"v1\""
 
     public init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else { close(fd); throw POSIXError(.EADDRINUSE) }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
-        listener = fd
-        Thread { [self] in acceptLoop() }.start()
+        listener = try LoopbackListener()
+        port = listener.port
+        listener.start { [self] fd in serve(fd) }
     }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
@@ -52,21 +37,8 @@ public final class MisbehavingServer: @unchecked Sendable {
     /// The most requests of files put here served at the same time.
     public var mostAtOnce: Int { lock.withLock { mostActive } }
 
-    /// Stops accepting. The accept loop closes the socket itself: closed here, its number
-    /// could go to another test's server before the loop calls accept again, and this
-    /// server would answer (and count) that one's requests.
-    public func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-    }
-
-    private func acceptLoop() {
-        while true {
-            let client = accept(listener, nil, nil)
-            if client < 0 && errno == EINTR { continue }
-            guard client >= 0 else { close(listener); return }
-            Thread { [self] in serve(client) }.start()
-        }
-    }
+    /// Stops accepting.
+    public func stop() { listener.stop() }
 
     private func serve(_ fd: Int32) {
         defer { close(fd) }
