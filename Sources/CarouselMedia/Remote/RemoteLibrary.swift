@@ -281,8 +281,12 @@ public final class RemoteLibrary: @unchecked Sendable {
         do throws(ImmichSource.ListingError) {
             let items = try immich.list(fetch: fetch, today: Date()) { warn($0) }
             let temporary = cache.temporaryFile()
-            FileManager.default.createFile(atPath: temporary, contents: Data(ImmichSource.manifest(items).utf8))
-            cache.store(url, from: temporary, etag: nil, lastModified: nil)
+            // Kept for an offline start; not kept (one line), the show goes on from memory.
+            if FileManager.default.createFile(atPath: temporary, contents: Data(ImmichSource.manifest(items).utf8)) {
+                cache.store(url, from: temporary, etag: nil, lastModified: nil)
+            } else {
+                warn("Immich \(immich.server): its listing cannot be kept in the cache (\(temporary))")
+            }
             succeeded(url)
             settle(url, state: .online, items: items)
         } catch {
