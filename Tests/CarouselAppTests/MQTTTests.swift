@@ -89,7 +89,8 @@ struct MQTTTests {
         // At exit: offline, said by the program itself.
         kill(app.process.processIdentifier, SIGTERM)
         app.process.waitUntilExit()
-        #expect(app.process.terminationStatus == 0)
+        // Under ThreadSanitizer a race it reported makes the status 66: its report is in the log.
+        #expect(app.process.terminationStatus == 0, "log: \(app.log)")
         #expect(broker.retained("kiosk-carousel/hall/availability") == "offline")
     }
 
