@@ -68,6 +68,9 @@ public final class MQTTLink: @unchecked Sendable {
         var shotPlanned = false
     }
     private let state = NIOLockedValueBox(State())
+    /// Held while a message is handed to the handle; `destroyed` once `stop` lets it go.
+    private let handle = NSLock()
+    private var destroyed = false
     /// Seconds between pings while nothing else is said: the only wake-up of the MQTT
     /// thread at rest. A crash closes the connection and the broker says `offline` at once;
     /// a screen that loses power or network is said `offline` after 1.5 times this.
@@ -127,9 +130,12 @@ public final class MQTTLink: @unchecked Sendable {
         mosquitto_loop_start(mosq)
     }
 
-    /// `offline`, then goodbye (at exit).
+    /// `offline`, then goodbye (at exit). No publish reaches the handle once it is going: a
+    /// screenshot finished on the worker while the program exits found it destroyed (a
+    /// SEGV in libmosquitto, seen under ThreadSanitizer).
     public func stop() {
         publish("availability", "offline")
+        handle.withLock { destroyed = true }
         mosquitto_disconnect(mosq)
         mosquitto_loop_stop(mosq, false)
         mosquitto_destroy(mosq)
@@ -249,8 +255,12 @@ public final class MQTTLink: @unchecked Sendable {
 
     private func publish(_ topic: String, _ value: String) { publish(raw: base + "/" + topic, Array(value.utf8)) }
 
+    /// Queues a message for libmosquitto's thread (it never blocks), unless the handle is going.
     private func publish(raw topic: String, _ bytes: [UInt8]) {
-        _ = bytes.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, 1, true) }
+        handle.withLock {
+            guard !destroyed else { return }
+            _ = bytes.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, 1, true) }
+        }
     }
 
     static func json(_ object: [String: Any]) -> String {
