@@ -197,7 +197,7 @@ public struct ImmichSource: Sendable, Equatable {
     /// The id of the entry whose id or `nameKey` is `wanted` (a name compared without case).
     static func find(_ wanted: String, in list: [Any], nameKey: String) -> String? {
         let entries = list.compactMap { $0 as? [String: Any] }
-        if let byID = entries.first(where: { $0["id"] as? String == wanted }), isID(wanted) { _ = byID; return wanted }
+        if isID(wanted), entries.contains(where: { $0["id"] as? String == wanted }) { return wanted }
         return entries.first { ($0[nameKey] as? String)?.caseInsensitiveCompare(wanted) == .orderedSame }
             .flatMap { $0["id"] as? String }.flatMap { isID($0) ? $0 : nil }
     }
@@ -250,7 +250,4 @@ public struct ImmichSource: Sendable, Equatable {
         }.joined(separator: "\n")
     }
 
-    public static func == (a: ImmichSource, b: ImmichSource) -> Bool {
-        a.server == b.server && a.key == b.key && a.selection == b.selection
-    }
 }
