@@ -4,7 +4,7 @@ import CarouselCore
 /// rather than by SDL_image, whose loader refuses variants ImageMagick (the reference) and
 /// browsers read: bit fields of any width (bmpsuite's `rgb32bf`, 10-bit channels), 16-bit
 /// 5-6-5, an alpha mask in a V4 or V5 header, RLE4 and RLE8 with their deltas (pixels
-/// they skip are transparent, as browsers show them), OS/2's 12-byte header, the headerless
+/// they skip are transparent, as browsers show them), OS/2's 12-byte header and 2.x's (whole or cut after any field), the headerless
 /// DIB. The format is a header, a palette and rows: a page of code, which the helper's
 /// sandbox holds and the `bmp` fuzz target exercises, rather than a library for it. Every
 /// read is bounds-checked; the size is checked against the megapixel limit before a pixel
@@ -13,6 +13,10 @@ public enum BMPCodec {
     /// Header sizes of the DIB formats read: OS/2 1.x, Windows 3 (BITMAPINFOHEADER), its
     /// two extensions with masks, OS/2 2.x, V4 and V5.
     static let headerSizes: Set<Int> = [12, 40, 52, 56, 64, 108, 124]
+
+    /// Whether a header of `size` bytes is OS/2 2.x's cut after one of its fields (bmpsuite's
+    /// pal8os2v2-16 stops after the bit depth), as ImageMagick and browsers read it.
+    static func isShortOS2(_ size: Int) -> Bool { size >= 16 && size < 64 && size % 4 == 0 && !headerSizes.contains(size) }
 
     /// Whether `bytes` are a DIB without the 14-byte file header: a header size read here,
     /// one plane, a bit depth BMP has, and a size that fits in 16 bits each way or more.
@@ -34,7 +38,9 @@ public enum BMPCodec {
         func bad(_ why: String) -> ImageError { ImageError(path: path, reason: "is not a readable BMP (\(why))") }
         let hasFileHeader = bytes.count >= 2 && bytes[0] == 0x42 && bytes[1] == 0x4D
         let dib = hasFileHeader ? 14 : 0
-        guard let size = r.u32(dib), headerSizes.contains(size) else { throw bad("an unknown header") }
+        guard let size = r.u32(dib), headerSizes.contains(size) || (hasFileHeader && isShortOS2(size)) else { throw bad("an unknown header") }
+        // OS/2 2.x's header may stop after any field: those left out are zero.
+        let os2 = size == 64 || isShortOS2(size)
         let width: Int, signedHeight: Int, bits: Int
         var compression = 0, colours = 0
         var masks: [UInt32]? = nil
@@ -42,15 +48,15 @@ public enum BMPCodec {
             guard let w = r.u16(dib + 4), let h = r.u16(dib + 6), let b = r.u16(dib + 10) else { throw bad("it is cut short") }
             (width, signedHeight, bits) = (w, h, b)
         } else {
-            guard let w = r.u32(dib + 4), let h = r.u32(dib + 8), let b = r.u16(dib + 14), let c = r.u32(dib + 16),
-                  let used = r.u32(dib + 32) else { throw bad("it is cut short") }
+            guard let w = r.u32(dib + 4), let h = r.u32(dib + 8), let b = r.u16(dib + 14),
+                  let c = size >= 20 ? r.u32(dib + 16) : 0, let used = size >= 36 ? r.u32(dib + 32) : 0 else { throw bad("it is cut short") }
             (width, signedHeight, bits, compression, colours) = (Int(Int32(truncatingIfNeeded: w)), Int(Int32(truncatingIfNeeded: h)), b, c, used)
-            if size >= 52, size != 64, let red = r.u32(dib + 40), let green = r.u32(dib + 44), let blue = r.u32(dib + 48) {
+            if size >= 52, !os2, let red = r.u32(dib + 40), let green = r.u32(dib + 44), let blue = r.u32(dib + 48) {
                 let alpha = size >= 56 ? r.u32(dib + 52) ?? 0 : 0
                 masks = [red, green, blue, alpha].map { UInt32($0) }
             }
         }
-        if size == 64, compression == 3 || compression == 4 { throw bad("OS/2 Huffman or RLE24 compression") }
+        if os2, compression == 3 || compression == 4 { throw bad("OS/2 Huffman or RLE24 compression") }
         if compression == 4 || compression == 5 {
             throw ImageError(path: path, reason: "is a BMP holding a \(compression == 4 ? "JPEG" : "PNG"), which is not read")
         }

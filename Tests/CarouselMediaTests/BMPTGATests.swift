@@ -105,6 +105,22 @@ import Testing
         }
     }
 
+    /// OS/2 2.x's header cut after the bit depth (16 bytes, as bmpsuite's pal8os2v2-16): the
+    /// fields left out are zero, the palette's entries 4 bytes: the same picture as the whole
+    /// header gives (ImageMagick reads bmpsuite's file only because its first palette entry,
+    /// which it takes for the compression, is black).
+    @Test func os2HeaderCutShortReadsAsTheWholeOne() throws {
+        let path = try Self.written("BMP3:pal8.bmp", ["-type", "Palette", "-colors", "200", "-compress", "None"])
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var short = Array(whole[..<14]) + Self.le32(16) + Array(whole[18..<30]) + Array(whole[(14 + 40)...])
+        let offset = Int(whole[10]) | Int(whole[11]) << 8 | Int(whole[12]) << 16
+        short.replaceSubrange(2..<6, with: Self.le32(short.count))
+        short.replaceSubrange(10..<14, with: Self.le32(offset - 24))
+        let file = path.replacingOccurrences(of: "pal8.bmp", with: "pal8os2v2-16.bmp")
+        try Data(short).write(to: URL(fileURLWithPath: file))
+        Self.expectSame(try Self.decode(file), try Self.magick(path), tolerance: 0, "a 16-byte OS/2 2.x header")
+    }
+
     /// RLE4 with a delta: the pixels it skips are transparent (as browsers show them).
     @Test func rle4WithADeltaLeavesTheSkippedPixelsTransparent() throws {
         let w = 8, h = 2
