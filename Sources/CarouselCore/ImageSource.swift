@@ -40,8 +40,10 @@ public struct FileIdentity: Hashable, Sendable {
 
 extension ImageSource {
     /// Extensions of video clips, lower case: what a folder lists as clips and a view
-    /// plays (the content decides how each is decoded).
-    public static let clipExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "webm", "mkv", "3gp"]
+    /// plays (the content decides how each is decoded): phones' MP4 and MOV, the web's WebM,
+    /// editors' MKV, cameras' and dash cams' AVI (Motion JPEG and PCM sound), camcorders' AVCHD
+    /// (MTS, M2TS) and MPEG.
+    public static let clipExtensions: Set<String> = ["mp4", "m4v", "mov", "qt", "webm", "mkv", "3gp", "avi", "mts", "m2ts", "mpg", "mpeg"]
 
     /// Named as a video clip: the view plays it where it shows a picture's poster.
     public var isClip: Bool {

@@ -9,7 +9,7 @@ public struct SourceScanner: Sendable {
     public static let imageExtensions: Set<String> = Set<String>([
         "jpg", "jpeg", "jpe", "png", "webp", "gif", "bmp", "dib", "tga", "icb", "vda", "vst", "tif", "tiff", "pnm", "ppm", "pgm",
         "pbm", "qoi", "xpm", "pcx", "lbm", "iff", "xcf", "svg", "avif", "jxl", "heic", "heif", "hif",
-    ]).union(ImageSource.clipExtensions)  // clips: phones' MP4 and MOV, the web's WebM, editors' MKV
+    ]).union(ImageSource.clipExtensions)
 
     public enum Order: Sendable { case name, modificationTime }
 

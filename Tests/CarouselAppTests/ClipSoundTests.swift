@@ -52,6 +52,7 @@ import TestSupport
                     "second \(second): \(tone) Hz, not \(ClipFixtures.tones[second])")
         }
         // Both channels carry the mono sound (within the converter's dither).
+        guard samples.count >= 49_000 * 4 else { Issue.record("\(samples.count / 4) sample frames"); return }
         func sample(_ frame: Int, _ channel: Int) -> Int {
             let at = frame * 4 + channel * 2
             return Int(Int16(bitPattern: UInt16(samples[at]) | UInt16(samples[at + 1]) << 8))

@@ -48,13 +48,15 @@ import TestSupport
             let clip = try GStreamerClip(bytes: raw, name: path, output: .yuv)
             let info = try clip.open(timeout: 10)
             #expect(info.width == 320 && info.height == 240 && info.layout != nil, "\(info)")
-            #expect(info.duration.map { abs($0 - 3) < 0.15 } == true, "duration \(String(describing: info.duration))")
+            #expect(kind.saysLength ? info.duration.map { abs($0 - 3) < 0.15 } == true : info.duration == nil,
+                    "duration \(String(describing: info.duration))")
             #expect(!info.decoder.isEmpty, "the decoder is named")
             var seen: [(time: Double, colour: Int?)] = []
             while case .frame(let frame) = try clip.next(timeout: 5) {
                 seen.append((frame.time, Self.centre(of: frame, info: info).flatMap(Self.colourIndex)))
             }
-            #expect(seen.count == 30, "\(kind): 3 s at 10 frames a second, got \(seen.count)")
+            let rate = kind.rate ?? 10
+            #expect(seen.count == 3 * rate, "\(kind): 3 s at \(rate) frames a second, got \(seen.count)")
             for (time, colour) in seen {
                 #expect(colour == Int(time + 0.001), "\(kind): the frame at \(time) s shows colour \(String(describing: colour))")
             }

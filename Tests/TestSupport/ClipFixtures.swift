@@ -10,6 +10,10 @@ public enum ClipFixtures {
         public var codec: [String]
         /// The sound's codec, as a phone or an editor pairs it with the picture's.
         public var soundCodec: [String]
+        /// The frame rate the codec must have, when it cannot take any (MPEG-2's are fixed).
+        public var rate: Int? = nil
+        /// Whether the container says the clip's length (an MPEG stream's is not known).
+        public var saysLength = true
         public var description: String { "\(ext) (\(codec.joined(separator: " ")))" }
 
         public static let h264MP4 = Kind(ext: "mp4", codec: ["-c:v", "libx264", "-preset", "ultrafast", "-movflags", "+faststart"],
@@ -20,7 +24,15 @@ public enum ClipFixtures {
                                          soundCodec: ["-c:a", "libopus"])
         public static let av1MKV = Kind(ext: "mkv", codec: ["-c:v", "libaom-av1", "-cpu-used", "8", "-usage", "realtime"],
                                         soundCodec: ["-c:a", "libvorbis"])
-        public static let all = [h264MP4, hevcMOV, vp9WebM, av1MKV]
+        /// A camera's or dash cam's AVI: Motion JPEG and PCM sound.
+        public static let mjpegAVI = Kind(ext: "avi", codec: ["-c:v", "mjpeg", "-q:v", "3"], soundCodec: ["-c:a", "pcm_s16le"])
+        /// A camcorder's AVCHD: H.264 and AC-3 in an MPEG transport stream.
+        public static let avchdMTS = Kind(ext: "mts", codec: ["-c:v", "libx264", "-preset", "ultrafast", "-f", "mpegts"],
+                                          soundCodec: ["-c:a", "ac3"], saysLength: false)
+        /// An older camcorder's or a DVD's: MPEG-2 and MP2 in a program stream.
+        public static let mpeg2MPG = Kind(ext: "mpg", codec: ["-c:v", "mpeg2video", "-q:v", "3", "-f", "vob"], soundCodec: ["-c:a", "mp2"],
+                                          rate: 25, saysLength: false)
+        public static let all = [h264MP4, hevcMOV, vp9WebM, av1MKV, mjpegAVI, avchdMTS, mpeg2MPG]
     }
 
     /// The colours ffmpeg's `color` source takes, and what they are in RGB.
@@ -41,6 +53,7 @@ public enum ClipFixtures {
     @discardableResult
     public static func make(_ kind: Kind, seconds: [Int] = [0, 1, 2], width: Int = 320, height: Int = 240, rate: Int = 30,
                             in folder: String, name: String = "clip", rotate: Int? = nil, sound: Bool = false) throws -> String {
+        let rate = kind.rate ?? rate
         var args = ["-hide_banner", "-loglevel", "error", "-y"]
         for s in seconds {
             args += ["-f", "lavfi", "-i", "color=c=\(colours[s].name):size=\(width)x\(height):rate=\(rate):duration=1"]
@@ -63,6 +76,7 @@ public enum ClipFixtures {
     /// The tone (Hz) of `count` sample frames of 48 kHz 16-bit stereo from `start`, by its
     /// zero crossings (left channel).
     public static func tone(of samples: [UInt8], from start: Int, count: Int) -> Double {
+        let start = max(0, start)
         func left(_ i: Int) -> Int16 { Int16(bitPattern: UInt16(samples[i * 4]) | UInt16(samples[i * 4 + 1]) << 8) }
         var crossings = 0
         let end = min(start + count, samples.count / 4)

@@ -61,6 +61,7 @@ enum ClipStreamer {
             clip.seek(to: from)
         }
         var loopStart = 0.0, loopEnd = 0.0
+        var stamps = FrameStamps()
         while true {
             guard let turn = ring.next() else { return }
             guard case .fill(let index) = turn else {
@@ -69,6 +70,7 @@ enum ClipStreamer {
                 let at = min(max(0, target), info.duration ?? target)
                 sound?.videoSent(upTo: loopStart + at)
                 clip.seek(to: at)
+                stamps.restart()
                 // The sound sent from here on is the new place's: it carries this epoch or a later one.
                 guard socket.send(.seeked(micros: Int(((loopStart + at) * 1e6).rounded()), soundEpoch: sound?.epoch ?? 0)) else { return }
                 continue
@@ -83,9 +85,10 @@ enum ClipStreamer {
             switch sample {
             case .frame(let frame):
                 copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
-                loopEnd = max(loopEnd, frame.time + frame.duration)
-                guard ring.send(index, at: loopStart + frame.time, for: frame.duration, position: frame.time) else { return }
-                sound?.videoSent(upTo: loopStart + frame.time + frame.duration)
+                let time = stamps.time(of: frame.time, lasting: frame.duration)
+                loopEnd = max(loopEnd, time + frame.duration)
+                guard ring.send(index, at: loopStart + time, for: frame.duration, position: time) else { return }
+                sound?.videoSent(upTo: loopStart + time + frame.duration)
             case .ended:
                 ring.giveBack(index)
                 // The sound's last part goes before the end is said, or the loop rewinds it.
@@ -97,6 +100,7 @@ enum ClipStreamer {
                 sound?.loopStart = loopStart
                 sound?.videoSent(upTo: loopStart)
                 clip.seek(to: 0)
+                stamps.restart()
                 sound?.videoEnded(false)
             }
         }

@@ -1,9 +1,10 @@
 /// Whether a file's first bytes are a video container the clip decoder reads: MP4 and
 /// MOV (ISO base media, not the HEIF and AVIF pictures that share its boxes), QuickTime
-/// files older than `ftyp`, and Matroska and WebM. The content decides, not the name.
+/// files older than `ftyp`, Matroska and WebM, AVI, MPEG transport streams (AVCHD's MTS
+/// and M2TS) and MPEG program streams. The content decides, not the name.
 public enum ClipContainer {
-    /// Bytes enough to tell (an `ftyp` box's brands).
-    public static let sniffBytes = 64
+    /// Bytes enough to tell (an `ftyp` box's brands; a transport stream's second packet).
+    public static let sniffBytes = 200
 
     /// The first box of a QuickTime file written before `ftyp` existed.
     static let quickTimeBoxes: Set<String> = ["moov", "mdat", "wide", "free", "skip", "pnot"]
@@ -11,6 +12,12 @@ public enum ClipContainer {
     public static func isClip(_ head: [UInt8]) -> Bool {
         guard head.count >= 12 else { return false }
         if head[0] == 0x1A && head[1] == 0x45 && head[2] == 0xDF && head[3] == 0xA3 { return true }  // EBML
+        if head.starts(with: Array("RIFF".utf8)) && head[8..<12].elementsEqual("AVI ".utf8) { return true }
+        if head.starts(with: [0, 0, 1, 0xBA]) { return true }  // an MPEG program stream's pack header
+        // Transport stream packets begin with 0x47 every 188 bytes (every 192 in M2TS, after a time stamp).
+        for (first, size) in [(0, 188), (4, 192)] where head.count > first + size && head[first] == 0x47 && head[first + size] == 0x47 {
+            return true
+        }
         let box = String(decoding: head[4..<8], as: UTF8.self)
         if box == "ftyp" {
             // A picture when any of its brands is HEIF's or AVIF's.

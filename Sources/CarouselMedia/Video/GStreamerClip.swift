@@ -188,24 +188,44 @@ final class GStreamerClip {
         return true
     }
 
+    /// The stream time of the clip's start (its first segment's), taken from every time
+    /// given and added to every seek, so that the clip's times run from 0.
+    private(set) var origin = 0.0
+
     /// Decodes up to the first frame (within `timeout` seconds) and says what the clip is.
     func open(timeout: Double) throws(ImageError) -> Info {
         if let info { return info }
         let change = gst_element_set_state(pipeline, GST_STATE_PAUSED)
-        if change == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played") }
-        var state = GST_STATE_NULL, pending = GST_STATE_NULL
-        let result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(timeout * 1e9))
-        if result == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played") }
-        if result == GST_STATE_CHANGE_ASYNC { throw failure("gave no picture within \(Int(timeout)) s") }
+        if change == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played", waiting: 1) }
+        if change == GST_STATE_CHANGE_ASYNC {
+            // Prerolled, or an element's error, whichever the bus says first: a demuxer that
+            // fails in its streaming thread leaves the state changing until the timeout.
+            guard let bus = gst_element_get_bus(pipeline) else { throw failure("cannot be played") }
+            defer { gst_object_unref(bus) }
+            let either = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue)
+            guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout * 1e9), either) else {
+                throw failure("gave no picture within \(Int(timeout)) s")
+            }
+            defer { kc_gst_message_unref(message) }
+            if kc_gst_message_type(message) == GST_MESSAGE_ERROR { throw failure("cannot be played", from: message) }
+        }
         guard watcher.linked else { throw failure("has no video stream") }
         let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
         guard let sample = gst_app_sink_try_pull_preroll(appsink, 0) else { throw failure("gave no picture") }
         defer { kc_gst_sample_unref(sample) }
+        // Where the clip's clock starts: 0 for MP4, MOV, Matroska and AVI; a transport stream
+        // (a camcorder's MTS) starts its first segment where its own clock was.
+        if let segment = gst_sample_get_segment(sample), kc_gst_time_valid(segment.pointee.time) != 0 {
+            origin = Double(segment.pointee.time) / 1e9
+            sound?.origin = origin
+        }
         guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&videoInfo, caps) != 0 else {
             throw failure("gave frames of an unknown kind")
         }
+        // A stream on a clock of its own (MPEG's) has its length estimated from that clock, and
+        // wrongly (a program stream's by its start): unknown, it is played to its end.
         var duration: gint64 = -1
-        let known = gst_element_query_duration(pipeline, GST_FORMAT_TIME, &duration) != 0 && duration > 0
+        let known = origin == 0 && gst_element_query_duration(pipeline, GST_FORMAT_TIME, &duration) != 0 && duration > 0
         let format = kc_gst_video_info_format(&videoInfo)
         let layout: VideoFrame.Layout? = format == GST_VIDEO_FORMAT_I420 ? .i420 : format == GST_VIDEO_FORMAT_NV12 ? .nv12 : nil
         let colorimetry = videoInfo.colorimetry
@@ -251,7 +271,7 @@ final class GStreamerClip {
     func seek(to seconds: Double) {
         _ = gst_element_seek_simple(pipeline, GST_FORMAT_TIME,
                                     GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
-                                    gint64(max(0, seconds) * 1e9))
+                                    gint64((max(0, seconds) + origin) * 1e9))
         var state = GST_STATE_NULL, pending = GST_STATE_NULL
         _ = gst_element_get_state(pipeline, &state, &pending, GstClockTime(5e9))
     }
@@ -269,7 +289,7 @@ final class GStreamerClip {
             if gst_app_sink_is_eos(appsink) != 0 { return .ended }
             throw failure("stopped giving frames for \(Int(timeout)) s")
         }
-        return .frame(Frame(sample: sample, info: videoInfo))
+        return .frame(Frame(sample: sample, info: videoInfo, origin: origin))
     }
 
     /// The poster: the frame at 10 % of the clip or 1 s in, whichever is earlier, as RGBA
@@ -317,7 +337,7 @@ final class GStreamerClip {
         let time: Double
         let duration: Double
 
-        fileprivate init(sample: OpaquePointer, info: GstVideoInfo) {
+        fileprivate init(sample: OpaquePointer, info: GstVideoInfo, origin: Double) {
             self.sample = sample
             var info = info
             let buffer = gst_sample_get_buffer(sample)
@@ -328,7 +348,7 @@ final class GStreamerClip {
                 pts = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
             }
             let length = buffer.map { kc_gst_buffer_duration($0) } ?? GstClockTime.max
-            time = kc_gst_time_valid(pts) != 0 ? Double(pts) / 1e9 : 0
+            time = kc_gst_time_valid(pts) != 0 ? max(0, Double(pts) / 1e9 - origin) : 0
             let n = kc_gst_video_info_fps_n(&info), d = kc_gst_video_info_fps_d(&info)
             duration = kc_gst_time_valid(length) != 0 ? Double(length) / 1e9 : (n > 0 && d > 0 ? Double(d) / Double(n) : 1.0 / 30)
             if let buffer, kc_gst_video_frame_map(&mapped, &info, buffer) != 0 { isMapped = true }
@@ -347,20 +367,27 @@ final class GStreamerClip {
     }
 
     /// The error GStreamer posted, if any, else `fallback`, as the reason this clip failed.
-    private func failure(_ fallback: String) -> ImageError {
+    /// `fallback`, with the text of the first error the pipeline posted (waiting up to
+    /// `waiting` seconds for one: an error from a streaming thread arrives after the state
+    /// change it failed).
+    private func failure(_ fallback: String, waiting: Double = 0) -> ImageError {
         guard let bus = gst_element_get_bus(pipeline) else { return ImageError(path: name, reason: fallback) }
         defer { gst_object_unref(bus) }
-        while let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
-            defer { kc_gst_message_unref(message) }
-            var error: UnsafeMutablePointer<GError>? = nil
-            var debug: UnsafeMutablePointer<gchar>? = nil
-            gst_message_parse_error(message, &error, &debug)
-            defer { g_error_free(error); g_free(debug) }
-            if let text = error?.pointee.message.map({ String(cString: $0) }) {
-                return ImageError(path: name, reason: "\(fallback): \(text)")
-            }
+        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(waiting * 1e9), GST_MESSAGE_ERROR) else {
+            return ImageError(path: name, reason: fallback)
         }
-        return ImageError(path: name, reason: fallback)
+        defer { kc_gst_message_unref(message) }
+        return failure(fallback, from: message)
+    }
+
+    /// `fallback` with the text of the error `message`.
+    private func failure(_ fallback: String, from message: UnsafeMutablePointer<GstMessage>) -> ImageError {
+        var error: UnsafeMutablePointer<GError>? = nil
+        var debug: UnsafeMutablePointer<gchar>? = nil
+        gst_message_parse_error(message, &error, &debug)
+        defer { g_error_free(error); g_free(debug) }
+        guard let text = error?.pointee.message.map({ String(cString: $0) }) else { return ImageError(path: name, reason: fallback) }
+        return ImageError(path: name, reason: "\(fallback): \(text)")
     }
 }
 
@@ -422,6 +449,9 @@ private final class ByteFeed: @unchecked Sendable {
             return
         }
         if got < n { gst_buffer_set_size(buffer, gssize(got)) }
+        // Where the bytes lie, as filesrc says it: MPEG-TS's demuxer finds its packets' sync by it.
+        buffer.pointee.offset = guint64(offset)
+        buffer.pointee.offset_end = guint64(offset + got)
         offset += got
         _ = gst_app_src_push_buffer(source, buffer)
     }
@@ -462,7 +492,7 @@ private final class PadWatcher: @unchecked Sendable {
     func elementAdded(_ element: UnsafeMutablePointer<GstElement>) {
         guard let factory = gst_element_get_factory(element),
               let klass = gst_element_factory_get_metadata(factory, "klass"),
-              String(cString: klass).contains("Decoder/Video") else { return }
+              ["Decoder/Video", "Decoder/Image"].contains(where: String(cString: klass).contains) else { return }
         let name = kc_gst_factory_name(factory)
         lock.withLock { if decoderName.isEmpty, let name { decoderName = String(cString: name) } }
     }

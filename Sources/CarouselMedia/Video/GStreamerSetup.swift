@@ -6,13 +6,15 @@ import Foundation
 /// a clip may need loaded now, since a plugin is a file and files cannot be opened after.
 enum GStreamerSetup {
     /// The plugins a clip may need: sources and sinks of our own, typefinding and decodebin,
-    /// the containers (MP4/MOV, Matroska/WebM), parsers, software decoders (libav for H.264
-    /// and HEVC, AAC and MP3 too, libvpx, libaom, Opus and Vorbis for a WebM's sound),
-    /// conversion of pictures and of sound, and the hardware decoders of a Raspberry Pi
-    /// (V4L2) and of Intel and AMD (VA). Those missing are skipped.
-    static let plugins = ["coreelements", "app", "typefindfunctions", "playback", "isomp4", "matroska",
-                          "videoparsersbad", "audioparsers", "libav", "vpx", "aom", "videoconvertscale",
-                          "video4linux2", "v4l2codecs", "va", "audioconvert", "audioresample", "opus", "vorbis"]
+    /// the containers (MP4/MOV, Matroska/WebM, AVI, MPEG transport and program streams),
+    /// parsers, software decoders (libav for H.264, HEVC and MPEG-2 and 4, and for AAC,
+    /// MP3, AC-3 and MP2 sound; libjpeg-turbo for Motion JPEG; libvpx, libaom, Opus and
+    /// Vorbis for a WebM's), conversion of pictures and of sound, and the hardware decoders
+    /// of a Raspberry Pi (V4L2) and of Intel and AMD (VA). Those missing are skipped.
+    static let plugins = ["coreelements", "app", "typefindfunctions", "playback", "isomp4", "matroska", "avi",
+                          "mpegtsdemux", "mpegpsdemux", "videoparsersbad", "audioparsers", "libav", "jpeg", "vpx", "aom",
+                          "videoconvertscale", "video4linux2", "v4l2codecs", "va", "audioconvert", "audioresample", "opus",
+                          "vorbis"]
 
     private nonisolated(unsafe) static var state: Result<Void, ImageError>?
     private static let lock = NSLock()

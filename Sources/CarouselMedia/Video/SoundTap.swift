@@ -23,6 +23,7 @@ final class SoundTap: @unchecked Sendable {
     private var endedValue = false
     private var closing = false
     private var loopStartValue = 0.0
+    private var originValue = 0.0
     private var videoSentValue = 0.0
     private var videoEndedValue = false
     private var attachedValue = false
@@ -39,6 +40,12 @@ final class SoundTap: @unchecked Sendable {
     var epoch: Int { condition.withLock { epochValue } }
 
     /// Where the clip's time 0 lies on the frames' clock in this loop.
+    /// The stream time of the clip's start (see `GStreamerClip.origin`): set before it plays.
+    var origin: Double {
+        get { condition.withLock { originValue } }
+        set { condition.withLock { originValue = newValue } }
+    }
+
     var loopStart: Double {
         get { condition.withLock { loopStartValue } }
         set { condition.withLock { loopStartValue = newValue } }
@@ -83,7 +90,7 @@ final class SoundTap: @unchecked Sendable {
         guard frames > 0, let data = map.data else { return }
         let position = Double(pts) / 1e9
         let stamped = condition.withLock { () -> (time: Double, epoch: Int)? in
-            let time = loopStartValue + position
+            let time = loopStartValue + position - originValue
             while !flushing && !closing && !videoEndedValue && time > videoSentValue + Self.lead {
                 _ = condition.wait(until: Date().addingTimeInterval(0.05))
             }

@@ -100,6 +100,8 @@ public enum MediaFuzzTargets {
                                     part: Rect(x: f[0], y: f[1], width: f[2], height: f[3]), fittingIn: Size(width: 96, height: 96))
             _ = try? decoder.decode(Array(bytes.dropFirst(4)), name: "fuzz.jpg", fittingIn: Size(width: 96, height: 96))
         },
+        // A file's first bytes, which say whether it is a clip (and which container).
+        "clip-container": { _ = ClipContainer.isClip($0) },
         // A thumbnail's text chunks, read from a cache other programs write too.
         "png-text": { _ = PNGText.read($0) },
         // A JPEG that may be a Motion Photo: its XMP (or Samsung's trailer) says where its
