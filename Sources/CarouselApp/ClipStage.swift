@@ -273,6 +273,9 @@ final class ClipStage {
                 texture = try SDLTexture.animation(renderer: renderer, width: shape.width, height: shape.height)
             }
         } else if texture == nil || texture?.width != max(2, shape.width) || texture?.height != max(2, shape.height) {
+            // OpenGL's renderer takes SDL's conversion mode when a YUV texture is made: this
+            // clip's, not the one the clip before left set.
+            shape.matrix.use()
             texture = try SDLTexture.video(renderer: renderer, width: shape.width, height: shape.height, nv12: shape.layout == .nv12)
         }
         try texture?.updateVideo(planes: planes, pitches: shape.pitches)

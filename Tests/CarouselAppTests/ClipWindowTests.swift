@@ -1,4 +1,6 @@
 import Foundation
+import CarouselCore
+import CarouselMedia
 import Testing
 import TestSupport
 @testable import CarouselApp
@@ -184,5 +186,34 @@ struct WallAnimationWindowTests {
         }
         #expect(most == TileAnimations.budget, "video helpers at once: \(most)")
         #expect(app.ofType("video_started").count == 2, "\(app.ofType("video_started"))")
+    }
+}
+
+/// Clips of different colour matrices one after the other in the real window (OpenGL under
+/// Xvfb): a camera's Motion JPEG (full range) and then a phone's H.264 (limited range) each
+/// show in their own colours, the second not through the conversion the first left set.
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
+struct ClipColourWindowTests {
+    @Test func eachClipShowsInItsOwnMatrix() throws {
+        let x = try XvfbSession()
+        let dir = try Fixtures.temporaryFolder("matrices")
+        // Colour 4, (128, 96, 64): one a wrong range or matrix visibly moves.
+        try ClipFixtures.make(.mjpegAVI, seconds: [4, 4], width: 320, height: 240, rate: 10, in: dir, name: "1-camera")
+        try ClipFixtures.make(.h264MP4, seconds: [4, 4], width: 320, height: 240, rate: 10, in: dir, name: "2-phone")
+        let k = try ControlAPITests.Kiosk([dir, "--size", "640x360", "--autoplay", "1", "--transition", "none"], display: x.display)
+        defer { k.stop() }
+        func centre() throws -> [Int] {
+            let shot = try #require(k.probe.request("GET", "/screenshot.png"))
+            let image = try PNGCodec.decode(shot.body, fittingIn: Size(width: 4096, height: 4096), path: "screenshot.png")
+            let i = (image.height / 2 * image.width + image.width / 2) * 4
+            return image.pixels[i..<(i + 3)].map { Int($0) }
+        }
+        let expected = [128, 96, 64]
+        for (n, name) in [(1, "the camera's Motion JPEG"), (2, "the phone's H.264 after it")] {
+            #expect(k.app.waitFor("video_started", count: n, timeout: 30), "\(name) did not play: \(k.app.lines)")
+            Thread.sleep(forTimeInterval: 0.5)  // a few of its frames shown (time meant to pass)
+            let seen = try centre()
+            #expect(zip(seen, expected).allSatisfy { abs($0 - $1) <= 6 }, "\(name): \(seen), not \(expected)")
+        }
     }
 }
