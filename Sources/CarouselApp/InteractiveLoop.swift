@@ -65,6 +65,10 @@ struct InteractiveLoop {
     /// headless driver): an animation then draws at 60 a second instead of spinning.
     var framePacing: Double?
     private var lastFrame: Double?
+    /// `--clock`'s text, read when it changes (the compositor draws it); nil without it.
+    var timeOfDay: ClockText?
+    /// When, on the loop's clock, the clock's text changes next.
+    private var timeOfDayDue: Double?
     /// Rides along (`carousel bench --soak`'s driver); nil normally.
     var observer: (any LoopObserver)?
 
@@ -135,6 +139,11 @@ struct InteractiveLoop {
             // it the screen kept the last moving frame, short of where the picture rests
             // (under software emulation by 41 px; found by kiosk/vm-test).
             if drewMotion && !scene.activity.moving { needsDraw = true }
+            if let timeOfDay, now >= timeOfDayDue ?? 0 {
+                let text = timeOfDay.text()
+                if text != compositor.clockText { compositor.clockText = text; needsDraw = true }
+                timeOfDayDue = timeOfDay.nextChange(now: now)
+            }
             var drawnSeconds: Double? = nil
             if scene.activity.moving || needsDraw {
                 try compositor.draw(scene, physical: renderer.outputSize)
@@ -212,7 +221,7 @@ struct InteractiveLoop {
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.activity.nextStep, catalog?.nextCheck, screenPlan.wake(now: now, screenOn: screenOn),
-                         observer?.nextDue, answers?.nextDue].compactMap { $0 }
+                         observer?.nextDue, answers?.nextDue, timeOfDayDue].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due, on: clock) }
         return EventQueue.wait()
     }

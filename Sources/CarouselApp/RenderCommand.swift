@@ -20,6 +20,9 @@ public struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for the PNG snapshots and events.jsonl (created if missing).", valueName: "DIR"))
     var out: String
 
+    @Option(help: ArgumentHelp("With --clock: the wall clock's time when the script starts, local time (default: now), so that frames with the clock are the same every run.", valueName: "YYYY-MM-DD HH:MM[:SS]"))
+    var clockTime: String?
+
     @OptionGroup var source: SourceOptions
 
     @OptionGroup var view: ViewOptions
@@ -27,6 +30,25 @@ public struct RenderCommand: ParsableCommand {
     @OptionGroup(title: "Attract mode and flings") var behaviour: BehaviourOptions
 
     public init() {}
+
+    public func validate() throws {
+        if let c = clockTime, Self.wallTime(c) == nil { throw ValidationError("--clock-time '\(c)': expected YYYY-MM-DD HH:MM or YYYY-MM-DD HH:MM:SS") }
+    }
+
+    /// `text` (YYYY-MM-DD HH:MM[:SS]) as a moment, in the machine's time zone.
+    static func wallTime(_ text: String) -> Date? {
+        let parts = text.split(whereSeparator: { $0 == " " || $0 == "T" })
+        guard parts.count == 2 else { return nil }
+        let day = parts[0].split(separator: "-").compactMap { Int($0) }, time = parts[1].split(separator: ":").compactMap { Int($0) }
+        guard day.count == 3, time.count == 2 || time.count == 3, (1970...9999).contains(day[0]), (1...12).contains(day[1]),
+              (1...31).contains(day[2]), (0...23).contains(time[0]), (0...59).contains(time[1]), time.count == 2 || (0...59).contains(time[2])
+        else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let c = DateComponents(year: day[0], month: day[1], day: day[2], hour: time[0], minute: time[1], second: time.count == 3 ? time[2] : 0)
+        guard let date = calendar.date(from: c), calendar.component(.day, from: date) == day[2] else { return nil }
+        return date
+    }
 
     public func run() throws {
         SignalWatcher.useDefaultActions()
@@ -62,6 +84,9 @@ public struct RenderCommand: ParsableCommand {
             renderer: renderer, painter: view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: viewport.size), decoder: source.decoderSettings),
             loading: loadings.perView(waitsForImages: true, thumbnails: thumbnails, backdrops: view.fill != .none),
             log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
+        // The clock at the script's time: from --clock-time, or now.
+        compositor.clock = try view.clockPainter(height: Int(compositor.viewport(physical: size.size).height))
+        let clockStart = clockTime.flatMap(Self.wallTime) ?? Date()
         let emptyMessage = source.paths.contains(where: RemoteURL.isRemote) ? source.emptyMessage : SceneChange.noPictures
         try scene.apply(.emptyMessage(emptyMessage))
 
@@ -84,6 +109,7 @@ public struct RenderCommand: ParsableCommand {
             },
             snapshot: { name, t in
                 try advance(t)
+                if let face = view.clockFace { compositor.clockText = ClockText(face: face, wallClock: { clockStart.addingTimeInterval(t) }).text() }
                 try compositor.draw(scene, physical: viewport.size, into: target)
                 let image = try renderer.readPixels(width: viewport.width, height: viewport.height)
                 renderer.setTarget(nil)

@@ -221,6 +221,10 @@ extension RunCommand {
         loop.screenPlan = ScreenPlan(hours: try schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
                                      wakeDuration: view.carouselSettings(behaviour).attract.idleResume)
         loop.canPlay = behaviour.autoplay != nil
+        // The clock as this run's options say (a reload may change it).
+        screen.compositor.clock = try view.clockPainter(height: Int(screen.compositor.viewport(physical: screen.renderer.outputSize).height))
+        screen.compositor.clockText = ""
+        loop.timeOfDay = view.clockFace.map { ClockText(face: $0) }
         return loop
     }
 

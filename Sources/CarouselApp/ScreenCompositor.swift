@@ -1,4 +1,5 @@
 import CarouselCore
+import CarouselPainting
 import CarouselSDL
 
 /// Draws the scene onto the physical screen (or a target of its size): directly, or for a
@@ -8,6 +9,9 @@ public final class ScreenCompositor {
     public let renderer: SDLRenderer
     public let rotation: ScreenRotation
     private var logical: SDLTexture?
+    /// `--clock`: drawn over every view, its text set before each frame (`clockText`).
+    public var clock: ClockPainter?
+    public var clockText = ""
 
     init(renderer: SDLRenderer, rotation: ScreenRotation) {
         self.renderer = renderer
@@ -15,7 +19,10 @@ public final class ScreenCompositor {
     }
 
     /// Forgets the turned frame's texture, for a lost rendering device; the next frame makes it again.
-    public func forgetTextures() { logical = nil }
+    public func forgetTextures() {
+        logical = nil
+        clock?.forgetTextures()
+    }
 
     /// The size the carousel lays out for a physical screen of `physical` pixels.
     public func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
@@ -25,6 +32,7 @@ public final class ScreenCompositor {
         guard rotation != .none else {
             renderer.setTarget(target)
             scene.draw(on: renderer)
+            clock?.draw(clockText, viewport: physical, on: renderer)
             return
         }
         let size = viewport(physical: physical)
@@ -33,6 +41,7 @@ public final class ScreenCompositor {
         guard let logical else { return }
         renderer.setTarget(logical)
         scene.draw(on: renderer)
+        clock?.draw(clockText, viewport: size, on: renderer)
         renderer.setTarget(target)
         renderer.clear(.black)
         renderer.drawTurned(logical, rotation: rotation, physical: physical)

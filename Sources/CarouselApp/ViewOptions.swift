@@ -15,6 +15,7 @@ extension Color: ExpressibleByArgument {
 
 extension RendererKind: ExpressibleByArgument {}
 extension CaptionMode: ExpressibleByArgument {}
+extension ClockFace.Corner: ExpressibleByArgument {}
 
 extension ScreenRotation: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: Int(argument) ?? -1) }
@@ -137,6 +138,15 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Flag(inversion: .prefixedNo, help: "Page dots under the strip showing where the centred item is.")
     public var dots = false
 
+    @Option(help: ArgumentHelp("The time in a corner of every view, in strftime's format: '%H:%M', '%a %e %b  %H:%M', '%I:%M %p' (days' and months' names in the locale's language, LANG). It changes each minute, or each second when the format shows seconds, and the program wakes only then.", valueName: "FORMAT"))
+    public var clock: String?
+
+    @Option(help: "The clock's corner: top-left, top-right, bottom-left or bottom-right.")
+    public var clockCorner: ClockFace.Corner = .bottomRight
+
+    @Option(help: ArgumentHelp("The clock's text height in pixels, 8 to 400 (default: a twelfth of the screen's height).", valueName: "PX"))
+    public var clockSize: Int?
+
     @Option(help: ArgumentHelp("Size of the items beside the centre, as a fraction (e.g. 0.85).", valueName: "FRACTION"))
     public var neighbourScale: Double = 1
 
@@ -156,6 +166,10 @@ public struct ViewOptions: ParsableArguments, Sendable {
         if !(cornerRadius >= 0 && cornerRadius <= 500) { throw ValidationError("--corner-radius must be 0 to 500 pixels, not \(cornerRadius)") }
         if !(tileGap >= 0 && tileGap <= 200) { throw ValidationError("--tile-gap must be 0 to 200 pixels, not \(tileGap)") }
         if let f = font, !FileManager.default.isReadableFile(atPath: f) { throw ValidationError("--font \(f): no such readable file") }
+        if let c = clock, c.isEmpty || c.utf8.count > 100 || ClockText.format(c, Date()).isEmpty {
+            throw ValidationError("--clock '\(c)': a strftime format is expected that makes some text, such as '%H:%M'")
+        }
+        if let s = clockSize, !(8...400).contains(s) { throw ValidationError("--clock-size must be 8 to 400 pixels, not \(s)") }
     }
 
     /// The engine's settings: these options, with attract mode and the fling cap from `behaviour`.
@@ -198,6 +212,8 @@ public struct ViewOptions: ParsableArguments, Sendable {
          .init("renderer", .string(renderer.rawValue)), .init("rotate", .number(Double(rotate.rawValue))),
          .init("captions", .string(captions.rawValue)),
          .init("font", font.map { .string($0) }, unset: "DejaVu Sans"), .init("dots", .bool(dots)),
+         .init("clock", clock.map { .string($0) }, unset: "none"), .init("clock-corner", .string(clockCorner.rawValue)),
+         .init("clock-size", clockSize.map { .number(Double($0)) }, unset: "a twelfth of the screen's height"),
          .init("neighbour-scale", .number(neighbourScale)), .init("neighbour-dim", .number(neighbourDim))]
     }
 
@@ -215,6 +231,18 @@ public struct ViewOptions: ParsableArguments, Sendable {
             Log.warn("\(TextRenderer.defaultFontPath) is missing, so no captions or labels are drawn; install fonts-dejavu-core (kiosk/setup does) or pass --font")
             return nil
         }
+    }
+
+    /// `--clock`'s face; nil without it.
+    public var clockFace: ClockFace? { clock.map { ClockFace(format: $0, corner: clockCorner, size: clockSize) } }
+
+    /// The painter of `--clock` on a screen `height` pixels tall, in the captions' font; nil
+    /// without it, or without a font (said once by `textRenderer`).
+    public func clockPainter(height: Int) throws -> ClockPainter? {
+        guard let face = clockFace else { return nil }
+        let size = face.textHeight(screenHeight: Double(height))
+        guard let font = try textRenderer(height: height, smallest: size, largest: size) else { return nil }
+        return ClockPainter(face: face, font: font, scrim: style.scrim)
     }
 
     public var style: ViewStyle {

@@ -90,12 +90,12 @@ enum CarouselBinary {
 
     /// Writes `script` to a file, renders it, and returns the output folder.
     static func render(_ sources: [String], script: String, options: [String] = [],
-                       size: String = "640x360") throws -> (out: String, result: Result) {
+                       size: String = "640x360", environment: [String: String] = [:]) throws -> (out: String, result: Result) {
         let dir = try Fixtures.temporaryFolder("render")
         let scriptPath = dir + "/script.txt"
         try script.write(toFile: scriptPath, atomically: true, encoding: .utf8)
         let out = dir + "/out"
-        let r = try run(["render"] + sources + ["--size", size, "--script", scriptPath, "--out", out] + options)
+        let r = try run(["render"] + sources + ["--size", size, "--script", scriptPath, "--out", out] + options, environment: environment)
         return (out, r)
     }
 }
