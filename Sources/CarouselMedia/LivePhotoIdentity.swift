@@ -62,7 +62,7 @@ public enum LivePhotoIdentity {
         return id
     }
 
-    private static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8] {
+    static func read(_ fd: Int32, at offset: Int, count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
         var out = [UInt8](repeating: 0, count: count)
         let got = out.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(offset)) }
@@ -197,6 +197,12 @@ public enum LivePhotoIdentity {
     /// `keys` (the index of `com.apple.quicktime.content.identifier`) → `ilst` (that index's
     /// `data`, UTF-8).
     static func motion(moov bytes: [UInt8]) -> String? {
+        quickTimeValue("com.apple.quicktime.content.identifier", moov: bytes).flatMap(text)
+    }
+
+    /// The UTF-8 value (at most 128 bytes) of QuickTime metadata key `key` in a `moov`
+    /// atom's content: `meta` (in `moov` or its `udta`) → `keys` → `ilst`.
+    static func quickTimeValue(_ key: String, moov bytes: [UInt8]) -> [UInt8]? {
         let b = ByteReader(bytes)
         // An iPhone puts it in moov/meta; ffmpeg (and some editors) in moov/udta/meta.
         let udta = ISOBMFFHeader.box("udta", in: b, from: 0, to: bytes.count)
@@ -210,7 +216,7 @@ public enum LivePhotoIdentity {
         var at = keys.start + 8, wanted: Int?
         for index in 1...min(count, 1024) {
             guard let size = b.u32be(at), size >= 8, at + size <= keys.end else { return nil }
-            if bytes[(at + 8)..<(at + size)].elementsEqual("com.apple.quicktime.content.identifier".utf8) { wanted = index; break }
+            if bytes[(at + 8)..<(at + size)].elementsEqual(key.utf8) { wanted = index; break }
             at += size
         }
         guard let wanted else { return nil }
@@ -219,7 +225,7 @@ public enum LivePhotoIdentity {
             guard let size = b.u32be(at), size >= 8, at + size <= ilst.end else { return nil }
             if b.u32be(at + 4) == wanted, let data = ISOBMFFHeader.box("data", in: b, from: at + 8, to: at + size), data.end - data.start >= 8,
                b.u32be(data.start) == 1, data.end - data.start - 8 <= 128 {
-                return text(Array(bytes[(data.start + 8)..<data.end]))
+                return Array(bytes[(data.start + 8)..<data.end])
             }
             at += size
         }

@@ -100,6 +100,13 @@ public enum MediaFuzzTargets {
                                     part: Rect(x: f[0], y: f[1], width: f[2], height: f[3]), fittingIn: Size(width: 96, height: 96))
             _ = try? decoder.decode(Array(bytes.dropFirst(4)), name: "fuzz.jpg", fittingIn: Size(width: 96, height: 96))
         },
+        // When a picture or clip was taken: a file's head (JPEG, PNG, WebP, TIFF), a HEIF's
+        // Exif item, a clip's moov.
+        "photo-date": { bytes in
+            _ = PhotoDate.read(head: bytes)
+            _ = PhotoDate.read(exifItem: bytes)
+            _ = PhotoDate.read(moov: bytes)
+        },
         // A file's first bytes, which say whether it is a clip (and which container).
         "clip-container": { _ = ClipContainer.isClip($0) },
         // A thumbnail's text chunks, read from a cache other programs write too.

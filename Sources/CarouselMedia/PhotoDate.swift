@@ -1,0 +1,193 @@
+import CarouselCore
+import Foundation
+
+/// When a picture or clip was taken, as its own file says: the wall time where it was taken
+/// (a camera's clock), with its offset from UTC when the file gives one. Read from EXIF's
+/// DateTimeOriginal (else DateTimeDigitized, else DateTime) and OffsetTimeOriginal in a
+/// JPEG's APP1, a PNG's `eXIf`, a WebP's `EXIF`, a TIFF's own IFDs and a HEIF's or AVIF's
+/// Exif item; from a phone's `com.apple.quicktime.creationdate` in a MOV or MP4, else its
+/// `mvhd` creation time (UTC). Bytes from outside, read in the scanning process like
+/// `LivePhotoIdentity`: every offset checked, reads bounded, fuzzed (`photo-date`).
+public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int
+    /// Minutes east of UTC, when the file says.
+    public var offsetMinutes: Int?
+
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, offsetMinutes: Int? = nil) {
+        guard (1800...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+              (0...59).contains(minute), (0...60).contains(second), offsetMinutes.map({ abs($0) <= 18 * 60 }) ?? true else { return nil }
+        (self.year, self.month, self.day, self.hour, self.minute, self.second, self.offsetMinutes) = (year, month, day, hour, minute, second, offsetMinutes)
+    }
+
+    /// The wall time as one number, for order and ranges (the offset is not counted: a
+    /// photo taken at 09:00 anywhere was taken in the morning).
+    var ordinal: Int { ((((year * 13 + month) * 32 + day) * 24 + hour) * 60 + minute) * 61 + second }
+    public static func < (a: PhotoDate, b: PhotoDate) -> Bool { a.ordinal < b.ordinal }
+
+    public var description: String {
+        let offset = offsetMinutes.map { String(format: "%@%02d:%02d", $0 < 0 ? "-" : "+", abs($0) / 60, abs($0) % 60) } ?? ""
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", year, month, day, hour, minute, second) + offset
+    }
+
+    // MARK: - Files
+
+    /// The most of a file's head read for its dates, and of a clip's `moov`.
+    static let headBytes = 256 << 10
+    static let moovLimit = 8 << 20
+
+    /// The date in the file at `path`, or nil when it says none (or is no file).
+    public static func read(path: String) -> PhotoDate? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        let head = LivePhotoIdentity.read(fd, at: 0, count: min(size, headBytes))
+        if let date = read(head: head) { return date }
+        let b = ByteReader(head)
+        if b.matches(Array("ftyp".utf8), at: 4), let exif = LivePhotoIdentity.exifItem(heif: head),
+           exif.offset >= 0, exif.length > 0, exif.length <= headBytes, exif.offset <= size - exif.length {
+            return read(exifItem: LivePhotoIdentity.read(fd, at: exif.offset, count: exif.length))
+        }
+        if ClipContainer.isClip(Array(head.prefix(ClipContainer.sniffBytes))),
+           let moov = LivePhotoIdentity.topLevelAtom("moov", fd: fd, size: size), moov.length <= moovLimit {
+            return read(moov: LivePhotoIdentity.read(fd, at: moov.offset, count: moov.length))
+        }
+        return nil
+    }
+
+    // MARK: - Pure: the bytes in, the date out
+
+    /// The date in a file's first bytes: JPEG, PNG, WebP or TIFF (a HEIF's Exif item and a
+    /// clip's `moov` lie elsewhere: `read(path:)`).
+    public static func read(head bytes: [UInt8]) -> PhotoDate? {
+        let b = ByteReader(bytes)
+        if b.matches([0xFF, 0xD8], at: 0) {
+            return b.firstJPEGSegment { marker, at, length -> PhotoDate? in
+                if ByteReader.isJPEGFrame(marker) { return nil }
+                guard marker == 0xE1, b.matches(Array("Exif\0\0".utf8), at: at + 4) else { return nil }
+                return exif(b, tiff: at + 10, end: min(bytes.count, at + 2 + length))
+            }
+        }
+        if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
+            var at = 8
+            for _ in 0..<1024 {
+                guard let length = b.u32be(at), length <= bytes.count, at + 12 + length <= bytes.count else { return nil }
+                if b.matches(Array("eXIf".utf8), at: at + 4) { return exif(b, tiff: at + 8, end: at + 8 + length) }
+                // Before the pixels as the PNG spec's extension asks, or after them as some writers put it.
+                if b.matches(Array("IEND".utf8), at: at + 4) { return nil }
+                at += 12 + length
+            }
+            return nil
+        }
+        if b.matches(Array("RIFF".utf8), at: 0), b.matches(Array("WEBP".utf8), at: 8) {
+            var at = 12
+            for _ in 0..<64 {
+                guard let size = b.u32le(at + 4), size <= bytes.count else { return nil }
+                let start = at + 8, end = min(bytes.count, start + size)
+                if b.matches(Array("EXIF".utf8), at: at) {
+                    return exif(b, tiff: b.matches(Array("Exif\0\0".utf8), at: start) ? start + 6 : start, end: end)
+                }
+                at = start + size + (size & 1)
+                guard at + 8 <= bytes.count else { return nil }
+            }
+            return nil
+        }
+        if b.matches(Array("II*\0".utf8), at: 0) || b.matches(Array("MM\0*".utf8), at: 0) {
+            return exif(b, tiff: 0, end: bytes.count)
+        }
+        return nil
+    }
+
+    /// A HEIF Exif item's date: after its 4-byte offset to the TIFF header.
+    static func read(exifItem bytes: [UInt8]) -> PhotoDate? {
+        let b = ByteReader(bytes)
+        guard let skip = b.u32be(0), skip < bytes.count else { return nil }
+        var tiff = 4 + skip
+        if b.matches(Array("Exif\0\0".utf8), at: tiff) { tiff += 6 }
+        return exif(b, tiff: tiff, end: bytes.count)
+    }
+
+    /// A clip's date from its `moov` atom's content: Apple's creation date (the wall time
+    /// and its offset), else `mvhd`'s creation time (seconds since 1904, UTC; 0: none).
+    static func read(moov bytes: [UInt8]) -> PhotoDate? {
+        if let value = LivePhotoIdentity.quickTimeValue("com.apple.quicktime.creationdate", moov: bytes),
+           let date = iso8601(String(decoding: value, as: UTF8.self)) {
+            return date
+        }
+        let b = ByteReader(bytes)
+        guard let mvhd = ISOBMFFHeader.box("mvhd", in: b, from: 0, to: bytes.count), let version = b.u8(mvhd.start) else { return nil }
+        let seconds: Int?
+        if version == 1 {
+            seconds = b.u32be(mvhd.start + 4).flatMap { hi in hi < 1 << 20 ? b.u32be(mvhd.start + 8).map { hi << 32 | $0 } : nil }
+        } else {
+            seconds = b.u32be(mvhd.start + 4)
+        }
+        // 1904-01-01 to 1970-01-01: 2,082,844,800 s.
+        guard let seconds, seconds > 0, mvhd.end - mvhd.start >= 20 else { return nil }
+        return utc(seconds - 2_082_844_800)
+    }
+
+    /// IFD0 → the Exif IFD (0x8769): DateTimeOriginal (0x9003) with OffsetTimeOriginal
+    /// (0x9011), else DateTimeDigitized (0x9004) with OffsetTimeDigitized (0x9012); else
+    /// IFD0's DateTime (0x0132) with OffsetTime (0x9010).
+    static func exif(_ b: ByteReader, tiff: Int, end: Int) -> PhotoDate? {
+        guard let walk = TIFFWalk(b, start: tiff, end: end) else { return nil }
+        func ascii(_ tag: Int, in ifd: Int) -> String? {
+            guard let entry = walk.entry(tag, inIFDAt: ifd), walk.u16(entry + 2) == 2, let count = walk.u32(entry + 4),
+                  count > 0, count <= 64 else { return nil }
+            let at = count <= 4 ? entry + 8 : walk.u32(entry + 8).map { tiff + $0 }
+            guard let at, at >= tiff, at + count <= end else { return nil }
+            return String(decoding: b.bytes[at..<(at + count)].prefix { $0 != 0 }, as: UTF8.self)
+        }
+        let ifd0 = walk.first
+        if let exifIFD = walk.entry(0x8769, inIFDAt: ifd0).flatMap({ walk.value32($0) }).map({ tiff + $0 }) {
+            for (dateTag, offsetTag) in [(0x9003, 0x9011), (0x9004, 0x9012)] {
+                if let text = ascii(dateTag, in: exifIFD), let date = exifDate(text, offset: ascii(offsetTag, in: exifIFD)) { return date }
+            }
+        }
+        return ascii(0x0132, in: ifd0).flatMap { exifDate($0, offset: nil) }
+    }
+
+    /// EXIF's `YYYY:MM:DD HH:MM:SS` (blank or zero when unknown: nil) and `+HH:MM`.
+    static func exifDate(_ text: String, offset: String?) -> PhotoDate? {
+        let digits = text.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "-" || $0 == "T" }).map { Int($0) }
+        guard digits.count >= 3, digits.allSatisfy({ $0 != nil }) else { return nil }
+        let n = digits.map { $0! } + [0, 0, 0]
+        return PhotoDate(year: n[0], month: n[1], day: n[2], hour: n[3], minute: n[4], second: n[5], offsetMinutes: offset.flatMap(offsetMinutes))
+    }
+
+    /// `+02:00`, `-0500`, `Z`: minutes east of UTC.
+    static func offsetMinutes(_ text: String) -> Int? {
+        if text == "Z" { return 0 }
+        guard let sign = text.first, sign == "+" || sign == "-" else { return nil }
+        let digits = text.dropFirst().filter(\.isNumber)
+        guard digits.count == 4, let value = Int(digits) else { return nil }
+        let minutes = value / 100 * 60 + value % 100
+        return sign == "-" ? -minutes : minutes
+    }
+
+    /// ISO 8601 as a phone writes it: `2023-06-01T12:34:56+0200` (or `+02:00`, or `Z`).
+    static func iso8601(_ text: String) -> PhotoDate? {
+        let t = Array(text.utf8)
+        guard t.count >= 19, t[4] == UInt8(ascii: "-"), t[10] == UInt8(ascii: "T") || t[10] == UInt8(ascii: " ") else { return nil }
+        guard let date = exifDate(String(decoding: t[0..<19], as: UTF8.self), offset: nil) else { return nil }
+        var d = date
+        d.offsetMinutes = offsetMinutes(String(decoding: t[19...], as: UTF8.self))
+        return d
+    }
+
+    /// `seconds` since 1970 as a UTC wall time.
+    static func utc(_ seconds: Int) -> PhotoDate? {
+        guard seconds > 0 else { return nil }
+        let days = seconds / 86_400, rest = seconds % 86_400
+        // Civil from days (Howard Hinnant's algorithm).
+        let z = days + 719_468, era = z / 146_097, doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        return PhotoDate(year: year, month: month, day: day, hour: rest / 3600, minute: rest % 3600 / 60, second: rest % 60, offsetMinutes: 0)
+    }
+}
