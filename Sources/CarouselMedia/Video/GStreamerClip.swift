@@ -198,16 +198,20 @@ final class GStreamerClip {
         let change = gst_element_set_state(pipeline, GST_STATE_PAUSED)
         if change == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played", waiting: 1) }
         if change == GST_STATE_CHANGE_ASYNC {
-            // Prerolled, or an element's error, whichever the bus says first: a demuxer that
-            // fails in its streaming thread leaves the state changing until the timeout.
-            guard let bus = gst_element_get_bus(pipeline) else { throw failure("cannot be played") }
-            defer { gst_object_unref(bus) }
-            let either = GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_ASYNC_DONE.rawValue)
-            guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout * 1e9), either) else {
-                throw failure("gave no picture within \(Int(timeout)) s")
+            // Prerolled, or an element's error, whichever comes first: a demuxer that fails in
+            // its streaming thread leaves the state changing until the timeout. Asked in
+            // slices, the bus read without waiting (a timed wait on the bus polls a file
+            // descriptor, which the sandbox's filter refuses under ThreadSanitizer).
+            var state = GST_STATE_NULL, pending = GST_STATE_NULL
+            let slices = max(1, Int(timeout / 0.05))
+            var result = GST_STATE_CHANGE_ASYNC
+            for _ in 0..<slices {
+                if let error = pendingError() { throw error }
+                result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(0.05 * 1e9))
+                if result != GST_STATE_CHANGE_ASYNC { break }
             }
-            defer { kc_gst_message_unref(message) }
-            if kc_gst_message_type(message) == GST_MESSAGE_ERROR { throw failure("cannot be played", from: message) }
+            if result == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played", waiting: 1) }
+            if result == GST_STATE_CHANGE_ASYNC { throw failure("gave no picture within \(Int(timeout)) s") }
         }
         guard watcher.linked else { throw failure("has no video stream") }
         let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
@@ -371,11 +375,21 @@ final class GStreamerClip {
     /// `waiting` seconds for one: an error from a streaming thread arrives after the state
     /// change it failed).
     private func failure(_ fallback: String, waiting: Double = 0) -> ImageError {
-        guard let bus = gst_element_get_bus(pipeline) else { return ImageError(path: name, reason: fallback) }
-        defer { gst_object_unref(bus) }
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(waiting * 1e9), GST_MESSAGE_ERROR) else {
-            return ImageError(path: name, reason: fallback)
+        var waited = 0.0
+        while true {
+            if let error = pendingError(fallback) { return error }
+            guard waited < waiting else { return ImageError(path: name, reason: fallback) }
+            usleep(20_000)
+            waited += 0.02
         }
+    }
+
+    /// The first error the pipeline posted, if any, as `fallback` with its text (the bus read
+    /// without waiting).
+    private func pendingError(_ fallback: String = "cannot be played") -> ImageError? {
+        guard let bus = gst_element_get_bus(pipeline) else { return nil }
+        defer { gst_object_unref(bus) }
+        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { kc_gst_message_unref(message) }
         return failure(fallback, from: message)
     }
