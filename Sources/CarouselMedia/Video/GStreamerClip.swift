@@ -200,8 +200,8 @@ final class GStreamerClip {
         if change == GST_STATE_CHANGE_ASYNC {
             // Prerolled, or an element's error, whichever comes first: a demuxer that fails in
             // its streaming thread leaves the state changing until the timeout. Asked in
-            // slices, the bus read without waiting (a timed wait on the bus polls a file
-            // descriptor, which the sandbox's filter refuses under ThreadSanitizer).
+            // slices, the bus read without waiting: a timed wait on the bus needs its socket
+            // pair, which a sandbox may refuse (the sanitized one did, see HelperSandbox).
             var state = GST_STATE_NULL, pending = GST_STATE_NULL
             let slices = max(1, Int(timeout / 0.05))
             var result = GST_STATE_CHANGE_ASYNC
