@@ -21,6 +21,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private let clip: ClipStage?
     /// Whether the engine was told the clip holds the show.
     private var holding = false
+    /// When each file shown under `--caption-format`'s `{date}` was taken (nil: it says
+    /// not), read once when the strip first rests on it.
+    private var takenDates: [String: PhotoDate?] = [:]
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
@@ -124,12 +127,29 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// The centred item's caption and the page dots, as the style asks.
     private var overlay: Overlay? {
         let style = painter.style
-        guard style.captions != .none || style.dots, let current = engine.currentIndex else { return nil }
+        guard style.captions != .none || style.captionTemplate != nil || style.dots, let current = engine.currentIndex else { return nil }
         var lines: [String] = []
-        if style.captions != .none { lines.append(sources[current].title) }
-        if style.captions == .full, let caption = sources[current].caption, !caption.isEmpty { lines.append(caption) }
+        if let template = style.captionTemplate {
+            lines = template.lines(for: facts(of: sources[current]))
+        } else {
+            if style.captions != .none { lines.append(sources[current].title) }
+            if style.captions == .full, let caption = sources[current].caption, !caption.isEmpty { lines.append(caption) }
+        }
         return Overlay(lines: lines, opacity: CaptionFade.opacity(at: engine.position),
                        dots: style.dots ? PageDots.layout(count: engine.itemCount, current: current) : [])
+    }
+
+    /// What `--caption-format` may say of `source`. Its date is read from the file (a head
+    /// of at most 256 KB) the first time the strip rests on it, never while it moves.
+    private func facts(of source: ImageSource) -> CaptionTemplate.Facts {
+        if takenDates[source.path] == nil, !engine.isAnimating, !engine.isInteracting {
+            if takenDates.count >= 4096 { takenDates.removeAll() }
+            takenDates[source.path] = .some(PhotoDate.read(path: source.path))
+        }
+        let taken = takenDates[source.path] ?? nil
+        let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
+        return CaptionTemplate.Facts(title: source.title, caption: source.caption, file: file,
+                                     date: taken.map { date in { date.formatted($0) } })
     }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.

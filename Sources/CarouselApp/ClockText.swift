@@ -9,14 +9,15 @@ struct ClockText {
     let wallClock: () -> Date
 
     init(face: ClockFace, wallClock: @escaping () -> Date = { Date() }) {
-        Self.useLocaleOnce
+        Self.useLocale()
         self.face = face
         self.wallClock = wallClock
     }
 
-    /// The C library's names of days and months from the environment's locale: once, before
-    /// any thread formats (setlocale is not safe beside other threads).
-    private static let useLocaleOnce: Void = { _ = setlocale(LC_TIME, "") }()
+    /// The C library's names of days and months from the environment's locale: once, on the
+    /// main thread, where every strftime of ours runs.
+    static func useLocale() { _ = localeSet }
+    private static let localeSet: Void = { _ = setlocale(LC_TIME, "") }()
 
     /// The text now.
     func text() -> String { Self.format(face.format, wallClock()) }

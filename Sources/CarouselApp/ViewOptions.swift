@@ -132,6 +132,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: "Caption under the centred item: none, title (the manifest's title, else the file name) or full (title and caption).")
     public var captions: CaptionMode = .none
 
+    @Option(help: ArgumentHelp("The caption under the centred item made of its own facts: {title}, {caption}, {file}, {date} or {date:FORMAT} (when it was taken, as its file says; strftime's format, default '%-d %B %Y', in LANG's language), e.g. '{date:%A %-d %B %Y} · {title}'. Text between fields shows only when both do; \\n starts a second line.", valueName: "TEMPLATE"))
+    public var captionFormat: String?
+
     @Option(help: ArgumentHelp("Font for captions and labels (a .ttf or .otf file; default DejaVu Sans).", valueName: "FILE"))
     public var font: String?
 
@@ -166,6 +169,9 @@ public struct ViewOptions: ParsableArguments, Sendable {
         if !(cornerRadius >= 0 && cornerRadius <= 500) { throw ValidationError("--corner-radius must be 0 to 500 pixels, not \(cornerRadius)") }
         if !(tileGap >= 0 && tileGap <= 200) { throw ValidationError("--tile-gap must be 0 to 200 pixels, not \(tileGap)") }
         if let f = font, !FileManager.default.isReadableFile(atPath: f) { throw ValidationError("--font \(f): no such readable file") }
+        if let f = captionFormat {
+            do { _ = try CaptionTemplate(parsing: f) } catch { throw ValidationError("--caption-format '\(f)': \(error)") }
+        }
         if let c = clock, c.isEmpty || c.utf8.count > 100 || ClockText.format(c, Date()).isEmpty {
             throw ValidationError("--clock '\(c)': a strftime format is expected that makes some text, such as '%H:%M'")
         }
@@ -211,6 +217,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
          .init("shadow", .bool(shadow)), .init("background-image", backgroundImage.map { .string($0) }, unset: "none"),
          .init("renderer", .string(renderer.rawValue)), .init("rotate", .number(Double(rotate.rawValue))),
          .init("captions", .string(captions.rawValue)),
+         .init("caption-format", captionFormat.map { .string($0) }, unset: "none"),
          .init("font", font.map { .string($0) }, unset: "DejaVu Sans"), .init("dots", .bool(dots)),
          .init("clock", clock.map { .string($0) }, unset: "none"), .init("clock-corner", .string(clockCorner.rawValue)),
          .init("clock-size", clockSize.map { .number(Double($0)) }, unset: "a twelfth of the screen's height"),
@@ -253,6 +260,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
         s.border = border ?? (layout == .paged ? 0 : nil)
         if layout == .preview { s.card = background.lightened(0.12) }
         s.captions = captions
+        s.captionTemplate = captionFormat.flatMap { try? CaptionTemplate(parsing: $0) }
         s.dots = dots
         s.neighbours = NeighbourEmphasis(scale: neighbourScale, dim: neighbourDim)
         s.borderColor = borderColor

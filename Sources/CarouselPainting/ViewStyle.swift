@@ -27,6 +27,8 @@ public struct ViewStyle: Hashable, Sendable {
     public var shadow = false
     /// Which caption the centred item shows.
     public var captions = CaptionMode.none
+    /// `--caption-format`: the caption made from the item's facts (instead of `captions`).
+    public var captionTemplate: CaptionTemplate?
     /// Page dots under the strip.
     public var dots = false
     /// Items beside the centre smaller and darker; by default drawn like the centre.
