@@ -83,10 +83,15 @@ public enum LivePhotoIdentity {
     /// A HEIF Exif item's identifier: after its 4-byte offset to the TIFF header.
     static func still(exifItem bytes: [UInt8]) -> String? {
         let b = ByteReader(bytes)
-        guard let skip = b.u32be(0), skip < bytes.count else { return nil }
-        var tiff = 4 + skip
-        if b.matches(Array("Exif\0\0".utf8), at: tiff) { tiff += 6 }
-        return makerNoteIdentifier(b, tiff: tiff, end: bytes.count)
+        return tiffStart(exifItem: b).flatMap { makerNoteIdentifier(b, tiff: $0, end: bytes.count) }
+    }
+
+    /// Where a HEIF Exif item's TIFF header lies: after the item's 4-byte offset to it (and
+    /// an `Exif\0\0` some writers leave there).
+    static func tiffStart(exifItem b: ByteReader) -> Int? {
+        guard let skip = b.u32be(0), skip < b.bytes.count else { return nil }
+        let tiff = 4 + skip
+        return b.matches(Array("Exif\0\0".utf8), at: tiff) ? tiff + 6 : tiff
     }
 
     /// IFD0 → the Exif IFD (0x8769) → the maker note (0x927C), when it is Apple's

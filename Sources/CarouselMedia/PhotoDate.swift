@@ -103,10 +103,7 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// A HEIF Exif item's date: after its 4-byte offset to the TIFF header.
     static func read(exifItem bytes: [UInt8]) -> PhotoDate? {
         let b = ByteReader(bytes)
-        guard let skip = b.u32be(0), skip < bytes.count else { return nil }
-        var tiff = 4 + skip
-        if b.matches(Array("Exif\0\0".utf8), at: tiff) { tiff += 6 }
-        return exif(b, tiff: tiff, end: bytes.count)
+        return LivePhotoIdentity.tiffStart(exifItem: b).flatMap { exif(b, tiff: $0, end: bytes.count) }
     }
 
     /// A clip's date from its `moov` atom's content: Apple's creation date (the wall time
