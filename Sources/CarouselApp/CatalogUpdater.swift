@@ -22,6 +22,10 @@ final class CatalogUpdater {
     private let rescanInterval: Double?
     private var nextRescan: Double?
     private var recheckAt: Double?
+    /// `--on-this-day`: the next local midnight, when the day's pictures change.
+    private var nextDay: Double?
+    /// The wall clock (seconds since 1970) beside the loop's; tests give their own.
+    private let wallClock: @Sendable () -> Double
     /// Set by the watcher's wake-up: rescan at the next chance.
     private var changed = false
     /// Skipped-file notes already logged: a rescan every 30 s must not repeat them.
@@ -47,7 +51,7 @@ final class CatalogUpdater {
     init(options: SourceOptions, initial: SourceScanner.Result, noted: Set<String> = [],
          rescanInterval: Double?, now: Double,
          watcher makeWatcher: (@escaping @Sendable () -> Void) -> FolderWatcher? = { FolderWatcher(onChange: $0) },
-         scan: Scan? = nil,
+         scan: Scan? = nil, wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
          wake: @escaping @Sendable () -> Void, scanned: @escaping @Sendable () -> Void = {}) {
         self.scan = scan ?? { note in try options.scan(tolerant: true, note: note) }
         self.noted = noted
@@ -57,6 +61,7 @@ final class CatalogUpdater {
         self.watcher = makeWatcher(wake)
         self.reorder = options.order == .random
         self.options = options
+        self.wallClock = wallClock
         armRescan(after: initial, now: now)
         // `initial` was read before the folders were watched: a file copied in between
         // (while the window opened, under a slow boot) would be missed until something
@@ -69,6 +74,12 @@ final class CatalogUpdater {
         let unseen = watcher?.watch(scan.folders) ?? scan.folders
         let blind = watcher == nil || !unseen.isEmpty || !scan.missing.isEmpty
         nextRescan = blind ? rescanInterval.map { now + $0 } : nil
+        armDay(now: now)
+    }
+
+    /// `--on-this-day`: a scan at the next midnight (after every scan, whatever it found).
+    private func armDay(now: Double) {
+        nextDay = options.onThisDay ? now + TakenFilter.Day.secondsToMidnight(from: wallClock()) : nil
     }
 
     /// The watcher reported a change.
@@ -78,7 +89,7 @@ final class CatalogUpdater {
     /// end wakes the loop) or when nothing is expected.
     var nextCheck: Double? {
         guard running == nil else { return nil }
-        return [nextRescan, recheckAt].compactMap { $0 }.min()
+        return [nextRescan, recheckAt, nextDay].compactMap { $0 }.min()
     }
 
     /// Whether a scan should begin at `now`: something changed or a check fell due, and
@@ -129,6 +140,7 @@ final class CatalogUpdater {
             if noted.insert("\(error)").inserted { Log.warn("rescan: \(error)") }
             recheckAt = nil
             nextRescan = rescanInterval.map { now + $0 }
+            armDay(now: now)
             return nil
         }
         armRescan(after: scan, now: now)

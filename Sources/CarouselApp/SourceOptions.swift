@@ -52,6 +52,12 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The screen's ICC profile (a calibrated screen): pictures are converted to it instead of sRGB.", valueName: "FILE"))
     public var displayProfile: String?
 
+    @Option(help: ArgumentHelp("Only pictures and clips taken in these days, as their files say (EXIF, a clip's creation date): FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, one end may be left open (2019.., ..2015-06, 2024-07-01..2024-07-31), or one of them alone (2019, 2024-07). Files that say no date stay out; web sources and Immich are not judged yet.", valueName: "FROM..TO"))
+    public var taken: String?
+
+    @Flag(help: "Only pictures and clips taken on today's date in earlier years, as their files say (the whole show when there are none, said once); it changes at midnight. Immich's own: --immich-memories.")
+    public var onThisDay = false
+
     @OptionGroup public var remote: RemoteOptions
 
     public init() {}
@@ -68,6 +74,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
         }
         if decodeMemory < 128 || decodeMemory > 65536 {
             throw ValidationError("--decode-memory must be 128 to 65536 MB, not \(decodeMemory)")
+        }
+        if let t = taken {
+            do { _ = try TakenFilter(parsingRange: t) } catch { throw ValidationError("--taken '\(t)': \(error)") }
         }
         if let file = displayProfile {
             let bytes: [UInt8]
@@ -103,7 +112,16 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("audio", .bool(audio)), .init("motion", .string(motion.rawValue)),
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
-         .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show")] + remote.configEntries
+         .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show"),
+         .init("taken", taken.map { .string($0) }, unset: "any day"), .init("on-this-day", .bool(onThisDay))] + remote.configEntries
+    }
+
+    /// `--taken` and `--on-this-day`; nil with neither.
+    var takenFilter: TakenFilter? {
+        guard taken != nil || onThisDay else { return nil }
+        var filter = taken.flatMap { try? TakenFilter(parsingRange: $0) } ?? TakenFilter()
+        filter.onThisDay = onThisDay
+        return filter
     }
 
     /// The images to show, in order; the bundled demo when no paths are given.
@@ -153,6 +171,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
             scanner.remote = { library.items(of: $0) }
         }
         scanner.recursive = recursive
+        scanner.taken = takenFilter
         scanner.order = order == .mtime ? .modificationTime : .name
         scanner.missingIsEmpty = tolerant
         do { return try scanner.scanAll(given, note: note) } catch { throw Failure(error.description) }

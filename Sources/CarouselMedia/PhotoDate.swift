@@ -31,8 +31,9 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // MARK: - Files
 
-    /// The most of a file's head read for its dates, and of a clip's `moov`.
-    static let headBytes = 256 << 10
+    /// The most of a file's head read for its dates (a JPEG's APP1 is at most 64 KB), of a
+    /// HEIF's Exif item, and of a clip's `moov`.
+    static let headBytes = 64 << 10
     static let moovLimit = 8 << 20
 
     /// The date in the file at `path`, or nil when it says none (or is no file).
@@ -55,6 +56,20 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
             return read(moov: LivePhotoIdentity.read(fd, at: moov.offset, count: moov.length))
         }
         return nil
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var known: [String: (stamp: FileStamp?, date: PhotoDate?)] = [:]
+
+    /// `read(path:)`, kept by path and stamp: a rescan reads only files that changed.
+    public static func remembered(path: String, stamp: FileStamp?) -> PhotoDate? {
+        if let stamp, let k = lock.withLock({ known[path] }), k.stamp == stamp { return k.date }
+        let date = read(path: path)
+        lock.withLock {
+            if known.count >= 100_000 { known.removeAll() }
+            known[path] = (stamp, date)
+        }
+        return date
     }
 
     // MARK: - Pure: the bytes in, the date out

@@ -25,6 +25,11 @@ public struct SourceScanner: Sendable {
     /// A path that does not exist holds no images, with a note, instead of being an error:
     /// for rescans, where a folder may be gone for a while (a USB stick pulled out).
     public var missingIsEmpty = false
+    /// `--taken`, `--on-this-day`: the files kept by when they were taken (their heads read,
+    /// each once while it is unchanged); web items are not judged.
+    public var taken: TakenFilter?
+    /// The local day now, for `--on-this-day`; tests give their own.
+    public var today: @Sendable () -> TakenFilter.Day = { TakenFilter.Day.today() }
     /// The items of a web source (an http or https URL): nil while nothing came from it yet.
     public var remote: (@Sendable (String) -> [ImageSource]?)?
 
@@ -85,7 +90,23 @@ public struct SourceScanner: Sendable {
             }
         }
         var seen = Set<String>()
+        if let taken { found = Self.keep(found, taken: taken, today: today(), note: note) }
         return Result(sources: found, folders: folders.filter { seen.insert($0).inserted }, missing: missing)
+    }
+
+    /// The files of `found` `taken` admits, web items as they are; for `--on-this-day` with
+    /// none of that day, all of them, said once.
+    static func keep(_ found: [ImageSource], taken: TakenFilter, today: TakenFilter.Day, note: (String) -> Void) -> [ImageSource] {
+        let kept = found.filter { RemoteURL.isRemote($0.path) || taken.admits(PhotoDate.remembered(path: $0.path, stamp: $0.stamp), today: today) }
+        let local = found.filter { !RemoteURL.isRemote($0.path) }.count
+        let keptLocal = kept.filter { !RemoteURL.isRemote($0.path) }.count
+        guard local > 0, keptLocal == 0 else { return kept }
+        if taken.onThisDay && taken.from == nil && taken.to == nil {
+            note("--on-this-day: nothing was taken on this day (" + String(format: "%02d-%02d", today.month, today.day) + ") in an earlier year; showing everything")
+            return found
+        }
+        note("--taken: none of the \(local) pictures was taken then (or says when)")
+        return kept
     }
 
     static func folder(of path: String) -> String {

@@ -212,4 +212,25 @@ import Testing
         #expect(kept.count == 4)
         #expect(CatalogUpdater.keepingOrder(of: [s("c"), s("a"), s("b")], with: [s("a"), s("c")]) == [s("c"), s("a")])
     }
+
+    /// `--on-this-day`: the show is looked at again at the next local midnight, when its
+    /// day changes, even where nothing else would wake it; and after each scan, the next one.
+    @Test func onThisDayLooksAgainAtMidnight() throws {
+        let folder = try Fixtures.temporaryFolder("on-this-day")
+        try write(folder, "a.bmp")
+        let options = try SourceOptions.parse([folder, "--on-this-day"])
+        let start = try options.scan { _ in }
+        // 23:59:30 local time on the wall when the loop's clock reads 100.
+        var parts = tm()
+        parts.tm_year = 126; parts.tm_mon = 10; parts.tm_mday = 27; parts.tm_hour = 23; parts.tm_min = 59; parts.tm_sec = 30
+        parts.tm_isdst = -1
+        let wall = Double(mktime(&parts))
+        let updater = CatalogUpdater(options: options, initial: start, rescanInterval: nil, now: 100, wallClock: { wall }, wake: {})
+        #expect(updater.nextCheck.map { abs($0 - 130) < 0.001 } == true, "\(String(describing: updater.nextCheck))")
+        let plain = CatalogUpdater(options: try SourceOptions.parse([folder]), initial: start, rescanInterval: nil, now: 100,
+                                   wallClock: { wall }, wake: {})
+        #expect(plain.nextCheck == nil, "without it nothing is due")
+        _ = updater.check(current: start.sources, now: 131)
+        #expect(updater.nextCheck.map { $0 > 131 } == true, "the next midnight after the scan, never one passed (that would spin)")
+    }
 }
