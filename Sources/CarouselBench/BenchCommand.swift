@@ -149,7 +149,6 @@ public struct BenchCommand: ParsableCommand {
         var looksRun: BenchReport.Run?
         if !view.home.isTiled {
             ProcessStats.resetPeak()
-            let looksStart = LoopClock.system.now()
             let looks = try view.makeScene(
                 sources: found, viewport: viewport, behaviour: try BehaviourOptions.parse(BenchMix.looksBehaviour), renderer: renderer,
                 painter: view.painter(text: text, renderer: renderer, viewport: viewport, decoder: options.decoderSettings),
@@ -158,6 +157,11 @@ public struct BenchCommand: ParsableCommand {
                                                                         previews: thumbnails, backdrops: view.fill != .none),
                 log: nil, time: LoopClock.system.now(), wake: EventQueue.wakeUp, warn: { _ in })
             guard let subject = looks as? any Scene & BenchSubject else { throw Failure("no scene") }
+            // Its pictures in before the looks begin: a crossfade waits for its incoming
+            // picture, and helpers slow to start (a busy machine, ThreadSanitizer) left the
+            // fades' phase without a fade.
+            try looks.finishLoading()
+            let looksStart = LoopClock.system.now()
             let p = try runner.run(BenchMix(looksIn: viewport, short: short), on: subject, startedAt: looksStart)
             looksRun = Self.run(images: found.count, firstFrame: 0, played: p, uploads: nil, offset: 0)
         }

@@ -69,7 +69,15 @@ import Testing
         let k = try ControlAPITests.Kiosk([try Fixtures.imageFolder(), "--size", "640x360", "--clock", format])
         defer { k.stop() }
         _ = k.status(within: 30) { ($0["count"] as? Int ?? 0) > 0 }
-        Thread.sleep(forTimeInterval: 2)  // the pictures decoded and drawn (time meant to pass)
+        // At rest once two seconds in a row drew at most a frame each (the pictures are in:
+        // under ThreadSanitizer on a busy machine that takes a while).
+        var last = k.status()?["frames_drawn"] as? Int ?? -1, calm = 0
+        for _ in 0..<60 where calm < 2 {
+            Thread.sleep(forTimeInterval: 1)  // a second of the loop (time meant to pass)
+            let now = k.status()?["frames_drawn"] as? Int ?? -1
+            calm = now - last <= 1 ? calm + 1 : 0
+            last = now
+        }
         let before = k.status()?["frames_drawn"] as? Int ?? -1
         Thread.sleep(forTimeInterval: seconds)  // what the loop does at rest (time meant to pass)
         let after = k.status()?["frames_drawn"] as? Int ?? -1
