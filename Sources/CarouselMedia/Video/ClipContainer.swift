@@ -13,11 +13,7 @@ public enum ClipContainer {
         guard head.count >= 12 else { return false }
         if head[0] == 0x1A && head[1] == 0x45 && head[2] == 0xDF && head[3] == 0xA3 { return true }  // EBML
         if head.starts(with: Array("RIFF".utf8)) && head[8..<12].elementsEqual("AVI ".utf8) { return true }
-        if head.starts(with: [0, 0, 1, 0xBA]) { return true }  // an MPEG program stream's pack header
-        // Transport stream packets begin with 0x47 every 188 bytes (every 192 in M2TS, after a time stamp).
-        for (first, size) in [(0, 188), (4, 192)] where head.count > first + size && head[first] == 0x47 && head[first + size] == 0x47 {
-            return true
-        }
+        if isMPEGStream(head) { return true }
         let box = String(decoding: head[4..<8], as: UTF8.self)
         if box == "ftyp" {
             // A picture when any of its brands is HEIF's or AVIF's.
@@ -25,5 +21,15 @@ public enum ClipContainer {
             return !brands.contains { ISOBMFFHeader.heifBrands.contains($0) || ISOBMFFHeader.avifBrands.contains($0) }
         }
         return quickTimeBoxes.contains(box)
+    }
+
+    /// An MPEG program stream (its pack header) or transport stream (packets beginning with
+    /// 0x47 every 188 bytes, every 192 in M2TS after a time stamp).
+    public static func isMPEGStream(_ head: [UInt8]) -> Bool {
+        if head.starts(with: [0, 0, 1, 0xBA]) { return true }
+        for (first, size) in [(0, 188), (4, 192)] where head.count > first + size && head[first] == 0x47 && head[first + size] == 0x47 {
+            return true
+        }
+        return false
     }
 }

@@ -415,11 +415,17 @@ private final class ByteFeed: @unchecked Sendable {
     let size: Int
     private var offset = 0
 
+    /// Whether buffers carry their byte offsets: an MPEG stream's demuxer finds its packets
+    /// by them, and only that one is given them (qtdemux, given them, now and then waited
+    /// for ever after a seek).
+    private var marksOffsets = false
+
     init(_ bytes: UnsafeRawBufferPointer) {
         memory = bytes
         fd = -1
         base = 0
         size = bytes.count
+        marksOffsets = ClipContainer.isMPEGStream(Array(bytes.prefix(ClipContainer.sniffBytes)))
     }
 
     init(fd: Int32, base: Int, size: Int) {
@@ -427,7 +433,11 @@ private final class ByteFeed: @unchecked Sendable {
         self.fd = fd
         self.base = base
         self.size = size
+        var head = [UInt8](repeating: 0, count: min(size, ClipContainer.sniffBytes))
+        let got = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(base)) }
+        marksOffsets = got > 0 && ClipContainer.isMPEGStream(Array(head.prefix(got)))
     }
+
 
     func seek(to offset: Int) -> Bool {
         guard offset >= 0, offset <= size else { return false }
@@ -464,8 +474,10 @@ private final class ByteFeed: @unchecked Sendable {
         }
         if got < n { gst_buffer_set_size(buffer, gssize(got)) }
         // Where the bytes lie, as filesrc says it: MPEG-TS's demuxer finds its packets' sync by it.
-        buffer.pointee.offset = guint64(offset)
-        buffer.pointee.offset_end = guint64(offset + got)
+        if marksOffsets {
+            buffer.pointee.offset = guint64(offset)
+            buffer.pointee.offset_end = guint64(offset + got)
+        }
         offset += got
         _ = gst_app_src_push_buffer(source, buffer)
     }
