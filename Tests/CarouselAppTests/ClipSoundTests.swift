@@ -78,6 +78,7 @@ import TestSupport
         player.seek(to: 2.5)
         #expect(player.takeSound().isEmpty, "nothing while the seek lands")
         player.waitForSeek(after: before, timeout: 10)
+        #expect(player.seeked.count == before + 1, "the seek landed (\(player.state))")
         var after: [ClipPlayer.Sound] = []
         for _ in 0..<100 where after.reduce(0, { $0 + $1.frames }) < 24_000 {
             player.waitForNews(timeout: 1)
