@@ -140,11 +140,12 @@ public final class CarouselScene: EngineScene, OpenedScene {
     }
 
     /// What `--caption-format` may say of `source`. Its date is read from the file (a head
-    /// of at most 256 KB) the first time the strip rests on it, never while it moves.
+    /// of at most 64 KB) the first time the strip rests on it, never while it moves, or
+    /// taken from what `--taken`'s scan already read of it.
     private func facts(of source: ImageSource) -> CaptionTemplate.Facts {
         if takenDates[source.path] == nil, !engine.isAnimating, !engine.isInteracting {
             if takenDates.count >= 4096 { takenDates.removeAll() }
-            takenDates[source.path] = .some(PhotoDate.read(path: source.path))
+            takenDates[source.path] = .some(PhotoDate.remembered(path: source.path, stamp: source.stamp))
         }
         let taken = takenDates[source.path] ?? nil
         let file = source.path.split(separator: "/").last.map(String.init) ?? source.path

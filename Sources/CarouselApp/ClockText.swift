@@ -30,6 +30,12 @@ struct ClockText {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return "" }
+        return Self.format(format, parts)
+    }
+
+    /// `parts` in strftime's `format`; empty if it makes nothing or more than 255 bytes.
+    static func format(_ format: String, _ parts: tm) -> String {
+        var parts = parts
         var buffer = [CChar](repeating: 0, count: 256)
         let n = strftime(&buffer, buffer.count, format, &parts)
         guard n > 0 else { return "" }

@@ -18,9 +18,6 @@ extension PhotoDate {
         _ = timegm(&worked)
         parts.tm_wday = worked.tm_wday
         parts.tm_yday = worked.tm_yday
-        var buffer = [CChar](repeating: 0, count: 256)
-        let n = strftime(&buffer, buffer.count, format, &parts)
-        guard n > 0 else { return "" }
-        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return ClockText.format(format, parts)
     }
 }
