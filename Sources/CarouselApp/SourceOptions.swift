@@ -75,6 +75,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
         if decodeMemory < 128 || decodeMemory > 65536 {
             throw ValidationError("--decode-memory must be 128 to 65536 MB, not \(decodeMemory)")
         }
+        for path in paths where DAVSource.isDAV(path) {
+            do { _ = try DAVSource(path) } catch { throw ValidationError(error.description) }
+        }
         if let t = taken {
             do { _ = try TakenFilter(parsingRange: t) } catch { throw ValidationError("--taken '\(t)': \(error)") }
         }
@@ -179,7 +182,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
 
     /// The download library, when a source is a web URL.
     var remoteLibrary: RemoteLibrary? {
-        paths.contains(where: RemoteURL.isRemote) || remote.immich != nil ? RemoteSources.library(remote) : nil
+        paths.contains(where: RemoteURL.isRemote) || remote.immich != nil
+            ? RemoteSources.library(remote, order: order == .mtime ? .modificationTime : .name) : nil
     }
 
     /// The thumbnail cache these options ask for: `--thumbnail-cache DIR`, none, or the

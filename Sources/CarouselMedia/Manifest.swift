@@ -83,4 +83,24 @@ public enum Manifest {
         }
         return sources
     }
+
+    /// `items` as a manifest (TOML) that `parse` reads back: a listing (Immich's, a WebDAV
+    /// folder's) kept in the cache, which an offline start shows.
+    public static func text(of items: [ImageSource]) -> String {
+        func quoted(_ s: String) -> String {
+            var out = "\""
+            for u in s.unicodeScalars {
+                switch u {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case _ where u.value < 0x20 || u.value == 0x7F: out += String(format: "\\u%04X", u.value)
+                default: out.unicodeScalars.append(u)
+                }
+            }
+            return out + "\""
+        }
+        return items.map { item in
+            "[[item]]\npath = \(quoted(item.path))\ntitle = \(quoted(item.title))\n" + (item.motion.map { "motion = \(quoted($0))\n" } ?? "")
+        }.joined(separator: "\n")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CarouselApp
+import TestSupport
 
 /// The real window under Xvfb, driven by real X11 events from xdotool.
 @Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason),

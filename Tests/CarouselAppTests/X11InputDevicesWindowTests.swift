@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Under X11 the X server reads the input devices; the program follows what the server says
 /// it added and removed (issue 43: SDL 2.26 dropped the first touch of a touchscreen plugged

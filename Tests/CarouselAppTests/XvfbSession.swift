@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A private X server (Xvfb) for end-to-end tests of the real window, driven with xdotool.
 final class XvfbSession {

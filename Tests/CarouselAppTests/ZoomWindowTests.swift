@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CarouselApp
+import TestSupport
 
 /// Zoom in the real window under Xvfb, from real X11 events: the keys, Ctrl with the wheel,
 /// a double click, a drag that pans; and a zoomed picture at rest costs no CPU.

@@ -20,15 +20,16 @@ import Testing
     }
 
     static func library(_ folder: String, refresh: Double = 60, reports: Reports = Reports(),
-                        limit: Int64 = 1 << 30) -> RemoteLibrary {
+                        limit: Int64 = 1 << 30, netrc: String? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }) -> RemoteLibrary {
         var s = RemoteLibrary.Settings(cacheFolder: folder)
+        s.netrcFile = netrc
         s.refresh = refresh
         s.firstRetry = 0.1
         s.quietStart = 0.5
         s.connectTimeout = 2
         s.idleTimeout = 1
         s.cacheLimitBytes = limit
-        return RemoteLibrary(settings: s, warn: { _ in }, changed: { reports.changed() }, event: { reports.add($0, $1) })
+        return RemoteLibrary(settings: s, warn: warn, changed: { reports.changed() }, event: { reports.add($0, $1) })
     }
 
     /// Waits up to 10 s for `condition`.

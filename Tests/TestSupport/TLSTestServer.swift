@@ -31,36 +31,17 @@ public final class TLSTestServer {
         // once the port answers, or another port is tried.
         var started: (Process, Int)?
         for _ in 0..<5 where started == nil {
-            let port = Self.freePort()
+            let port = LoopbackPort.free()
             let p = try openssl(["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "cert.pem", "-key", "key.pem",
                                  "-WWW", "-quiet"])
             // Until it listens (at most 10 s on a busy machine).
-            for _ in 0..<100 where p.isRunning && !Self.answers(port) { Thread.sleep(forTimeInterval: 0.1) }
+            for _ in 0..<100 where p.isRunning && !LoopbackPort.answers(port) { Thread.sleep(forTimeInterval: 0.1) }
             Thread.sleep(forTimeInterval: 0.2)
-            if p.isRunning && Self.answers(port) { started = (p, port) } else { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
+            if p.isRunning && LoopbackPort.answers(port) { started = (p, port) } else { kill(p.processIdentifier, SIGKILL); p.waitUntilExit() }
         }
         guard let (process, port) = started else { throw POSIXError(.EADDRINUSE) }
         self.process = process
         self.port = port
-    }
-
-    private static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 ? getsockname(fd, $0, &length) : -1 }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func answers(_ port: Int) -> Bool {
-        let fd = HTTPProbe(port: port).connect()
-        if fd >= 0 { close(fd) }
-        return fd >= 0
     }
 
     public func url(_ path: String) -> String { "https://127.0.0.1:\(port)\(path)" }

@@ -2,7 +2,7 @@ import ArgumentParser
 import CarouselMedia
 import Foundation
 
-/// How pictures from web servers (`http://` and `https://` sources) are downloaded and kept.
+/// How pictures from web servers (`http://` and `https://` sources, `davs://` and `dav://` WebDAV folders) are downloaded and kept.
 public struct RemoteOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Where downloaded manifests and pictures are kept, to show them without the network. Default: $CACHE_DIRECTORY under systemd, else $XDG_CACHE_HOME/kiosk-carousel.", valueName: "DIR"))
     public var cacheDir: String?
@@ -21,6 +21,9 @@ public struct RemoteOptions: ParsableArguments, Sendable {
 
     @Option(help: ArgumentHelp("Certificates (PEM) to trust for https besides the system's: a private certificate authority.", valueName: "FILE"))
     public var caFile: String?
+
+    @Option(help: ArgumentHelp("The netrc file holding the logins for WebDAV sources (machine HOST login USER password PASSWORD; never logged). Default: ~/.netrc.", valueName: "FILE"))
+    public var netrc: String?
 
     @Option(help: ArgumentHelp("An Immich server whose pictures to show (its web address); what to show is chosen with the --immich- options, a random 200 when none is given.", valueName: "URL"))
     public var immich: String?
@@ -73,6 +76,9 @@ public struct RemoteOptions: ParsableArguments, Sendable {
             throw ValidationError("--max-download-mb must be 1 to 4096, not \(maxDownloadMb)")
         }
         if downloads < 1 || downloads > 8 { throw ValidationError("--downloads must be 1 to 8, not \(downloads)") }
+        if let f = netrc, !FileManager.default.isReadableFile(atPath: f) {
+            throw ValidationError("--netrc \(f): no such readable file")
+        }
         if let f = caFile, !FileManager.default.isReadableFile(atPath: f) {
             throw ValidationError("--ca-file \(f): no such readable file")
         }
@@ -83,6 +89,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
          .init("cache-mb", .number(Double(cacheMb))), .init("refresh", .number(refresh)),
          .init("max-download-mb", .number(Double(maxDownloadMb))), .init("downloads", .number(Double(downloads))),
          .init("ca-file", caFile.map { .string($0) }, unset: "the system's certificates"),
+         .init("netrc", netrc.map { .string($0) }, unset: "~/.netrc"),
          .init("immich", immich.map { .string($0) }, unset: "none"),
          .init("immich-key-file", immichKeyFile.map { .string($0) }, unset: "none"),
          .init("immich-album", immichAlbum.isEmpty ? nil : .strings(immichAlbum), unset: "none"),
@@ -129,6 +136,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         s.caFile = caFile
         s.downloads = downloads
         s.immich = immichSource
+        s.netrcFile = netrc
         return s
     }
 }

@@ -14,8 +14,10 @@ enum RemoteSources {
     /// scanned, before the screen is up), with their times: written when one is.
     nonisolated(unsafe) private static var early: [(type: String, fields: [(String, String)], time: Double)] = []
 
-    static func library(_ options: RemoteOptions) -> RemoteLibrary {
-        let settings = options.librarySettings
+    /// `order`: a WebDAV folder's files, as a local folder's.
+    static func library(_ options: RemoteOptions, order: SourceScanner.Order = .name) -> RemoteLibrary {
+        var settings = options.librarySettings
+        settings.order = order
         return lock.withLock {
             if let made = libraries[settings.cacheFolder] { return made }
             let made = RemoteLibrary(settings: settings, warn: { Log.warn($0) },

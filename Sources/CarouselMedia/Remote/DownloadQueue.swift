@@ -27,6 +27,9 @@ struct DownloadQueue {
     /// `url` is to be checked with its server again.
     mutating func recheck(_ url: String) { confirmed.remove(url) }
 
+    /// `url`'s cached copy is known to be the server's (its listing said so): not checked.
+    mutating func confirm(_ url: String) { confirmed.insert(url) }
+
     /// The most urgent picture not being downloaded, else the first item of `background`
     /// (the items of the sources online) not confirmed; `skip` passes over an item for now
     /// (cached ones in the quiet start). Marked as under way; `forDecoder` when one waits.

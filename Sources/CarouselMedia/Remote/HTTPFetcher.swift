@@ -27,8 +27,21 @@ public enum HTTPFetcher {
         /// Headers sent besides (an API's key). A request carrying any follows no redirect:
         /// libcurl would send them on to whatever host it is pointed at.
         public var headers: [String] = []
-        /// A JSON body, sent with POST; nil: GET.
+        /// A body, sent with POST (or `method`); nil: GET.
         public var body: String?
+        /// Its type.
+        public var bodyType = "application/json"
+        /// Another method than GET or POST (a WebDAV server's `PROPFIND`).
+        public var method: String?
+        /// Where the login comes from: none, or a netrc file (`nil`: ~/.netrc), whose entry
+        /// for the request's host libcurl sends (HTTP Basic; over https on any network but a
+        /// trusted one). Never sent on to another host after a redirect.
+        public var login: Login = .none
+
+        public enum Login: Sendable, Equatable {
+            case none
+            case netrc(file: String?)
+        }
 
         public init(url: String) { self.url = url }
     }
@@ -73,7 +86,7 @@ public enum HTTPFetcher {
         if let etag = request.etag { headers = curl_slist_append(headers, "If-None-Match: \(etag)") }
         if let date = request.lastModified { headers = curl_slist_append(headers, "If-Modified-Since: \(date)") }
         for header in request.headers { headers = curl_slist_append(headers, header) }
-        if request.body != nil { headers = curl_slist_append(headers, "Content-Type: application/json") }
+        if request.body != nil { headers = curl_slist_append(headers, "Content-Type: \(request.bodyType)") }
         defer { curl_slist_free_all(headers) }
 
         _ = kc_curl_string(curl, CURLOPT_URL, request.url)
@@ -81,6 +94,14 @@ public enum HTTPFetcher {
         _ = kc_curl_string(curl, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
         _ = kc_curl_long(curl, CURLOPT_FOLLOWLOCATION, request.headers.isEmpty ? 1 : 0)
         if let body = request.body { _ = kc_curl_string(curl, CURLOPT_COPYPOSTFIELDS, body) }
+        if let method = request.method { _ = kc_curl_string(curl, CURLOPT_CUSTOMREQUEST, method) }
+        if case .netrc(let file) = request.login {
+            _ = kc_curl_long(curl, CURLOPT_NETRC, Int(CURL_NETRC_OPTIONAL.rawValue))
+            if let file { _ = kc_curl_string(curl, CURLOPT_NETRC_FILE, file) }
+            // Basic, sent with the request (allowing Digest too would cost every request a
+            // second one: libcurl asks first without a login to learn which the server wants).
+            _ = kc_curl_long(curl, CURLOPT_HTTPAUTH, 1)
+        }
         _ = kc_curl_long(curl, CURLOPT_MAXREDIRS, maxRedirects)
         _ = kc_curl_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = kc_curl_long(curl, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(request.connectTimeout))

@@ -230,24 +230,4 @@ public struct ImmichSource: Sendable, Equatable {
         f.dateFormat = "yyyy-MM-dd"
         return f
     }()
-
-    /// The listing as a manifest (TOML), kept in the cache: an offline start shows it.
-    public static func manifest(_ items: [ImageSource]) -> String {
-        func quoted(_ s: String) -> String {
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case _ where u.value < 0x20 || u.value == 0x7F: out += String(format: "\\u%04X", u.value)
-                default: out.unicodeScalars.append(u)
-                }
-            }
-            return out + "\""
-        }
-        return items.map { item in
-            "[[item]]\npath = \(quoted(item.path))\ntitle = \(quoted(item.title))\n" + (item.motion.map { "motion = \(quoted($0))\n" } ?? "")
-        }.joined(separator: "\n")
-    }
-
 }

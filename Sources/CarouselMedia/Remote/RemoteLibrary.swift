@@ -38,6 +38,10 @@ public final class RemoteLibrary: @unchecked Sendable {
         /// A family's Immich library, listed through its API (`sourceURL` is its source);
         /// every request to its server carries its key.
         public var immich: ImmichSource?
+        /// The netrc file whose logins the WebDAV sources use; nil: ~/.netrc.
+        public var netrcFile: String?
+        /// The order of a WebDAV folder's files (a local folder's: by name or by time).
+        public var order: SourceScanner.Order = .name
 
         public init(cacheFolder: String) { self.cacheFolder = cacheFolder }
     }
@@ -71,6 +75,10 @@ public final class RemoteLibrary: @unchecked Sendable {
     private var recent: [String] = []
     /// Files a view waits for without blocking, and whom to tell when each arrives.
     private var awaited: [String: @Sendable () -> Void] = [:]
+    /// The WebDAV folders among the sources: their requests carry the login.
+    private var davFolders: [DAVSource] = []
+    /// Lines a listing said (an album not found, a bound reached): each once in a run.
+    private var noted: Set<String> = []
     private var stopped = false
     /// Until then pictures already cached are not checked with the server (`quietStart`).
     private let quietUntil: Date
@@ -111,8 +119,9 @@ public final class RemoteLibrary: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if sources[url] == nil {
-            // An Immich listing is kept in the cache as a manifest, and read back as one.
-            let isManifest = Self.isManifest(url) || settings.immich?.sourceURL == url
+            // An Immich or WebDAV listing is kept in the cache as a manifest, and read back as one.
+            let isManifest = Self.isManifest(url) || settings.immich?.sourceURL == url || DAVSource.isDAV(url)
+            if DAVSource.isDAV(url), let folder = try? DAVSource(url) { davFolders.append(folder) }
             var s = RemoteSourceTable.Source(isManifest: isManifest)
             if isManifest {
                 if let file = cache.verifiedFile(for: url), let items = try? Self.parse(file: file, url: url) { s.items = items }
@@ -215,6 +224,7 @@ public final class RemoteLibrary: @unchecked Sendable {
 
     private func poll(_ url: String) {
         if let immich = settings.immich, immich.sourceURL == url { return poll(immich) }
+        if DAVSource.isDAV(url) { return poll(dav: url) }
         let isManifest = lock.withLock { sources[url]!.isManifest }
         guard isManifest else {
             // A picture given as a source: checked with the server at each refresh.
@@ -266,27 +276,11 @@ public final class RemoteLibrary: @unchecked Sendable {
         let fetch: ImmichSource.Fetch = { [self] address, body in
             var r = request(address, maxBytes: 8 << 20)
             r.body = body
-            let temporary = cache.temporaryFile()
-            defer { unlink(temporary) }
-            switch HTTPFetcher.fetch(r, into: temporary) {
-            case .fetched:
-                return FileManager.default.contents(atPath: temporary).map { .success([UInt8]($0)) }
-                    ?? .failure(.init("cannot read the answer"))
-            case .notModified: return .failure(.init("an unasked 304"))
-            case .failed(let reason):
-                let hint = reason == "HTTP 401" || reason == "HTTP 403" ? " (the key was refused: check --immich-key-file)" : ""
-                return .failure(.init(reason + hint))
-            }
+            return answer(r, refused: "the key was refused: check --immich-key-file").mapError { .init($0.reason) }
         }
         do throws(ImmichSource.ListingError) {
-            let items = try immich.list(fetch: fetch, today: Date()) { warn($0) }
-            let temporary = cache.temporaryFile()
-            // Kept for an offline start; not kept (one line), the show goes on from memory.
-            if FileManager.default.createFile(atPath: temporary, contents: Data(ImmichSource.manifest(items).utf8)) {
-                cache.store(url, from: temporary, etag: nil, lastModified: nil)
-            } else {
-                warn("Immich \(immich.server): its listing cannot be kept in the cache (\(temporary))")
-            }
+            let items = try immich.list(fetch: fetch, today: Date()) { noteOnce($0) }
+            keep(items, of: url, named: "Immich \(immich.server)")
             succeeded(url)
             settle(url, state: .online, items: items)
         } catch {
@@ -295,13 +289,82 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
     }
 
+    /// Walks a WebDAV folder (`PROPFIND`, with the netrc's login); the listing is kept in the
+    /// cache as a manifest, so that an offline start shows it. A file whose cached copy has
+    /// the ETag the listing gives is current: not asked for again. A failure keeps the last listing.
+    private func poll(dav url: String) {
+        let hasItems = lock.withLock { sources[url]!.items != nil }
+        let fetch: DAVSource.Fetch = { [self] folder in
+            var r = request(folder, maxBytes: 8 << 20)
+            r.method = "PROPFIND"
+            r.headers.append("Depth: 1")
+            r.body = DAVListing.request
+            r.bodyType = "application/xml; charset=utf-8"
+            return answer(r, refused: "the login was refused or is missing: check " + (settings.netrcFile ?? "~/.netrc"))
+                .mapError { .init($0.reason) }
+        }
+        do throws(DAVSource.Problem) {
+            let folder = try DAVSource(url)
+            let listing = try folder.list(order: settings.order, fetch: fetch) { noteOnce($0) }
+            keep(listing.items, of: url, named: url)
+            // Compared weakly (RFC 9110): Apache marks a file changed within the last second
+            // `W/` when it sends it, not when it lists it.
+            func opaque(_ tag: String?) -> String? { tag.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 } }
+            let current = Set(listing.etags.compactMap { file, etag in opaque(cache.entry(for: file)?.etag) == opaque(etag) ? file : nil })
+            succeeded(url)
+            settle(url, state: .online, items: listing.items, current: current)
+        } catch {
+            failed(url, reason: error.description + (hasItems ? "; keeping the last listing" : ""))
+            settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
+        }
+    }
+
+    /// One request of a listing (an API's, a folder's): the answer's bytes, or why not in a
+    /// few words; `refused` is said in brackets after a 401 or 403.
+    private func answer(_ request: HTTPFetcher.Request, refused: String) -> Result<[UInt8], ListingFailure> {
+        let temporary = cache.temporaryFile()
+        defer { unlink(temporary) }
+        switch HTTPFetcher.fetch(request, into: temporary) {
+        case .fetched:
+            return FileManager.default.contents(atPath: temporary).map { .success([UInt8]($0)) } ?? .failure(.init("cannot read the answer"))
+        case .notModified: return .failure(.init("an unasked 304"))
+        case .failed(let reason):
+            return .failure(.init(reason + (reason == "HTTP 401" || reason == "HTTP 403" ? " (\(refused))" : "")))
+        }
+    }
+
+    private struct ListingFailure: Error {
+        var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
+    /// A listing kept in the cache as a manifest, for an offline start; not kept (one
+    /// line), the show goes on from memory.
+    private func keep(_ items: [ImageSource], of url: String, named name: String) {
+        let temporary = cache.temporaryFile()
+        if FileManager.default.createFile(atPath: temporary, contents: Data(Manifest.text(of: items).utf8)) {
+            cache.store(url, from: temporary, etag: nil, lastModified: nil)
+        } else {
+            unlink(temporary)
+            warn("\(name): its listing cannot be kept in the cache (\(temporary))")
+        }
+    }
+
+    /// Says `line` once in the run.
+    private func noteOnce(_ line: String) {
+        if lock.withLock({ noted.insert(line).inserted }) { warn(line) }
+    }
+
     /// Records a poll's outcome: the items of a manifest received (nil: none, a 304 or a
-    /// failure), the state, when to poll next.
-    private func settle(_ url: String, state: State, items: [ImageSource]?, retry: Bool = false) {
+    /// failure), the state, when to poll next. `current`: items whose cached copy the
+    /// listing shows to be the server's (a WebDAV ETag), not asked for again.
+    private func settle(_ url: String, state: State, items: [ImageSource]?, retry: Bool = false, current: Set<String> = []) {
         let outcome = lock.withLock {
             // A new manifest (even listing the same pictures: one may have been replaced
             // under its name): every picture is checked with the server again.
-            for item in items ?? [] { downloads.recheck(item.path) }
+            for item in items ?? [] {
+                if current.contains(item.path) { downloads.confirm(item.path) } else { downloads.recheck(item.path) }
+            }
             if state == .online {
                 // The server answers: pictures that failed are tried again.
                 for item in items ?? sources[url]?.items ?? [] where failures.failure(of: item.path) != nil {
@@ -393,6 +456,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         r.idleTimeout = settings.idleTimeout
         r.totalTimeout = settings.totalTimeout
         if let immich = settings.immich, immich.owns(url) { r.headers = immich.headers }
+        if lock.withLock({ davFolders.contains { $0.owns(url) } }) { r.login = .netrc(file: settings.netrcFile) }
         return r
     }
 

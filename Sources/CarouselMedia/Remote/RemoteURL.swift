@@ -8,10 +8,10 @@ public enum RemoteURL {
         public var description: String
     }
 
-    /// Whether `source` names a picture or manifest on a web server.
+    /// Whether `source` names a picture, a manifest or a WebDAV folder on a web server.
     public static func isRemote(_ source: String) -> Bool {
         let lower = source.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || DAVSource.isDAV(lower)
     }
 
     /// `template` with `{hostname}` and `{machine-id}` replaced (escaped for a URL path);

@@ -62,6 +62,12 @@ public enum MediaFuzzTargets {
         "manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), file: "/nonexistent/fuzz/manifest.toml") },
         // A manifest from a web server: every path resolved against its URL.
         "remote-manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), url: "https://content.example/kiosks/lobby/show.toml") },
+        // A WebDAV server's PROPFIND answer, read and walked as a folder's (every folder the
+        // answer names is answered with the same bytes: the walk's bounds are met).
+        "dav-listing": { bytes in
+            _ = try? DAVListing(parsing: bytes)
+            _ = try? DAVSource("davs://cloud.example/remote.php/dav/files/anna/Photos").list(fetch: { _ in .success(bytes) }) { _ in }
+        },
         // Response header lines from a web server, one per line of the input.
         "http-headers": { bytes in
             var headers = ResponseHeaders()
