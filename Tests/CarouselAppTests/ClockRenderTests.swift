@@ -64,8 +64,12 @@ import Testing
 /// `--clock` in the running program: at rest it draws when the clock's text changes and
 /// only then: once a second with seconds in the format, none in a few seconds without.
 @Suite(.serialized) struct ClockWakeTests {
-    /// Frames drawn over `seconds` once the show rests (its pictures in).
-    static func framesAtRest(_ format: String, seconds: Double) throws -> Int {
+    /// Frames drawn over `seconds` once the show rests (its pictures in), in up to three
+    /// windows one after the other until one `fits`: a machine running ThreadSanitizer's
+    /// suite beside it (memory tight, decoders slow) woke a resting show now and then
+    /// (6 frames in 4 s once, without seconds), while a clock that woke it needlessly
+    /// does so in every window.
+    static func framesAtRest(_ format: String, seconds: Double, fits: (Int) -> Bool) throws -> [Int] {
         let k = try ControlAPITests.Kiosk([try Fixtures.imageFolder(), "--size", "640x360", "--clock", format])
         defer { k.stop() }
         _ = k.status(within: 30) { ($0["count"] as? Int ?? 0) > 0 }
@@ -78,16 +82,20 @@ import Testing
             calm = now - last <= 1 ? calm + 1 : 0
             last = now
         }
-        let before = k.status()?["frames_drawn"] as? Int ?? -1
-        Thread.sleep(forTimeInterval: seconds)  // what the loop does at rest (time meant to pass)
-        let after = k.status()?["frames_drawn"] as? Int ?? -1
-        return after - before
+        var windows: [Int] = []
+        while windows.count < 3, !(windows.last.map(fits) ?? false) {
+            let before = k.status()?["frames_drawn"] as? Int ?? -1
+            Thread.sleep(forTimeInterval: seconds)  // what the loop does at rest (time meant to pass)
+            let after = k.status()?["frames_drawn"] as? Int ?? -1
+            windows.append(after - before)
+        }
+        return windows
     }
 
     @Test func theLoopWakesForTheClockAndOnlyForIt() throws {
-        let everySecond = try Self.framesAtRest("%H:%M:%S", seconds: 4)
-        #expect((3...6).contains(everySecond), "seconds shown: \(everySecond) frames in 4 s")
-        let everyMinute = try Self.framesAtRest("%H:%M", seconds: 4)
-        #expect(everyMinute <= 1, "minutes shown: \(everyMinute) frames in 4 s (a minute may turn)")
+        let everySecond = try Self.framesAtRest("%H:%M:%S", seconds: 4) { (3...6).contains($0) }
+        #expect(everySecond.contains { (3...6).contains($0) }, "seconds shown: \(everySecond) frames in windows of 4 s")
+        let everyMinute = try Self.framesAtRest("%H:%M", seconds: 4) { $0 <= 1 }
+        #expect(everyMinute.contains { $0 <= 1 }, "minutes shown: \(everyMinute) frames in windows of 4 s (a minute may turn)")
     }
 }

@@ -138,7 +138,13 @@ import Testing
     /// The devices' event times (CLOCK_MONOTONIC), SDL's (its own millisecond ticks) and
     /// the loop's are one clock (issue 40: frames were recorded on SDL's and the control
     /// API asked on the kernel's, so /status had no frame figures). Over 20 ms, so that
-    /// SDL's millisecond turns many times, its times never go back and stay within 2 ms.
+    /// SDL's millisecond turns many times, its times never go back and stay within a
+    /// millisecond of the loop's: SDL 2.26 counts its ticks as whole seconds plus the
+    /// nanoseconds' difference divided by a million, which rounds towards zero, so for the
+    /// part of each second where the clock's nanoseconds are below those of SDL's start a
+    /// tick turns a millisecond early (seen under ThreadSanitizer: a quarter of the samples
+    /// 0.98 ms ahead, SDL having started 0.25 s into a second), and the start, found from
+    /// one turn, may be a millisecond early too.
     @MainActor @Test func deviceSDLAndLoopTimesAreOneClock() {
         let device = LoopClock.fromMonotonic(kc_monotonic_seconds()), loop = LoopClock.system.now()
         #expect(loop - device >= 0 && loop - device < 0.01, "device \(device), loop \(loop)")
@@ -151,8 +157,9 @@ import Testing
             // A busy machine may put the thread aside between the readings: such a sample
             // says nothing about the clocks.
             guard after - before < 0.0005 else { continue }
-            // SDL's millisecond began at most 1 ms before `before`, and not after `after`.
-            if sdl > after + 0.0001 || sdl < before - 0.0011 { off.append(after - sdl) }
+            // SDL's millisecond began at most 1 ms before `before`, and not after `after`,
+            // give or take SDL's own rounding (a millisecond, see above).
+            if sdl > after + 0.0011 || sdl < before - 0.0021 { off.append(after - sdl) }
             #expect(sdl >= previous - 0.0001, "an SDL time went back: \(previous) then \(sdl)")
             previous = sdl
             samples += 1
