@@ -10,7 +10,8 @@ struct ZoomWindowTests {
     @Test func keysTheWheelWithCtrlAndADoubleClickZoomAndADragPans() throws {
         let x = try XvfbSession()
         let pictures = try ZoomRenderTests.checkerboard()
-        let app = try RunningCarousel(args: [pictures, "--size", "1280x720"], display: x.display)
+        // The detail's decode is given time: beside ThreadSanitizer's suite it took more than 10 s.
+        let app = try RunningCarousel(args: [pictures, "--size", "1280x720", "--decode-timeout", "60"], display: x.display)
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("pool", count: 1), "the window did not open")
         let wid = try x.xdotool(["search", "--sync", "--onlyvisible", "--name", "KioskCarousel"])
@@ -53,7 +54,7 @@ struct ZoomWindowTests {
         #expect(scales().last == 2.5)
         // Zoomed, with its sharp detail decoded and uploaded a band a frame (shown once
         // full): at rest the program sleeps.
-        #expect(app.waitFor("zoom_detail", count: 1))
+        #expect(app.waitFor("zoom_detail", count: 1, timeout: 60))
         app.waitForRest()
         let rest = app.atRest()
         #expect(Double(rest.used) < rest.bound, "\(rest.used) ticks at rest, zoomed")
