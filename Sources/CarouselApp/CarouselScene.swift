@@ -139,18 +139,18 @@ public final class CarouselScene: EngineScene, OpenedScene {
                        dots: style.dots ? PageDots.layout(count: engine.itemCount, current: current) : [])
     }
 
-    /// What `--caption-format` may say of `source`. Its date is read from the file (a head
-    /// of at most 64 KB) the first time the strip rests on it, never while it moves, or
-    /// taken from what `--taken`'s scan already read of it.
+    /// What `--caption-format` may say of `source`. Its date is its listing's, else read from
+    /// the file (a head of at most 64 KB) the first time the strip rests on it, never while
+    /// it moves, or taken from what `--taken`'s scan already read of it.
     private func facts(of source: ImageSource) -> CaptionTemplate.Facts {
         if takenDates[source.path] == nil, !engine.isAnimating, !engine.isInteracting {
             if takenDates.count >= 4096 { takenDates.removeAll() }
-            takenDates[source.path] = .some(PhotoDate.remembered(path: source.path, stamp: source.stamp))
+            takenDates[source.path] = .some(PhotoDate.of(source))
         }
         let taken = takenDates[source.path] ?? nil
         let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
         return CaptionTemplate.Facts(title: source.title, caption: source.caption, file: file,
-                                     date: taken.map { date in { date.formatted($0) } })
+                                     date: taken.map { date in { date.formatted($0) } }, place: source.place, people: source.people)
     }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.

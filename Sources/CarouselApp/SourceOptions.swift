@@ -52,7 +52,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("The screen's ICC profile (a calibrated screen): pictures are converted to it instead of sRGB.", valueName: "FILE"))
     public var displayProfile: String?
 
-    @Option(help: ArgumentHelp("Only pictures and clips taken in these days, as their files say (EXIF, a clip's creation date): FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, one end may be left open (2019.., ..2015-06, 2024-07-01..2024-07-31), or one of them alone (2019, 2024-07). Files that say no date stay out; web sources and Immich are not judged yet.", valueName: "FROM..TO"))
+    @Option(help: ArgumentHelp("Only pictures and clips taken in these days, as their files say (EXIF, a clip's creation date): FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, one end may be left open (2019.., ..2015-06, 2024-07-01..2024-07-31), or one of them alone (2019, 2024-07). Files that say no date stay out; Immich's pictures and manifest items with 'taken' are judged by their listed date, other web pictures not at all.", valueName: "FROM..TO"))
     public var taken: String?
 
     @Flag(help: "Only pictures and clips taken on today's date in earlier years, as their files say (the whole show when there are none, said once); it changes at midnight. Immich's own: --immich-memories.")

@@ -132,7 +132,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: "Caption under the centred item: none, title (the manifest's title, else the file name) or full (title and caption).")
     public var captions: CaptionMode = .none
 
-    @Option(help: ArgumentHelp("The caption under the centred item made of its own facts: {title}, {caption}, {file}, {date} or {date:FORMAT} (when it was taken, as its file says; strftime's format, default '%-d %B %Y', in LANG's language), e.g. '{date:%A %-d %B %Y} · {title}'. Text between fields shows only when both do; \\n starts a second line.", valueName: "TEMPLATE"))
+    @Option(help: ArgumentHelp("The caption under the centred item made of its own facts: {title}, {caption}, {file}, {date} or {date:FORMAT} (when it was taken, as its listing or file says; strftime's format, default '%-d %B %Y', in LANG's language), {place} and {people} (as Immich or a manifest says), e.g. '{date:%A %-d %B %Y} · {place}'. Text between fields shows only when both do; \\n starts a second line.", valueName: "TEMPLATE"))
     public var captionFormat: String?
 
     @Option(help: ArgumentHelp("Font for captions and labels (a .ttf or .otf file; default DejaVu Sans).", valueName: "FILE"))

@@ -1,7 +1,9 @@
 /// `--caption-format`: the caption under the centred item made from its own facts, e.g.
 /// `{title}`, `{date:%A %-d %B %Y} · {title}`, `{caption}`. Fields: `title` (the manifest's,
 /// else the file name), `caption` (the manifest's), `file` (the file's name), `date` (when
-/// it was taken, as its file says; `{date:FORMAT}` in strftime's format, else `%-d %B %Y`).
+/// it was taken, as its listing or its file says; `{date:FORMAT}` in strftime's format, else
+/// `%-d %B %Y`), `place` (where, as its listing says: Immich's city and country, a manifest's
+/// `place`) and `people` (who is in it, as its listing names them, joined by commas).
 /// Text between two fields shows only when both do, text before the first field only with
 /// it, after the last only with it: `{date} · {title}` of an undated picture is its title
 /// alone. `\n` (a backslash and n) starts a second line.
@@ -12,7 +14,7 @@ public struct CaptionTemplate: Sendable, Hashable {
     }
 
     public enum Field: String, Sendable, CaseIterable {
-        case title, caption, file, date
+        case title, caption, file, date, place, people
     }
 
     /// The template's lines, each its parts in order.
@@ -27,12 +29,16 @@ public struct CaptionTemplate: Sendable, Hashable {
         public var file: String
         /// `date` formatted with a strftime format (the app's, in the locale's words).
         public var date: ((String) -> String)?
+        public var place: String?
+        public var people: [String]
 
-        public init(title: String, caption: String?, file: String, date: ((String) -> String)?) {
+        public init(title: String, caption: String?, file: String, date: ((String) -> String)?, place: String? = nil, people: [String] = []) {
             self.title = title
             self.caption = caption
             self.file = file
             self.date = date
+            self.place = place
+            self.people = people
         }
     }
 
@@ -51,7 +57,7 @@ public struct CaptionTemplate: Sendable, Hashable {
                 let inside = rest[rest.index(after: open)..<close]
                 let name = inside.prefix { $0 != ":" }
                 guard let field = Field(rawValue: String(name)) else {
-                    throw ParseError(description: "unknown field {\(inside)} (fields: title, caption, file, date, date:FORMAT)")
+                    throw ParseError(description: "unknown field {\(inside)} (fields: title, caption, file, date, date:FORMAT, place, people)")
                 }
                 let format = inside.count > name.count ? String(inside.dropFirst(name.count + 1)) : nil
                 if format != nil && field != .date { throw ParseError(description: "{\(inside)}: only date takes a format") }
@@ -63,7 +69,7 @@ public struct CaptionTemplate: Sendable, Hashable {
             lines.append(parts)
         }
         guard lines.contains(where: { $0.contains { if case .field = $0 { true } else { false } } }) else {
-            throw ParseError(description: "no field in it (fields: title, caption, file, date, date:FORMAT)")
+            throw ParseError(description: "no field in it (fields: title, caption, file, date, date:FORMAT, place, people)")
         }
         self.lines = lines
     }
@@ -90,6 +96,8 @@ public struct CaptionTemplate: Sendable, Hashable {
                 case .caption: return facts.caption ?? ""
                 case .file: return facts.file
                 case .date: return facts.date?(format ?? Self.defaultDateFormat) ?? ""
+                case .place: return facts.place ?? ""
+                case .people: return facts.people.joined(separator: ", ")
                 }
             }
             var out = ""

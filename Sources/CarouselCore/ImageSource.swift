@@ -12,13 +12,24 @@ public struct ImageSource: Hashable, Sendable {
     /// The clip that is this picture's motion, a file of its own (a Live Photo's `.MOV`
     /// beside its still); nil: none.
     public var motion: String?
+    /// When it was taken, as its listing says (a manifest's `taken`, Immich's): the wall
+    /// time `YYYY-MM-DDTHH:MM:SS`, with its offset when known; nil: as its file says.
+    public var taken: String?
+    /// Where it was taken, as its listing says ("Lisbon, Portugal").
+    public var place: String?
+    /// Who is in it, as its listing says (the people Immich recognised and was told the names of).
+    public var people: [String] = []
 
-    public init(path: String, title: String? = nil, caption: String? = nil, stamp: FileStamp? = nil, motion: String? = nil) {
+    public init(path: String, title: String? = nil, caption: String? = nil, stamp: FileStamp? = nil, motion: String? = nil,
+                taken: String? = nil, place: String? = nil, people: [String] = []) {
         self.path = path
         self.title = title ?? ImageSource.defaultTitle(for: path)
         self.caption = caption
         self.stamp = stamp
         self.motion = motion
+        self.taken = taken
+        self.place = place
+        self.people = people
     }
 
     /// What decoding depends on: the file and its version, not its title.

@@ -19,7 +19,7 @@ public enum Manifest {
     }
 
     /// `motion`: the clip that is the picture's motion (a Live Photo's), a path or URL as `path`.
-    static let itemKeys = ["path", "title", "caption", "motion"]
+    static let itemKeys = ["path", "title", "caption", "motion", "taken", "place"]
 
     /// The items of the manifest text `text`, read from `file` (which paths are relative to).
     public static func parse(_ text: String, file: String) throws(Problem) -> [ImageSource] {
@@ -52,9 +52,9 @@ public enum Manifest {
         var sources: [ImageSource] = []
         for (i, element) in array.enumerated() {
             guard let item = element.table else { continue }
-            for entry in item.entries where !itemKeys.contains(entry.key) {
+            for entry in item.entries where !itemKeys.contains(entry.key) && entry.key != "people" {
                 throw Problem(file: file, line: entry.line,
-                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title, caption or motion)")
+                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title, caption, motion, taken, place or people)")
             }
             var strings: [String: String] = [:]
             for key in itemKeys {
@@ -79,7 +79,19 @@ public enum Manifest {
                 }
                 motion = resolved
             }
-            sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"], motion: motion))
+            if let taken = strings["taken"], PhotoDate(listed: taken) == nil {
+                throw Problem(file: file, line: item.line(of: "taken"),
+                              message: "taken '\(taken)' in item \(i + 1) is not a date (2024-07-14, 2024-07-14T18:22:05, 2024-07-14T18:22:05+02:00)")
+            }
+            var people: [String] = []
+            if let value = item["people"] {
+                guard let list = value.array?.compactMap(\.string), list.count == value.array?.count else {
+                    throw Problem(file: file, line: item.line(of: "people"), message: "'people' in item \(i + 1) must be a list of names")
+                }
+                people = list
+            }
+            sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"], motion: motion,
+                                       taken: strings["taken"], place: strings["place"], people: people))
         }
         return sources
     }
@@ -101,6 +113,8 @@ public enum Manifest {
         }
         return items.map { item in
             "[[item]]\npath = \(quoted(item.path))\ntitle = \(quoted(item.title))\n" + (item.motion.map { "motion = \(quoted($0))\n" } ?? "")
+                + (item.taken.map { "taken = \(quoted($0))\n" } ?? "") + (item.place.map { "place = \(quoted($0))\n" } ?? "")
+                + (item.people.isEmpty ? "" : "people = [" + item.people.map(quoted).joined(separator: ", ") + "]\n")
         }.joined(separator: "\n")
     }
 }

@@ -61,6 +61,54 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     private static let lock = NSLock()
     nonisolated(unsafe) private static var known: [String: (stamp: FileStamp?, date: PhotoDate?)] = [:]
 
+    /// When `source` was taken: as its listing says, else as its file says (read once per
+    /// stamp); a web picture without a listed date says none (its file is not read here).
+    public static func of(_ source: ImageSource) -> PhotoDate? {
+        if let listed = source.taken { return PhotoDate(listed: listed) }
+        return RemoteURL.isRemote(source.path) ? nil : remembered(path: source.path, stamp: source.stamp)
+    }
+
+    /// A date as a listing writes it: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`, a fraction,
+    /// and `Z` or `±HH:MM` (ISO 8601, as a manifest's `taken` and Immich give it).
+    public init?(listed text: String) {
+        let b = Array(text.utf8)
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= b.count else { return nil }
+            var n = 0
+            for c in b[from..<(from + count)] {
+                guard c >= 0x30, c <= 0x39 else { return nil }
+                n = n * 10 + Int(c - 0x30)
+            }
+            return n
+        }
+        func at(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue! }
+        guard b.count <= 40, let year = number(0, 4), at(4, "-"), let month = number(5, 2), at(7, "-"), let day = number(8, 2) else { return nil }
+        var hour = 0, minute = 0, second = 0, i = 10
+        if at(10, "T") || at(10, " ") {
+            guard let h = number(11, 2), at(13, ":"), let m = number(14, 2) else { return nil }
+            (hour, minute, i) = (h, m, 16)
+            if at(16, ":") {
+                guard let s = number(17, 2) else { return nil }
+                (second, i) = (s, 19)
+                if at(19, ".") {
+                    i = 20
+                    while i < b.count, b[i] >= 0x30, b[i] <= 0x39 { i += 1 }
+                }
+            }
+        }
+        var offset: Int? = nil
+        if at(i, "Z") {
+            offset = 0
+            i += 1
+        } else if at(i, "+") || at(i, "-") {
+            guard let h = number(i + 1, 2), at(i + 3, ":"), let m = number(i + 4, 2) else { return nil }
+            offset = (h * 60 + m) * (at(i, "-") ? -1 : 1)
+            i += 6
+        }
+        guard i == b.count else { return nil }
+        self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetMinutes: offset)
+    }
+
     /// `read(path:)`, kept by path and stamp: a rescan reads only files that changed.
     public static func remembered(path: String, stamp: FileStamp?) -> PhotoDate? {
         if let stamp, let k = lock.withLock({ known[path] }), k.stamp == stamp { return k.date }

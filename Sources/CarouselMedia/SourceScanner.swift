@@ -26,7 +26,8 @@ public struct SourceScanner: Sendable {
     /// for rescans, where a folder may be gone for a while (a USB stick pulled out).
     public var missingIsEmpty = false
     /// `--taken`, `--on-this-day`: the files kept by when they were taken (their heads read,
-    /// each once while it is unchanged); web items are not judged.
+    /// each once while it is unchanged); web items by the date their listing gives, those
+    /// without one not judged.
     public var taken: TakenFilter?
     /// The local day now, for `--on-this-day`; tests give their own.
     public var today: @Sendable () -> TakenFilter.Day = { TakenFilter.Day.today() }
@@ -94,12 +95,14 @@ public struct SourceScanner: Sendable {
         return Result(sources: found, folders: folders.filter { seen.insert($0).inserted }, missing: missing)
     }
 
-    /// The files of `found` `taken` admits, web items as they are; for `--on-this-day` with
-    /// none of that day, all of them, said once.
+    /// The items of `found` `taken` admits: files as they say, items whose listing dates them
+    /// (a manifest's `taken`, Immich's) as it says; web items their listing does not date as
+    /// they are. For `--on-this-day` with none of that day, all of them, said once.
     static func keep(_ found: [ImageSource], taken: TakenFilter, today: TakenFilter.Day, note: (String) -> Void) -> [ImageSource] {
-        let kept = found.filter { RemoteURL.isRemote($0.path) || taken.admits(PhotoDate.remembered(path: $0.path, stamp: $0.stamp), today: today) }
-        let local = found.filter { !RemoteURL.isRemote($0.path) }.count
-        let keptLocal = kept.filter { !RemoteURL.isRemote($0.path) }.count
+        func judged(_ item: ImageSource) -> Bool { item.taken != nil || !RemoteURL.isRemote(item.path) }
+        let kept = found.filter { !judged($0) || taken.admits(PhotoDate.of($0), today: today) }
+        let local = found.filter(judged).count
+        let keptLocal = kept.filter(judged).count
         guard local > 0, keptLocal == 0 else { return kept }
         if taken.onThisDay && taken.from == nil && taken.to == nil {
             note("--on-this-day: nothing was taken on this day (" + String(format: "%02d-%02d", today.month, today.day) + ") in an earlier year; showing everything")

@@ -87,6 +87,35 @@ import TestSupport
         #expect(seen == [0, 1, nil], "red, lime, then the grey still: \(seen)")
     }
 
+    /// Immich's own facts in the caption (when, where, who), drawn as a title saying the same
+    /// would be; `--taken` keeps the pictures Immich dates then.
+    @Test func whenWhereAndWhoFromImmichCaptionAndFilter() throws {
+        let (server, dir, options) = try Self.garden("facts")
+        defer { server.stop() }
+        server.addPerson(id: "00000000-0000-4000-8000-000000000099", name: "Grandma")
+        let red = try Self.jpeg("red"), lime = try Self.jpeg("lime")
+        for (n, (picture, year)) in [(red, 2019), (lime, 2023)].enumerated() {
+            var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-00000000004\(n)", name: "IMG_\(n).jpg", preview: picture, original: picture)
+            a.albums = [Self.album]
+            a.year = year
+            a.takenOn = "07-14"
+            a.people = n == 0 ? ["00000000-0000-4000-8000-000000000099"] : []
+            server.add(a)
+        }
+        try Data(red).write(to: URL(fileURLWithPath: dir + "/red.jpg"))
+        try "[[item]]\npath = \"red.jpg\"\ntitle = \"Sunday 14 July 2019 · Lisbon, Portugal · Grandma\"\n"
+            .write(toFile: dir + "/said.toml", atomically: true, encoding: .utf8)
+        let script = "wait 200\nsnapshot a\nkey right\nwait 800\nsnapshot b\n"
+        let (formatted, r1) = try CarouselBinary.render([], script: script,
+                                                        options: options + ["--taken", "2019", "--caption-format", "{date:%A %-d %B %Y} · {place} · {people}"],
+                                                        environment: ["LANG": "C.UTF-8"])
+        let (titled, r2) = try CarouselBinary.render([dir + "/said.toml"], script: script, options: ["--captions", "title"])
+        #expect(r1.status == 0 && r2.status == 0, "\(r1.stderr) \(r2.stderr)")
+        let ours = try ClockRenderTests.image(formatted, "a"), expected = try ClockRenderTests.image(titled, "a")
+        #expect(ClockRenderTests.difference(ours, expected) == nil, "the caption differs from the title saying it")
+        #expect(try ClipRenderTests.colour(formatted + "/b.png") == 0, "only 2019's picture, red, is in the show")
+    }
+
     @Test func aMissingKeyFileOrAnOptionWithoutTheServerIsOneLine() throws {
         for (args, said) in [(["--immich", "http://127.0.0.1:9"], "--immich-key-file"),
                              (["--immich", "http://127.0.0.1:9", "--immich-key-file", "/nonexistent/key"], "/nonexistent/key"),

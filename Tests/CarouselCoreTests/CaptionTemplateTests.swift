@@ -20,13 +20,24 @@ import Testing
         #expect(file.lines(for: Self.facts()) == ["IMG_0001.JPG"])
     }
 
+    /// Where and who, as the listing says: the people joined by commas, either left out
+    /// with the text joining it when the listing does not say.
+    @Test func placeAndPeople() throws {
+        let t = try CaptionTemplate(parsing: "{date} · {place}\\n{people}")
+        var facts = Self.facts()
+        facts.place = "Lisbon, Portugal"
+        facts.people = ["Anna", "Ben"]
+        #expect(t.lines(for: facts) == ["14 July 2024 · Lisbon, Portugal", "Anna, Ben"])
+        #expect(t.lines(for: Self.facts()) == ["14 July 2024"])
+    }
+
     @Test func aSecondLineAndEmptyLinesLeftOut() throws {
         let t = try CaptionTemplate(parsing: "{title}\\n{caption}")
         #expect(t.lines(for: Self.facts(caption: "Boats at dawn")) == ["Harbour", "Boats at dawn"])
         #expect(t.lines(for: Self.facts()) == ["Harbour"])
     }
 
-    @Test(arguments: ["{title", "{place}", "{title:%Y}", "{date:}", "just words", ""])
+    @Test(arguments: ["{title", "{weather}", "{place:%Y}", "{title:%Y}", "{date:}", "just words", ""])
     func mistakesAreNamed(template: String) {
         #expect(throws: CaptionTemplate.ParseError.self) { try CaptionTemplate(parsing: template) }
     }

@@ -93,6 +93,35 @@ import Testing
         #expect(server.requests("/api/memories") == 1)
     }
 
+    /// When and where each was taken and who is in it come with the listing (asked for with
+    /// `withExif` and `withPeople`): the wall time where it was taken, not UTC's.
+    @Test func eachPictureIsListedWithWhenWhereAndWho() throws {
+        let server = try Self.server(assets: 0)
+        defer { server.stop() }
+        let picture = try Self.jpeg((10, 20, 30))
+        var a = FakeImmich.Asset(id: Self.id(1), name: "IMG_1.HEIC", preview: picture, original: picture)
+        a.albums = [Self.id(900_002)]
+        a.people = [Self.id(800_001)]
+        a.takenOn = "07-14"
+        a.year = 2019
+        var b = FakeImmich.Asset(id: Self.id(2), name: "IMG_2.HEIC", preview: picture, original: picture)
+        b.albums = [Self.id(900_002)]
+        b.city = nil
+        b.country = "Japan\u{7}"
+        server.add(a)
+        server.add(b)
+        var selection = ImmichSource.Selection()
+        selection.albums = ["Garden"]
+        let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+        let items = try source.list(fetch: Self.fetch(source), today: Self.today) { _ in }
+        #expect(items.map(\.taken) == ["2019-07-14T10:00:00", "2024-01-01T10:00:00"])
+        #expect(items.map(\.place) == ["Lisbon, Portugal", "Japan"], "a control character from the server is dropped")
+        #expect(items.map(\.people) == [["Grandma"], []])
+        // Kept in the cache as a manifest and read back, they say the same.
+        let back = try Manifest.parse(Manifest.text(of: items), url: server.url + "/listing.toml")
+        #expect(back.map(\.taken) == items.map(\.taken) && back.map(\.place) == items.map(\.place) && back.map(\.people) == items.map(\.people))
+    }
+
     @Test func aTagByItsPathOrNameListsItsPictures() throws {
         let server = try Self.server(assets: 0)
         defer { server.stop() }

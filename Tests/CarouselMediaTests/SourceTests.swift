@@ -29,6 +29,15 @@ import Testing
         ])
     }
 
+    /// When, where and who, as a manifest lists them, written back as they were read.
+    @Test func anItemsDatePlaceAndPeopleAreReadAndWritten() throws {
+        let text = "[[item]]\npath = \"a.jpg\"\ntaken = \"2024-07-14T06:12:00+02:00\"\nplace = \"Lisbon, Portugal\"\npeople = [\"Anna\", \"Ben\"]\n"
+        let items = try Manifest.parse(text, url: "https://content.example/show.toml")
+        #expect(items == [ImageSource(path: "https://content.example/a.jpg", taken: "2024-07-14T06:12:00+02:00", place: "Lisbon, Portugal",
+                                      people: ["Anna", "Ben"])])
+        #expect(try Manifest.parse(Manifest.text(of: items), url: "https://content.example/show.toml") == items)
+    }
+
     /// An item's motion (a Live Photo's clip) resolves as its path does; a web manifest's
     /// cannot name a file of the kiosk's.
     @Test func anItemsMotionResolvesAsItsPath() throws {
@@ -48,6 +57,8 @@ import Testing
         ("[[item]]\ntitle = \"no path\"\n", 1, "item 1 has no path"),
         ("shuffle = true\n[[item]]\npath = \"a.jpg\"\n", 1, "unknown key 'shuffle'"),
         ("item = \"a.jpg\"\n", 1, "'item' must be an array of tables"),
+        ("[[item]]\npath = \"a.jpg\"\ntaken = \"14/07/2024\"\n", 3, "taken '14/07/2024' in item 1 is not a date"),
+        ("[[item]]\npath = \"a.jpg\"\npeople = \"Anna\"\n", 3, "'people' in item 1 must be a list of names"),
     ])
     func errorsNameTheLine(_ c: (String, Int, String)) {
         do {

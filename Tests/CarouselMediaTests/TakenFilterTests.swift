@@ -1,3 +1,4 @@
+import CarouselCore
 @testable import CarouselMedia
 import Foundation
 import Testing
@@ -59,5 +60,31 @@ import Testing
         #expect(notes.count == 1 && notes[0].contains("--on-this-day") && notes[0].contains("03-03"), "\(notes)")
         #expect(try names(TakenFilter(parsingRange: "..2000"), notes: &notes).isEmpty)
         #expect(notes.count == 1 && notes[0].contains("--taken"), "\(notes)")
+    }
+
+    /// Web items are judged by the date their listing gives (Immich's, a manifest's
+    /// `taken`); one listed without a date is not judged, and no file of the web is read.
+    @Test func listedDatesAreJudgedAndUndatedWebItemsPass() {
+        let items = [ImageSource(path: "https://photos.example/api/assets/1/thumbnail", taken: "2019-11-27T10:00:00"),
+                     ImageSource(path: "https://photos.example/api/assets/2/thumbnail", taken: "2021-06-01T10:00:00+02:00"),
+                     ImageSource(path: "https://photos.example/c.jpg")]
+        var notes: [String] = []
+        func kept(_ filter: TakenFilter) -> [String] {
+            SourceScanner.keep(items, taken: filter, today: Self.today) { notes.append($0) }.map(\.path)
+        }
+        #expect(kept(TakenFilter(onThisDay: true)) == [items[0].path, items[2].path])
+        #expect(kept((try? TakenFilter(parsingRange: "2020..")) ?? TakenFilter()) == [items[1].path, items[2].path])
+        #expect(notes.isEmpty, "\(notes)")
+    }
+
+    @Test(arguments: [("2024-07-14", "2024-07-14 00:00:00"), ("2024-07-14T18:22", "2024-07-14 18:22:00"),
+                      ("2024-07-14T18:22:05.123Z", "2024-07-14 18:22:05+00:00"), ("2024-07-14 18:22:05-05:30", "2024-07-14 18:22:05-05:30")])
+    func aListedDateReads(_ text: String, _ said: String) {
+        #expect(PhotoDate(listed: text)?.description == said)
+    }
+
+    @Test(arguments: ["", "2024", "2024-13-01", "2024-07-14T25:00", "2024-07-14T18:22:05+0200", "2024-07-14x", "14/07/2024"])
+    func notADateIsRefused(_ text: String) {
+        #expect(PhotoDate(listed: text) == nil)
     }
 }

@@ -17,8 +17,11 @@ public final class FakeImmich: @unchecked Sendable {
         public var people: [String] = []
         public var tags: [String] = []
         public var favourite = false
-        /// Month and day it was taken ("11-27"), for memories.
+        /// Month and day it was taken ("11-27"), for memories; the year, and where.
         public var takenOn = "01-01"
+        public var year = 2024
+        public var city: String? = "Lisbon"
+        public var country: String? = "Portugal"
         public var deleted = false
         /// A video's playable stream (its type is then VIDEO; the preview stays a JPEG).
         public var video: [UInt8]? = nil
@@ -71,11 +74,23 @@ public final class FakeImmich: @unchecked Sendable {
         [UInt8]((try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])) ?? Data())
     }
 
-    /// An asset as Immich describes it, with a field a later version might add.
-    private func describe(_ a: Asset) -> [String: Any] {
-        ["id": a.id, "type": a.video == nil ? "IMAGE" : "VIDEO", "originalFileName": a.name, "isFavorite": a.favourite, "isTrashed": false,
-         "fileCreatedAt": "2024-\(a.takenOn)T10:00:00.000Z", "exifInfo": ["city": "Lisbon", "country": "Portugal"],
-         "someFieldFromTheFuture": ["nested": [1, 2, 3]], "livePhotoVideoId": a.livePhoto?.id as Any? ?? NSNull()]
+    /// An asset as Immich describes it, with a field a later version might add: taken at
+    /// 10:00 where it was (`localDateTime`, written as if UTC), 08:00 UTC; its EXIF and its
+    /// people only when asked for (`withExif`, `withPeople`), as a search answers.
+    private func describe(_ a: Asset, exif: Bool = true, people: Bool = true) -> [String: Any] {
+        var d: [String: Any] = ["id": a.id, "type": a.video == nil ? "IMAGE" : "VIDEO", "originalFileName": a.name, "isFavorite": a.favourite,
+                                "isTrashed": false, "fileCreatedAt": "\(a.year)-\(a.takenOn)T08:00:00.000Z",
+                                "localDateTime": "\(a.year)-\(a.takenOn)T10:00:00.000Z",
+                                "someFieldFromTheFuture": ["nested": [1, 2, 3]], "livePhotoVideoId": a.livePhoto?.id as Any? ?? NSNull()]
+        if exif {
+            d["exifInfo"] = ["city": a.city as Any? ?? NSNull(), "country": a.country as Any? ?? NSNull(), "timeZone": "Europe/Lisbon",
+                             "dateTimeOriginal": "\(a.year)-\(a.takenOn)T08:00:00.000Z", "make": "Google"]
+        }
+        if people {
+            let named = peopleValue.filter { a.people.contains($0.id) }
+            d["people"] = named.map { ["id": $0.id, "name": $0.name, "isHidden": false] }
+        }
+        return d
     }
 
     private func serve(_ fd: Int32) {
@@ -145,16 +160,19 @@ public final class FakeImmich: @unchecked Sendable {
             let slice = Array(chosen.dropFirst((page - 1) * size).prefix(size))
             let more = page * size < chosen.count
             answer("200 OK", json(["albums": ["total": 0, "count": 0, "items": [], "facets": []],
-                                   "assets": ["total": chosen.count, "count": slice.count, "items": slice.map(describe), "facets": [],
+                                   "assets": ["total": chosen.count, "count": slice.count, "facets": [],
+                                              "items": slice.map { describe($0, exif: asked["withExif"] as? Bool == true, people: asked["withPeople"] as? Bool == true) },
                                               "nextPage": more ? "\(page + 1)" as Any : NSNull()]]))
         case ("GET", "/api/memories"):
             // `for=2026-11-27T00:00:00.000Z`: the memories of that month and day.
             let day = query.split(separator: "=").last.map { String($0.dropFirst(5).prefix(5)) } ?? ""
             let matching = assets.filter { $0.takenOn == day }
             answer("200 OK", json(matching.isEmpty ? [] : [["id": UUID().uuidString.lowercased(), "type": "on_this_day",
-                                                            "data": ["year": 2024], "assets": matching.map(describe)]]))
+                                                            "data": ["year": 2024], "assets": matching.map { describe($0) }]]))
         case ("POST", "/api/search/random"):
-            answer("200 OK", json(Array(assets.prefix(asked["size"] as? Int ?? 250)).map(describe)))
+            answer("200 OK", json(Array(assets.prefix(asked["size"] as? Int ?? 250)).map {
+                describe($0, exif: asked["withExif"] as? Bool == true, people: asked["withPeople"] as? Bool == true)
+            }))
         default:
             let pieces = path.split(separator: "/")
             if pieces.count == 5, pieces[1] == "assets", pieces[3] == "video", pieces[4] == "playback" {

@@ -70,12 +70,14 @@ public struct ImmichSource: Sendable, Equatable {
         var ids: [String] = []
         var seen: Set<String> = []
         var names: [String: String] = [:]
+        var facts: [String: Asset] = [:]
         var videos: Set<String> = []
         var motions: [String: String] = [:]
         func add(_ assets: [Asset]) {
             for a in assets where seen.insert(a.id).inserted {
                 ids.append(a.id)
                 names[a.id] = a.name
+                facts[a.id] = a
                 if a.isVideo { videos.insert(a.id) }
                 if let m = a.motion { motions[a.id] = m }
             }
@@ -118,7 +120,7 @@ public struct ImmichSource: Sendable, Equatable {
             }
         }
         if let n = selection.random {
-            let body = Self.encode(["size": n])
+            let body = Self.encode(["size": n, "withExif": true, "withPeople": true])
             add(Self.assets(try list(json(fetch(server + "/api/search/random", body), "a random selection"), "a random selection")))
         }
         return ids.map { id in
@@ -127,7 +129,8 @@ public struct ImmichSource: Sendable, Equatable {
             let path = videos.contains(id) ? playback(id)
                 : server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
             // A Live Photo's motion: the video asset Immich keeps beside the still.
-            return ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback))
+            return ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback),
+                               taken: facts[id]?.taken, place: facts[id]?.place, people: facts[id]?.people ?? [])
         }
     }
 
@@ -158,6 +161,9 @@ public struct ImmichSource: Sendable, Equatable {
             var body = filter
             body["page"] = page
             body["size"] = Self.pageSize
+            // When and where each was taken, and who is in it: for captions and --taken.
+            body["withExif"] = true
+            body["withPeople"] = true
             let answer = try json(fetch(server + "/api/search/metadata", Self.encode(body)), "a search") as? [String: Any]
             guard let assets = answer?["assets"] as? [String: Any] else {
                 throw ListingError("Immich \(server): a search answered without 'assets'")
@@ -176,6 +182,11 @@ public struct ImmichSource: Sendable, Equatable {
         var isVideo = false
         /// A Live Photo's motion: its video asset's id.
         var motion: String? = nil
+        /// When it was taken, the wall time there (`YYYY-MM-DDTHH:MM:SS`).
+        var taken: String? = nil
+        /// "City, Country", as Immich placed it.
+        var place: String? = nil
+        var people: [String] = []
     }
 
     /// The assets among `items` that can be shown: an id of a UUID's characters, not in the trash.
@@ -185,8 +196,30 @@ public struct ImmichSource: Sendable, Equatable {
             if a["isTrashed"] as? Bool == true { return nil }
             let name = (a["originalFileName"] as? String).map { ($0 as NSString).deletingPathExtension }
             let motion = (a["livePhotoVideoId"] as? String).flatMap { isID($0) ? $0 : nil }
-            return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO", motion: motion)
+            let exif = a["exifInfo"] as? [String: Any]
+            let place = [exif?["city"], exif?["country"]].compactMap { ($0 as? String).map(Self.bounded) }.filter { !$0.isEmpty }
+            let people = (a["people"] as? [Any] ?? []).compactMap { ($0 as? [String: Any])?["name"] as? String }.map(Self.bounded)
+                .filter { !$0.isEmpty }
+            return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO", motion: motion,
+                         taken: wallTime(a["localDateTime"]) ?? wallTime(exif?["dateTimeOriginal"]),
+                         place: place.isEmpty ? nil : place.joined(separator: ", "), people: Array(people.prefix(20)))
         }
+    }
+
+    /// Immich's `localDateTime` (the wall time where it was taken, written as if it were
+    /// UTC) as a wall time without an offset: `2023-07-14T18:22:05.000Z` → `2023-07-14T18:22:05`.
+    /// `dateTimeOriginal` (UTC) is the fallback when it is missing: a wall time off by the
+    /// zone's offset, but the right day most hours of it.
+    static func wallTime(_ value: Any?) -> String? {
+        guard let text = value as? String, text.utf8.count >= 19 else { return nil }
+        let wall = String(text.prefix(19))
+        return PhotoDate(listed: wall) == nil ? nil : wall
+    }
+
+    /// A name or place from the server, at most 100 characters, without control characters.
+    static func bounded(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(100)))
+            .trimmingCharacters(in: .whitespaces)
     }
 
     /// An id goes into a URL's path: only a UUID's characters, at most 64.
