@@ -30,6 +30,8 @@ let package = Package(
                        providers: [.apt(["libsdl2-image-dev"])]),
         .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf",
                        providers: [.apt(["libsdl2-ttf-dev"])]),
+        // Which installed font has a character the caption font lacks (CJK, Thai, emoji…).
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
                        providers: [.apt(["libturbojpeg0-dev"])]),
         // The format libraries fuzzed upstream, called directly (inside the decoder helpers).
@@ -77,7 +79,7 @@ let package = Package(
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
         // Windows, textures, events and drawing primitives: the only part that calls SDL.
         .target(name: "CarouselSDL",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2TTF", "CLinux"]),
+                dependencies: ["CarouselCore", "CSDL2", "CSDL2TTF", "CFontconfig", "CLinux"]),
         // What a view looks like, painted with CarouselSDL's primitives: slots, captions,
         // page dots, the back button, messages.
         .target(name: "CarouselPainting", dependencies: ["CarouselCore", "CarouselSDL"]),
