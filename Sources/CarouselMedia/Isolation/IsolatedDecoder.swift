@@ -50,7 +50,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             if let folder = videoRegistry.map({ ($0 as NSString).deletingLastPathComponent }) {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            return ([VideoHelper.subcommand, "--memory-mb", String(memoryLimitMB), "--decoders", videoDecoders.rawValue]
+            return ([VideoHelper.subcommand, "--memory-mb", String(memoryLimitMB), "--decoders", videoDecoders.rawValue,
+                     "--poster-timeout", String(timeout)]
                         + (displayProfile.map { ["--display-profile", $0] } ?? []),
                     videoRegistry.map { ["GST_REGISTRY=" + $0] } ?? [])
         }

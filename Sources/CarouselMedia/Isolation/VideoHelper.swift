@@ -21,7 +21,10 @@ public enum VideoHelper {
     static let alsoAllowed = ["socketpair", "getppid", "sched_getattr", "sched_getparam", "sched_getscheduler"]
 
     /// Serves requests until the main process goes away; never returns.
-    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil) -> Never {
+    /// `posterTimeout`: seconds a poster may take, the decode timeout the pool gives every
+    /// picture (a fixed 5 s failed posters on a machine that was slow to start GStreamer:
+    /// the clip then played over its item shown as failed).
+    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil, posterTimeout: Double = 5) -> Never {
         // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
         setenv("TZ", "UTC0", 1)
         // The screen's profile, read while files can be: animations' frames are converted to
@@ -63,7 +66,7 @@ public enum VideoHelper {
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
                     do throws(ImageError) {
-                        DecoderHelper.send(try poster(of: passed, job: job), on: socket)
+                        DecoderHelper.send(try poster(of: passed, job: job, timeout: posterTimeout), on: socket)
                     } catch {
                         socket.send(.failed(reason: error.reason))
                     }
@@ -84,8 +87,8 @@ public enum VideoHelper {
     }
 
     /// The poster of the clip in `file`, fitted to the job's box (or its part of it, for a zoom).
-    static func poster(of file: Int32, job: HelperMessage.DecodeJob) throws(ImageError) -> PixelImage {
-        let whole = try GStreamerClip(file: file, name: job.name, output: .rgba).poster(timeout: 5)
+    static func poster(of file: Int32, job: HelperMessage.DecodeJob, timeout: Double = 5) throws(ImageError) -> PixelImage {
+        let whole = try GStreamerClip(file: file, name: job.name, output: .rgba).poster(timeout: timeout)
         guard whole.width * whole.height <= job.maxPixels else {
             throw ImageError(path: job.name, reason: "is \(whole.width)x\(whole.height), more than --max-megapixels allows")
         }
