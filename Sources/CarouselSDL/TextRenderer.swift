@@ -162,15 +162,17 @@ public final class TextRenderer {
         runs(of: text).reduce(0) { $0 + width(of: $1) }
     }
 
+    /// `text`, or its longest beginning that fits with an ellipsis: found by halving, so a
+    /// title of thousands of characters costs a few measurements, not one per character.
     private func fit(_ text: String, maxWidth: Int) -> String {
         guard maxWidth > 0 else { return "" }
         if width(of: text) <= maxWidth { return text }
-        var chars = Array(text)
-        while !chars.isEmpty {
-            chars.removeLast()
-            let candidate = String(chars) + "…"
-            if width(of: candidate) <= maxWidth { return candidate }
+        let chars = Array(text)
+        var fits = 0, tooLong = chars.count
+        while tooLong - fits > 1 {
+            let mid = (fits + tooLong) / 2
+            if width(of: String(chars[..<mid]) + "…") <= maxWidth { fits = mid } else { tooLong = mid }
         }
-        return ""
+        return fits == 0 && width(of: "…") > maxWidth ? "" : String(chars[..<fits]) + "…"
     }
 }
