@@ -69,7 +69,8 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     }
 
     /// A date as a listing writes it: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`, a fraction,
-    /// and `Z` or `±HH:MM` (ISO 8601, as a manifest's `taken` and Immich give it).
+    /// and `Z`, `±HH:MM` or `±HHMM` (ISO 8601, as a manifest's `taken`, Immich, XMP and a
+    /// phone's clip give it).
     public init?(listed text: String) {
         let b = Array(text.utf8)
         func number(_ from: Int, _ count: Int) -> Int? {
@@ -101,9 +102,11 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
             offset = 0
             i += 1
         } else if at(i, "+") || at(i, "-") {
-            guard let h = number(i + 1, 2), at(i + 3, ":"), let m = number(i + 4, 2) else { return nil }
+            // `+02:00`, or `+0200` as a phone's clip writes it.
+            let colon = at(i + 3, ":")
+            guard let h = number(i + 1, 2), let m = number(i + (colon ? 4 : 3), 2) else { return nil }
             offset = (h * 60 + m) * (at(i, "-") ? -1 : 1)
-            i += 6
+            i += colon ? 6 : 5
         }
         guard i == b.count else { return nil }
         self.init(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetMinutes: offset)
@@ -123,42 +126,80 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     // MARK: - Pure: the bytes in, the date out
 
     /// The date in a file's first bytes: JPEG, PNG, WebP or TIFF (a HEIF's Exif item and a
-    /// clip's `moov` lie elsewhere: `read(path:)`).
+    /// clip's `moov` lie elsewhere: `read(path:)`). EXIF's first; else its XMP packet's
+    /// (`exif:DateTimeOriginal`, `photoshop:DateCreated`, `xmp:CreateDate`): what a photo
+    /// edited in Lightroom, or scanned, may keep only there.
     public static func read(head bytes: [UInt8]) -> PhotoDate? {
         let b = ByteReader(bytes)
+        // Where an EXIF block and an XMP packet lie, as (start, end).
+        var exifBlock: (tiff: Int, end: Int)?, xmpPacket: Range<Int>?
         if b.matches([0xFF, 0xD8], at: 0) {
-            return b.firstJPEGSegment { marker, at, length -> PhotoDate? in
-                if ByteReader.isJPEGFrame(marker) { return nil }
-                guard marker == 0xE1, b.matches(Array("Exif\0\0".utf8), at: at + 4) else { return nil }
-                return exif(b, tiff: at + 10, end: min(bytes.count, at + 2 + length))
+            let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+            _ = b.firstJPEGSegment { marker, at, length -> Bool? in
+                if ByteReader.isJPEGFrame(marker) { return true }
+                guard marker == 0xE1 else { return nil }
+                let end = min(bytes.count, at + 2 + length)
+                if exifBlock == nil, b.matches(Array("Exif\0\0".utf8), at: at + 4) { exifBlock = (at + 10, end) }
+                if xmpPacket == nil, b.matches(xmpHeader, at: at + 4), at + 4 + xmpHeader.count <= end { xmpPacket = (at + 4 + xmpHeader.count)..<end }
+                return nil
             }
-        }
-        if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
+        } else if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
             var at = 8
             for _ in 0..<1024 {
-                guard let length = b.u32be(at), length <= bytes.count, at + 12 + length <= bytes.count else { return nil }
-                if b.matches(Array("eXIf".utf8), at: at + 4) { return exif(b, tiff: at + 8, end: at + 8 + length) }
+                guard let length = b.u32be(at), length <= bytes.count, at + 12 + length <= bytes.count else { break }
+                if exifBlock == nil, b.matches(Array("eXIf".utf8), at: at + 4) { exifBlock = (at + 8, at + 8 + length) }
+                if xmpPacket == nil, b.matches(Array("iTXtXML:com.adobe.xmp\0".utf8), at: at + 4) { xmpPacket = (at + 8)..<(at + 8 + length) }
                 // Before the pixels as the PNG spec's extension asks, or after them as some writers put it.
-                if b.matches(Array("IEND".utf8), at: at + 4) { return nil }
+                if b.matches(Array("IEND".utf8), at: at + 4) { break }
                 at += 12 + length
             }
-            return nil
-        }
-        if b.matches(Array("RIFF".utf8), at: 0), b.matches(Array("WEBP".utf8), at: 8) {
+        } else if b.matches(Array("RIFF".utf8), at: 0), b.matches(Array("WEBP".utf8), at: 8) {
             var at = 12
             for _ in 0..<64 {
-                guard let size = b.u32le(at + 4), size <= bytes.count else { return nil }
+                guard let size = b.u32le(at + 4), size <= bytes.count else { break }
                 let start = at + 8, end = min(bytes.count, start + size)
-                if b.matches(Array("EXIF".utf8), at: at) {
-                    return exif(b, tiff: b.matches(Array("Exif\0\0".utf8), at: start) ? start + 6 : start, end: end)
+                if exifBlock == nil, b.matches(Array("EXIF".utf8), at: at) {
+                    exifBlock = (b.matches(Array("Exif\0\0".utf8), at: start) ? start + 6 : start, end)
                 }
+                if xmpPacket == nil, b.matches(Array("XMP ".utf8), at: at), start <= end { xmpPacket = start..<end }
                 at = start + size + (size & 1)
-                guard at + 8 <= bytes.count else { return nil }
+                guard at + 8 <= bytes.count else { break }
             }
-            return nil
-        }
-        if b.matches(Array("II*\0".utf8), at: 0) || b.matches(Array("MM\0*".utf8), at: 0) {
+        } else if b.matches(Array("II*\0".utf8), at: 0) || b.matches(Array("MM\0*".utf8), at: 0) {
             return exif(b, tiff: 0, end: bytes.count)
+        }
+        if let exifBlock, let date = exif(b, tiff: exifBlock.tiff, end: exifBlock.end) { return date }
+        return xmpPacket.flatMap { xmp(bytes[$0]) }
+    }
+
+    /// The XMP properties that say when a picture was taken, most telling first.
+    static let xmpDateKeys = ["exif:DateTimeOriginal", "photoshop:DateCreated", "xmp:CreateDate"]
+
+    /// The date an XMP packet gives (an attribute `key="…"` or an element `<key>…</key>`).
+    static func xmp(_ packet: ArraySlice<UInt8>) -> PhotoDate? {
+        for key in xmpDateKeys {
+            let pattern = Array(key.utf8)
+            var from = packet.startIndex
+            while let found = packet[from...].firstRange(of: pattern) {
+                var at = found.upperBound
+                from = at
+                // `key="value"`, `key='value'` or `<key>value</key>`.
+                while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
+                guard at < packet.endIndex else { break }
+                let close: UInt8
+                if packet[at] == UInt8(ascii: "=") {
+                    at += 1
+                    while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
+                    guard at < packet.endIndex, packet[at] == UInt8(ascii: "\"") || packet[at] == UInt8(ascii: "'") else { continue }
+                    close = packet[at]
+                } else if packet[at] == UInt8(ascii: ">") {
+                    close = UInt8(ascii: "<")
+                } else {
+                    continue
+                }
+                let value = packet[(at + 1)...].prefix(64).prefix { $0 != close }
+                if let date = PhotoDate(listed: String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespaces)) { return date }
+            }
         }
         return nil
     }
@@ -173,7 +214,7 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// and its offset), else `mvhd`'s creation time (seconds since 1904, UTC; 0: none).
     static func read(moov bytes: [UInt8]) -> PhotoDate? {
         if let value = LivePhotoIdentity.quickTimeValue("com.apple.quicktime.creationdate", moov: bytes),
-           let date = iso8601(String(decoding: value, as: UTF8.self)) {
+           let date = PhotoDate(listed: String(decoding: value, as: UTF8.self)) {
             return date
         }
         let b = ByteReader(bytes)
@@ -226,16 +267,6 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
         guard digits.count == 4, let value = Int(digits) else { return nil }
         let minutes = value / 100 * 60 + value % 100
         return sign == "-" ? -minutes : minutes
-    }
-
-    /// ISO 8601 as a phone writes it: `2023-06-01T12:34:56+0200` (or `+02:00`, or `Z`).
-    static func iso8601(_ text: String) -> PhotoDate? {
-        let t = Array(text.utf8)
-        guard t.count >= 19, t[4] == UInt8(ascii: "-"), t[10] == UInt8(ascii: "T") || t[10] == UInt8(ascii: " ") else { return nil }
-        guard let date = exifDate(String(decoding: t[0..<19], as: UTF8.self), offset: nil) else { return nil }
-        var d = date
-        d.offsetMinutes = offsetMinutes(String(decoding: t[19...], as: UTF8.self))
-        return d
     }
 
     /// `seconds` since 1970 as a UTC wall time.

@@ -29,6 +29,19 @@ import TestSupport
         #expect(PhotoDate.read(path: path) == Self.taken, "\(name): \(String(describing: PhotoDate.read(path: path)))")
     }
 
+    /// A date kept only in the XMP packet (an edited or scanned photo): EXIF's, or
+    /// Photoshop's, or the XMP's creation date; EXIF's still first when both say one.
+    @Test(arguments: [("a.jpg", "-XMP-exif:DateTimeOriginal=2024:07:14 21:30:05+02:00"),
+                      ("a.png", "-XMP-photoshop:DateCreated=2024:07:14 21:30:05+02:00"),
+                      ("a.webp", "-XMP-xmp:CreateDate=2024:07:14 21:30:05+02:00")])
+    func aDateOnlyInXMPIsRead(name: String, tag: String) throws {
+        let dir = try MediaFixtures.folder("photo-date-xmp")
+        let path = try Self.picture(name, in: dir, tags: [tag])
+        #expect(PhotoDate.read(path: path) == Self.taken, "\(name): \(String(describing: PhotoDate.read(path: path)))")
+        try ReferenceEncoders.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:01:02 03:04:05", path])
+        #expect(PhotoDate.read(path: path)?.year == 2019, "EXIF's before the XMP's")
+    }
+
     @Test func theFallbacksAndNothingFromNothing() throws {
         let dir = try MediaFixtures.folder("photo-date-fallback")
         let digitized = try Self.picture("digitized.jpg", in: dir, tags: ["-CreateDate=2019:02:03 04:05:06"])
