@@ -80,8 +80,17 @@ public final class TextRenderer {
                 runs.append(Run(font: chosen, script: script ?? runs.last?.script ?? .common, text: String(character)))
             }
         }
-        let firstStrong = runs.first { $0.script != .common }?.script
-        return firstStrong?.isRightToLeft == true ? runs.reversed() : runs
+        guard let first = runs.first(where: { $0.script != .common })?.script, first.isRightToLeft else { return runs }
+        // A right-to-left line: the spaces ending a left-to-right run belong between it and
+        // what follows, so they become a run of their own before the order turns round.
+        var split: [Run] = []
+        for run in runs {
+            let trailing = run.script.isRightToLeft ? 0 : run.text.reversed().prefix { $0 == " " }.count
+            guard trailing > 0, trailing < run.text.count else { split.append(run); continue }
+            split.append(Run(font: run.font, script: run.script, text: String(run.text.dropLast(trailing))))
+            split.append(Run(font: run.font, script: .common, text: String(repeating: " ", count: trailing)))
+        }
+        return split.reversed()
     }
 
     /// Sets the run's font to shape it as its script (SDL_ttf keeps it per font).

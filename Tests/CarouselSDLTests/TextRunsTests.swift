@@ -32,6 +32,8 @@ import Testing
         let mixed = t.runs(of: "مرحبا Café")
         #expect(mixed.map(\.text) == ["Café", "مرحبا "], "right to left: the Latin run on the left")
         #expect(t.runs(of: "Café مرحبا").map(\.text) == ["Café ", "مرحبا"])
+        // Right to left, a Latin run's closing space stays between it and the Arabic after it.
+        #expect(t.runs(of: "שלום · Café 2024 مرحبا").map(\.text) == ["مرحبا", " ", "Café 2024", "שלום · "])
     }
 
     @Test func aLineOfManyScriptsOpensAtMostABoundedNumberOfFonts() throws {
