@@ -200,6 +200,35 @@ import Testing
     /// Through the web library: listed, downloaded with the key (real JPEGs that decode),
     /// a picture deleted in Immich gone at the next refresh, the listing shown at an
     /// offline start from the cache.
+    /// Refreshes of an album that did not change ask for no picture again (its checksum and
+    /// update say so: Immich's thumbnails carry no validator here, so each check would be a
+    /// whole download); a picture replaced in Immich is downloaded again.
+    @Test func anUnchangedPictureIsNotAskedForAgainAReplacedOneIs() throws {
+        let server = try Self.server(assets: 3, album: 3)
+        defer { server.stop() }
+        var selection = ImmichSource.Selection()
+        selection.albums = [Self.id(900_001)]
+        let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+        var settings = RemoteLibrary.Settings(cacheFolder: try MediaFixtures.folder("immich-versions"))
+        settings.immich = source
+        settings.refresh = 0.5
+        settings.quietStart = 0
+        let library = RemoteLibrary(settings: settings, warn: { _ in })
+        defer { library.stop() }
+        _ = library.items(of: source.sourceURL)
+        func thumbnail(_ n: Int) -> String { "/api/assets/\(Self.id(n))/thumbnail" }
+        #expect(RemoteLibraryTests.eventually { (0..<3).allSatisfy { server.requests(thumbnail($0)) >= 1 } })
+        let searches = server.requests("/api/search/metadata")
+        #expect(RemoteLibraryTests.eventually { server.requests("/api/search/metadata") >= searches + 3 }, "three refreshes")
+        #expect((0..<3).map { server.requests(thumbnail($0)) } == [1, 1, 1], "no picture asked for again")
+        let replaced = try Self.jpeg((10, 200, 10))
+        server.update(Self.id(0)) { $0.preview = replaced; $0.checksum = "new" }
+        #expect(RemoteLibraryTests.eventually { server.requests(thumbnail(0)) == 2 }, "the replaced one, again")
+        let url = try #require(library.items(of: source.sourceURL)?.first?.path)
+        #expect(RemoteLibraryTests.eventually { library.cache.entry(for: url)?.bytes == Int64(replaced.count) })
+        #expect(server.requests(thumbnail(1)) == 1 && server.requests(thumbnail(2)) == 1)
+    }
+
     @Test func theLibraryDownloadsWithTheKeyFollowsDeletionsAndStartsOffline() throws {
         let server = try Self.server(assets: 6, album: 4)
         var selection = ImmichSource.Selection()

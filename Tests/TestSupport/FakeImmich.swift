@@ -23,6 +23,8 @@ public final class FakeImmich: @unchecked Sendable {
         public var city: String? = "Lisbon"
         public var country: String? = "Portugal"
         public var deleted = false
+        /// Immich's checksum of the original (base64 of its SHA-1); a new one when it is replaced.
+        public var checksum = UUID().uuidString
         /// A video's playable stream (its type is then VIDEO; the preview stays a JPEG).
         public var video: [UInt8]? = nil
         /// A Live Photo's motion: the id of its hidden video asset, and that video's stream.
@@ -66,6 +68,10 @@ public final class FakeImmich: @unchecked Sendable {
     public func addPerson(id: String, name: String) { lock.withLock { peopleValue.append((id, name)) } }
     /// A tag by its full path ("Family/Grandma"): Immich names it by the last part, values it by the path.
     public func addTag(id: String, path: String) { lock.withLock { tagsValue.append((id, path)) } }
+    /// Changes asset `id` as `change` says (a picture replaced: new bytes, a new checksum).
+    public func update(_ id: String, _ change: (inout Asset) -> Void) {
+        lock.withLock { if let i = assetsValue.firstIndex(where: { $0.id == id }) { change(&assetsValue[i]) } }
+    }
     public func delete(_ id: String) { lock.withLock { if let i = assetsValue.firstIndex(where: { $0.id == id }) { assetsValue[i].deleted = true } } }
 
     public func stop() { listener.stop() }
@@ -81,6 +87,7 @@ public final class FakeImmich: @unchecked Sendable {
         var d: [String: Any] = ["id": a.id, "type": a.video == nil ? "IMAGE" : "VIDEO", "originalFileName": a.name, "isFavorite": a.favourite,
                                 "isTrashed": false, "fileCreatedAt": "\(a.year)-\(a.takenOn)T08:00:00.000Z",
                                 "localDateTime": "\(a.year)-\(a.takenOn)T10:00:00.000Z",
+                                "checksum": a.checksum, "updatedAt": "2025-01-01T00:00:00.000Z",
                                 "someFieldFromTheFuture": ["nested": [1, 2, 3]], "livePhotoVideoId": a.livePhoto?.id as Any? ?? NSNull()]
         if exif {
             d["exifInfo"] = ["city": a.city as Any? ?? NSNull(), "country": a.country as Any? ?? NSNull(), "timeZone": "Europe/Lisbon",

@@ -64,8 +64,11 @@ public struct ImmichSource: Sendable, Equatable {
     }
 
     /// Lists the pictures to show, in order, each once; `note` hears what is worth a line
-    /// (a version not tested, an album not found), `today` is the day memories are for.
-    public func list(fetch: Fetch, today: Date, note: (String) -> Void) throws(ListingError) -> [ImageSource] {
+    /// (a version not tested, an album not found), `today` is the day memories are for;
+    /// `version` hears each picture's URL with what changes when its content does (its
+    /// checksum and when it was last updated), so an unchanged one need not be asked for again.
+    public func list(fetch: Fetch, today: Date, note: (String) -> Void,
+                     version: (_ url: String, _ version: String) -> Void = { _, _ in }) throws(ListingError) -> [ImageSource] {
         try checkVersion(fetch: fetch, note: note)
         var ids: [String] = []
         var seen: Set<String> = []
@@ -128,6 +131,7 @@ public struct ImmichSource: Sendable, Equatable {
             // kind said to the views by a fragment (never sent to the server).
             let path = videos.contains(id) ? playback(id)
                 : server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
+            if let v = facts[id]?.version { version(path, v) }
             // A Live Photo's motion: the video asset Immich keeps beside the still.
             return ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback),
                                taken: facts[id]?.taken, place: facts[id]?.place, people: facts[id]?.people ?? [])
@@ -187,6 +191,8 @@ public struct ImmichSource: Sendable, Equatable {
         /// "City, Country", as Immich placed it.
         var place: String? = nil
         var people: [String] = []
+        /// Its checksum and last update, together: what changes when its picture does.
+        var version: String? = nil
     }
 
     /// The assets among `items` that can be shown: an id of a UUID's characters, not in the trash.
@@ -202,7 +208,8 @@ public struct ImmichSource: Sendable, Equatable {
                 .filter { !$0.isEmpty }
             return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO", motion: motion,
                          taken: wallTime(a["localDateTime"]) ?? wallTime(exif?["dateTimeOriginal"]),
-                         place: place.isEmpty ? nil : place.joined(separator: ", "), people: Array(people.prefix(20)))
+                         place: place.isEmpty ? nil : place.joined(separator: ", "), people: Array(people.prefix(20)),
+                         version: (a["checksum"] as? String).map { $0 + "|" + (a["updatedAt"] as? String ?? "") })
         }
     }
 

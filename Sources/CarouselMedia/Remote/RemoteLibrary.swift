@@ -79,6 +79,9 @@ public final class RemoteLibrary: @unchecked Sendable {
     private var davFolders: [DAVSource] = []
     /// Lines a listing said (an album not found, a bound reached): each once in a run.
     private var noted: Set<String> = []
+    /// What each picture of an Immich listing was listed with last time (its checksum and
+    /// update): one listed the same again whose copy is cached is not asked for again.
+    private var listedVersions: [String: String] = [:]
     private var stopped = false
     /// Until then pictures already cached are not checked with the server (`quietStart`).
     private let quietUntil: Date
@@ -279,10 +282,15 @@ public final class RemoteLibrary: @unchecked Sendable {
             return answer(r, refused: "the key was refused: check --immich-key-file").mapError { .init($0.reason) }
         }
         do throws(ImmichSource.ListingError) {
-            let items = try immich.list(fetch: fetch, today: Date()) { noteOnce($0) }
+            var versions: [String: String] = [:]
+            let items = try immich.list(fetch: fetch, today: Date(), note: { noteOnce($0) }, version: { versions[$0] = $1 })
             keep(items, of: url, named: "Immich \(immich.server)")
+            let current = lock.withLock { () -> Set<String> in
+                defer { listedVersions = versions }
+                return Set(versions.compactMap { file, v in listedVersions[file] == v && cache.entry(for: file) != nil ? file : nil })
+            }
             succeeded(url)
-            settle(url, state: .online, items: items)
+            settle(url, state: .online, items: items, current: current)
         } catch {
             failed(url, reason: error.reason + (hasItems ? "; keeping the last listing" : ""))
             settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
