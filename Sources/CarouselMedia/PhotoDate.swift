@@ -128,11 +128,11 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The date in a file's first bytes: JPEG, PNG, WebP or TIFF (a HEIF's Exif item and a
     /// clip's `moov` lie elsewhere: `read(path:)`). EXIF's first; else its XMP packet's
     /// (`exif:DateTimeOriginal`, `photoshop:DateCreated`, `xmp:CreateDate`): what a photo
-    /// edited in Lightroom, or scanned, may keep only there.
+    /// edited in Lightroom, or scanned, may keep only there; else a JPEG's IPTC.
     public static func read(head bytes: [UInt8]) -> PhotoDate? {
         let b = ByteReader(bytes)
         // Where an EXIF block and an XMP packet lie, as (start, end).
-        var exifBlock: (tiff: Int, end: Int)?, xmpPacket: Range<Int>?
+        var exifBlock: (tiff: Int, end: Int)?, xmpPacket: Range<Int>?, iptc: Range<Int>?
         if b.matches([0xFF, 0xD8], at: 0) {
             let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
             _ = b.firstJPEGSegment { marker, at, length -> Bool? in
@@ -142,6 +142,13 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
                 if exifBlock == nil, b.matches(Array("Exif\0\0".utf8), at: at + 4) { exifBlock = (at + 10, end) }
                 if xmpPacket == nil, b.matches(xmpHeader, at: at + 4), at + 4 + xmpHeader.count <= end { xmpPacket = (at + 4 + xmpHeader.count)..<end }
                 return nil
+            }
+            let photoshop = Array("Photoshop 3.0\0".utf8)
+            _ = b.firstJPEGSegment { marker, at, length -> Bool? in
+                if ByteReader.isJPEGFrame(marker) { return true }
+                guard marker == 0xED, b.matches(photoshop, at: at + 4) else { return nil }
+                iptc = (at + 4 + photoshop.count)..<min(bytes.count, at + 2 + length)
+                return true
             }
         } else if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
             var at = 8
@@ -169,7 +176,44 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
             return exif(b, tiff: 0, end: bytes.count)
         }
         if let exifBlock, let date = exif(b, tiff: exifBlock.tiff, end: exifBlock.end) { return date }
-        return xmpPacket.flatMap { xmp(bytes[$0]) }
+        if let xmpPacket, let date = xmp(bytes[xmpPacket]) { return date }
+        return iptc.flatMap { photoshopIPTC(b, in: $0) }
+    }
+
+    /// IPTC's Date Created (2:55, `CCYYMMDD`) and Time Created (2:60, `HHMMSS±HHMM`), in the
+    /// IPTC-NAA resource (0x0404) of a JPEG's Photoshop APP13: what Photo Mechanic, Picasa
+    /// and news agencies' tools write.
+    static func photoshopIPTC(_ b: ByteReader, in range: Range<Int>) -> PhotoDate? {
+        var at = range.lowerBound
+        for _ in 0..<256 {
+            guard b.matches(Array("8BIM".utf8), at: at), let id = b.u16be(at + 4), let nameLength = b.u8(at + 6) else { return nil }
+            let sizeAt = at + 6 + ((Int(nameLength) + 2) & ~1)
+            guard let size = b.u32be(sizeAt), sizeAt + 4 + size <= range.upperBound else { return nil }
+            if id == 0x0404 { return iptcRecords(b, in: (sizeAt + 4)..<(sizeAt + 4 + size)) }
+            at = sizeAt + 4 + size + (size & 1)
+        }
+        return nil
+    }
+
+    static func iptcRecords(_ b: ByteReader, in range: Range<Int>) -> PhotoDate? {
+        var day: String?, time: String?
+        var at = range.lowerBound
+        while at + 5 <= range.upperBound, b.u8(at) == 0x1C, let record = b.u8(at + 1), let dataset = b.u8(at + 2), let size = b.u16be(at + 3) {
+            // An extended size (its top bit set) is only for large data: not a date.
+            guard size & 0x8000 == 0, at + 5 + size <= range.upperBound else { return nil }
+            let value = String(decoding: b.bytes[(at + 5)..<(at + 5 + size)], as: UTF8.self)
+            if record == 2, dataset == 55 { day = value }
+            if record == 2, dataset == 60 { time = value }
+            at += 5 + size
+        }
+        guard let day, day.utf8.count == 8, day.allSatisfy(\.isASCII) else { return nil }
+        let d = Array(day)
+        var text = "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))"
+        if let time, time.utf8.count >= 6, time.allSatisfy(\.isASCII) {
+            let t = Array(time)
+            text += "T\(String(t[0..<2])):\(String(t[2..<4])):\(String(t[4..<6]))" + String(t[6...])
+        }
+        return PhotoDate(listed: text)
     }
 
     /// The XMP properties that say when a picture was taken, most telling first.

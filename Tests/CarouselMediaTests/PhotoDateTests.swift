@@ -42,6 +42,16 @@ import TestSupport
         #expect(PhotoDate.read(path: path)?.year == 2019, "EXIF's before the XMP's")
     }
 
+    /// A date kept only in IPTC (Photo Mechanic's, a news agency's): Date Created with Time
+    /// Created and its offset, or the day alone.
+    @Test func aDateOnlyInIPTCIsRead() throws {
+        let dir = try MediaFixtures.folder("photo-date-iptc")
+        let both = try Self.picture("both.jpg", in: dir, tags: ["-IPTC:DateCreated=2024:07:14", "-IPTC:TimeCreated=21:30:05+02:00"])
+        #expect(PhotoDate.read(path: both) == Self.taken, "\(String(describing: PhotoDate.read(path: both)))")
+        let day = try Self.picture("day.jpg", in: dir, tags: ["-IPTC:DateCreated=2005:12:23", "-IPTC:Keywords=harbour"])
+        #expect(PhotoDate.read(path: day) == PhotoDate(year: 2005, month: 12, day: 23))
+    }
+
     @Test func theFallbacksAndNothingFromNothing() throws {
         let dir = try MediaFixtures.folder("photo-date-fallback")
         let digitized = try Self.picture("digitized.jpg", in: dir, tags: ["-CreateDate=2019:02:03 04:05:06"])
