@@ -147,7 +147,9 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
             _ = b.firstJPEGSegment { marker, at, length -> Bool? in
                 if ByteReader.isJPEGFrame(marker) { return true }
                 guard marker == 0xED, b.matches(photoshop, at: at + 4) else { return nil }
-                iptc = (at + 4 + photoshop.count)..<min(bytes.count, at + 2 + length)
+                // A segment that says it is shorter than its own header holds nothing.
+                let start = at + 4 + photoshop.count, end = min(bytes.count, at + 2 + length)
+                if start <= end { iptc = start..<end }
                 return true
             }
         } else if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
