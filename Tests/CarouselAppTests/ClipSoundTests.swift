@@ -68,10 +68,17 @@ import TestSupport
                                          in: try Self.folder("sound-seek"), sound: true)
         let player = try ClipPlayer(path: clip, settings: Self.settings, loop: false, sound: true, wake: {})
         defer { player.stop() }
-        var heard = 0
-        while heard < 12_000, player.state == .opening || player.state == .playing {
+        // Some sound, and frames up to a second in at most: the frames not taken then hold the
+        // helper at most a ring ahead, so the clip cannot end before the seek (under
+        // ThreadSanitizer its sound came so late that the frames ran to the end first, and a
+        // seek after the end is not made).
+        var heard = 0, shown = 0.0
+        while heard < 12_000 || shown < 0.5, shown < 1, player.state == .opening || player.state == .playing {
             player.waitForNews(timeout: 10)
-            for f in player.take() { player.release(f.index) }
+            for f in player.take() {
+                shown = max(shown, f.position)
+                player.release(f.index)
+            }
             heard += player.takeSound().reduce(0) { $0 + $1.frames }
         }
         let before = player.seeked.count
