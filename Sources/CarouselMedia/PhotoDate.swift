@@ -131,26 +131,23 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// edited in Lightroom, or scanned, may keep only there; else a JPEG's IPTC.
     public static func read(head bytes: [UInt8]) -> PhotoDate? {
         let b = ByteReader(bytes)
-        // Where an EXIF block and an XMP packet lie, as (start, end).
+        // Where the EXIF block, the XMP packet and (a JPEG's) IPTC lie.
         var exifBlock: (tiff: Int, end: Int)?, xmpPacket: Range<Int>?, iptc: Range<Int>?
         if b.matches([0xFF, 0xD8], at: 0) {
-            let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
+            let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8), photoshop = Array("Photoshop 3.0\0".utf8)
+            // One pass over the segments before the frame: APP1 (EXIF, XMP) and APP13 (IPTC).
             _ = b.firstJPEGSegment { marker, at, length -> Bool? in
                 if ByteReader.isJPEGFrame(marker) { return true }
-                guard marker == 0xE1 else { return nil }
                 let end = min(bytes.count, at + 2 + length)
-                if exifBlock == nil, b.matches(Array("Exif\0\0".utf8), at: at + 4) { exifBlock = (at + 10, end) }
-                if xmpPacket == nil, b.matches(xmpHeader, at: at + 4), at + 4 + xmpHeader.count <= end { xmpPacket = (at + 4 + xmpHeader.count)..<end }
-                return nil
-            }
-            let photoshop = Array("Photoshop 3.0\0".utf8)
-            _ = b.firstJPEGSegment { marker, at, length -> Bool? in
-                if ByteReader.isJPEGFrame(marker) { return true }
-                guard marker == 0xED, b.matches(photoshop, at: at + 4) else { return nil }
+                if marker == 0xE1, exifBlock == nil, b.matches(Array("Exif\0\0".utf8), at: at + 4) { exifBlock = (at + 10, end) }
+                if marker == 0xE1, xmpPacket == nil, b.matches(xmpHeader, at: at + 4), at + 4 + xmpHeader.count <= end {
+                    xmpPacket = (at + 4 + xmpHeader.count)..<end
+                }
                 // A segment that says it is shorter than its own header holds nothing.
-                let start = at + 4 + photoshop.count, end = min(bytes.count, at + 2 + length)
-                if start <= end { iptc = start..<end }
-                return true
+                if marker == 0xED, iptc == nil, b.matches(photoshop, at: at + 4), at + 4 + photoshop.count <= end {
+                    iptc = (at + 4 + photoshop.count)..<end
+                }
+                return nil
             }
         } else if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
             var at = 8
