@@ -205,14 +205,15 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
             if record == 2, dataset == 60 { time = value }
             at += 5 + size
         }
-        guard let day, day.utf8.count == 8, day.allSatisfy(\.isASCII) else { return nil }
-        let d = Array(day)
-        var text = "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))"
-        if let time, time.utf8.count >= 6, time.allSatisfy(\.isASCII) {
-            let t = Array(time)
-            text += "T\(String(t[0..<2])):\(String(t[2..<4])):\(String(t[4..<6]))" + String(t[6...])
+        // Cut by bytes, not characters ("\r\n" is one character of two bytes); the parse
+        // that follows refuses whatever is not digits where digits belong.
+        guard let day = day.map({ Array($0.utf8) }), day.count == 8 else { return nil }
+        func text(_ b: ArraySlice<UInt8>) -> String { String(decoding: b, as: UTF8.self) }
+        var listed = "\(text(day[0..<4]))-\(text(day[4..<6]))-\(text(day[6..<8]))"
+        if let time = time.map({ Array($0.utf8) }), time.count >= 6 {
+            listed += "T\(text(time[0..<2])):\(text(time[2..<4])):\(text(time[4..<6]))" + text(time[6...])
         }
-        return PhotoDate(listed: text)
+        return PhotoDate(listed: listed)
     }
 
     /// The XMP properties that say when a picture was taken, most telling first.
