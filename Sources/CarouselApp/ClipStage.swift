@@ -199,8 +199,8 @@ final class ClipStage {
 
     /// The clip playing as `carousel bench` measures it; nil when none plays.
     var figures: ClipFigures? {
-        guard let player, let item else { return nil }
-        return ClipFigures(item: item, helper: player.helperProcess, arrived: started, firstFrame: firstFrameAt,
+        guard let player, let item, let helper = player.helperProcess else { return nil }
+        return ClipFigures(item: item, helper: helper, arrived: started, firstFrame: firstFrameAt,
                            shown: pacing.shown, dropped: pacing.dropped, late: pacing.late, width: player.shape?.width,
                            height: player.shape?.height, decoder: player.shape?.decoder,
                            drift: pacing.shownWithSound > 0 ? pacing.worstDrift : nil, drifted: pacing.drifted)

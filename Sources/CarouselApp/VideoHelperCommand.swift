@@ -18,12 +18,12 @@ struct VideoHelperCommand: ParsableCommand {
     @Option(help: "The screen's ICC profile: animations' frames are converted to it.")
     var displayProfile: String?
 
-    @Option(help: "Seconds a clip's poster may take (the main process's --decode-timeout).")
-    var posterTimeout: Double = 5
+    @Option(help: "Seconds a clip's poster, or its opening, may take (the main process's --decode-timeout).")
+    var openTimeout: Double = 5
 
     func run() throws {
         VideoHelper.serve(memoryLimitMB: memoryMb, decoders: decoders, displayProfile: displayProfile,
-                          posterTimeout: posterTimeout.isFinite ? min(max(posterTimeout, 0.1), 3600) : 5)
+                          openTimeout: openTimeout.isFinite ? min(max(openTimeout, 0.1), 3600) : 5)
     }
 }
 

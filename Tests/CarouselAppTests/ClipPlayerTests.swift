@@ -51,7 +51,7 @@ import TestSupport
         #expect(frames.allSatisfy { $0.colour == Int($0.time + 0.001) }, "\(frames)")
         #expect(mostHeld <= ClipStreamer.ringSize, "never more than a ring ahead")
         #expect(player.shape?.decoder.isEmpty == false)
-        let pid = player.helperProcess
+        let pid = try #require(player.helperProcess)
         #expect(kill(pid, 0) == 0)
         player.stop()
         #expect(kill(pid, 0) != 0, "the helper is gone with the clip")
@@ -107,6 +107,56 @@ import TestSupport
             // The rest of what came stays held, as a paused clip's would.
         }
         #expect(player.state == .playing)
+    }
+
+    /// A video helper started through `script` (a shell script's body before the real
+    /// helper, or instead of it).
+    static func slowHelper(_ body: String, in dir: String) throws -> IsolatedDecoder.Settings {
+        let script = dir + "/slow-helper"
+        try "#!/bin/sh\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        var settings = settings
+        settings.executable = script
+        return settings
+    }
+
+    /// Starting a helper (a process, GStreamer's start) is the clip's thread's work, not its
+    /// caller's, which is the run loop: a helper that never says it is ready leaves the clip
+    /// opening, and stopping it then leaves it ended, not failed.
+    @Test func aHelperStartingIsNotWaitedForByWhoStartsTheClip() throws {
+        let dir = ScratchRoot.path + "/starting-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0], rate: 10, in: dir)
+        let settings = try Self.slowHelper("exec sleep 60", in: dir)
+        let player = try ClipPlayer(path: clip, settings: settings, loop: false, wake: {})
+        #expect(player.state == .opening)
+        #expect(player.helperProcess == nil, "the helper has not said it is ready")
+        player.stop()
+        #expect(player.state == .ended)
+    }
+
+    /// A seek asked for while the helper is still starting lands once it has started.
+    @Test func aSeekAskedBeforeTheHelperStartedLands() throws {
+        let dir = ScratchRoot.path + "/early-seek-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2, 3], rate: 10, in: dir)
+        let settings = try Self.slowHelper("sleep 1\nexec '\(CarouselBinary.url.path)' \"$@\"", in: dir)
+        let player = try ClipPlayer(path: clip, settings: settings, loop: false, wake: {})
+        defer { player.stop() }
+        #expect(player.helperProcess == nil)
+        player.seek(to: 2.5)
+        player.waitForSeek(after: 0, timeout: 20)
+        #expect(player.seeked.count == 1 && abs(player.seeked.time - 2.5) < 0.001, "\(player.seeked), \(player.state)")
+        var next: ClipPlayer.Waiting?
+        for _ in 0..<50 where next == nil {
+            player.waitForNews(timeout: 1)
+            for f in player.take() {
+                if next == nil, f.seek == 1 { next = f } else { player.release(f.index) }
+            }
+        }
+        let frame = try #require(next, "a frame after the seek")
+        #expect(frame.position >= 2.4 && frame.position < 2.7, "the frame at \(frame.position)")
+        #expect(Self.centre(player, frame).flatMap(Self.colour) == 2)
     }
 
     /// A clip started from a time (sought after its end) begins there.
@@ -183,7 +233,6 @@ import TestSupport
                 failed += 1
                 continue
             }
-            helpers.append(player.helperProcess)
             playing: while true {
                 player.waitForNews(timeout: 15)
                 for f in player.take() { player.release(f.index) }
@@ -198,13 +247,15 @@ import TestSupport
                     if Date().timeIntervalSince(started) > 20 { Issue.record("\(path) neither ended nor failed in 20 s"); break playing }
                 }
             }
+            if let pid = player.helperProcess { helpers.append(pid) }
             player.stop()
             longest = max(longest, Date().timeIntervalSince(started))
         }
         #expect(ended + failed == paths.count)
         #expect(!helpers.contains(where: IsolatedDecodingTests.isRunning), "a video helper outlived its clip")
-        // The helper gives up after 5 s without a frame; the main side after 8.
-        #expect(longest < ClipPlayer.silence + 4, "a clip took \(longest) s")
+        // The helper gives up on a clip that does not open after the decode timeout, on one
+        // that stops after 5 s without a frame; the main side 3 s after each.
+        #expect(longest < ClipPlayer.openingSilence(ClipPlayerTests.settings) + 4, "a clip took \(longest) s")
         if sound { #expect(heard > 0, "some damaged clip still had sound") }
         print("damaged clips\(sound ? " with sound" : ""): \(paths.count), ended \(ended), failed \(failed), "
               + "longest \(longest) s\(sound ? ", \(heard) sample frames heard" : "")")

@@ -51,7 +51,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
                 try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
             return ([VideoHelper.subcommand, "--memory-mb", String(memoryLimitMB), "--decoders", videoDecoders.rawValue,
-                     "--poster-timeout", String(timeout)]
+                     "--open-timeout", String(timeout)]
                         + (displayProfile.map { ["--display-profile", $0] } ?? []),
                     videoRegistry.map { ["GST_REGISTRY=" + $0] } ?? [])
         }

@@ -21,10 +21,10 @@ public enum VideoHelper {
     static let alsoAllowed = ["socketpair", "getppid", "sched_getattr", "sched_getparam", "sched_getscheduler"]
 
     /// Serves requests until the main process goes away; never returns.
-    /// `posterTimeout`: seconds a poster may take, the decode timeout the pool gives every
-    /// picture (a fixed 5 s failed posters on a machine that was slow to start GStreamer:
-    /// the clip then played over its item shown as failed).
-    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil, posterTimeout: Double = 5) -> Never {
+    /// `openTimeout`: seconds a poster, or a clip's opening, may take: the decode timeout the
+    /// pool gives every picture (a fixed 5 s failed posters, and clips, on a machine that was
+    /// slow to start GStreamer: the clip then played over its item shown as failed).
+    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil, openTimeout: Double = 5) -> Never {
         // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
         setenv("TZ", "UTC0", 1)
         // The screen's profile, read while files can be: animations' frames are converted to
@@ -66,7 +66,7 @@ public enum VideoHelper {
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
                     do throws(ImageError) {
-                        DecoderHelper.send(try poster(of: passed, job: job, timeout: posterTimeout), on: socket)
+                        DecoderHelper.send(try poster(of: passed, job: job, timeout: openTimeout), on: socket)
                     } catch {
                         socket.send(.failed(reason: error.reason))
                     }
@@ -76,7 +76,7 @@ public enum VideoHelper {
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
                     ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6,
-                                      sound: sound, colour: colour, on: socket)
+                                      sound: sound, openTimeout: openTimeout, colour: colour, on: socket)
                 case .release, .seek:
                     continue  // for a clip that ended
                 case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked, .sound:

@@ -62,8 +62,15 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Seconds without a frame while the helper has room to decode before the clip fails
     /// (the helper itself gives up after `ClipStreamer.stallSeconds`).
     static let silence = ClipStreamer.stallSeconds + 3
+    /// Seconds the first frame may take: opening a clip (GStreamer's start, the demuxer's
+    /// and decoder's preroll) may take the decode timeout, as a poster may; a clip stops
+    /// producing frames only once it has produced one.
+    private let openingSilence: Double
 
-    private let helper: HelperProcess
+    /// Nil until the clip's thread has started it and sent it the clip.
+    private var helper: HelperProcess?
+    /// What was asked of the helper before it started (seeks), sent once it has, in order.
+    private var early: [HelperMessage] = []
     private let lock = NSCondition()
     private var shapeValue: Shape?
     private var frameBytes = 0
@@ -96,22 +103,25 @@ public final class ClipPlayer: @unchecked Sendable {
         self.path = path
         self.name = name ?? path
         self.wake = wake
+        openingSilence = Self.openingSilence(settings)
         let fd: Int32
         do throws(ImageError) { fd = try ImageFile.open(path) } catch { throw ImageError(path: self.name, reason: error.reason) }
-        defer { close(fd) }
-        do throws(HelperFault) {
-            let video = settings.videoHelper
-            helper = try HelperProcess.start(executable: settings.executable, arguments: video.arguments, environment: video.environment)
-        } catch {
-            throw ImageError(path: self.name, reason: "cannot be played: \(error.description)")
-        }
         let start = Int((max(0, from.isFinite ? from : 0) * 1e6).rounded())
-        guard helper.send(.play(name: self.name, loop: loop, range: range, fromMicros: start, sound: sound), attaching: fd) else {
-            throw ImageError(path: self.name, reason: "cannot be played: the video decoder stopped (\(helper.reap()))")
+        let play = HelperMessage.play(name: self.name, loop: loop, range: range, fromMicros: start, sound: sound)
+        // The helper starts on the clip's own thread: starting one (a process, GStreamer's
+        // start) took 180-240 ms, which the run loop spent not drawing at every clip's arrival
+        // and at every animated tile of the wall.
+        let thread = Thread { [self] in
+            if let helper = startHelper(settings, play: play, file: fd) { receive(from: helper) }
         }
-        let thread = Thread { [self] in receive() }
         thread.name = "clip"
         thread.start()
+    }
+
+    /// Seconds a clip's first frame may take with `settings`: its opening may take the
+    /// decode timeout, as a poster may.
+    static func openingSilence(_ settings: IsolatedDecoder.Settings) -> Double {
+        max(silence, settings.timeout + 3)
     }
 
     deinit { stop() }
@@ -123,8 +133,13 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Moves the clip to `seconds` from its start: once the helper has, `seeked` says where
     /// the frames now come from, and the frames decoded before it are given back unseen.
     public func seek(to seconds: Double) {
-        lock.withLock { seeksPending += 1 }
-        helper.send(.seek(micros: Int((max(0, seconds.isFinite ? seconds : 0) * 1e6).rounded())))
+        let message = HelperMessage.seek(micros: Int((max(0, seconds.isFinite ? seconds : 0) * 1e6).rounded()))
+        let started = lock.withLock { () -> HelperProcess? in
+            seeksPending += 1
+            if helper == nil { early.append(message) }
+            return helper
+        }
+        started?.send(message)
     }
 
     /// The sound that arrived since the last call, in order; none while a seek is landing.
@@ -135,8 +150,8 @@ public final class ClipPlayer: @unchecked Sendable {
             return sound.filter { $0.epoch >= soundEpoch }.map(\.piece)
         }
     }
-    /// The helper's process id (tests: freed when the clip stops).
-    public var helperProcess: pid_t { helper.pid }
+    /// The helper's process id (tests: freed when the clip stops); nil until it has started.
+    public var helperProcess: pid_t? { lock.withLock { helper?.pid } }
 
     /// The frames that arrived since the last call, oldest first.
     public func take() -> [Waiting] {
@@ -178,18 +193,19 @@ public final class ClipPlayer: @unchecked Sendable {
 
     /// Gives ring buffer `index` back to the helper.
     public func release(_ index: Int) {
-        let ok = lock.withLock { held.remove(index) != nil }
-        if ok { helper.send(.release(index: index)) }
+        let started = lock.withLock { held.remove(index) != nil ? helper : nil }
+        started?.send(.release(index: index))
     }
 
     /// Ends the clip: the helper is killed and its buffers unmapped.
     public func stop() {
-        let first = lock.withLock { () -> Bool in
+        let (first, started) = lock.withLock { () -> (Bool, HelperProcess?) in
             defer { stopped = true }
-            return !stopped
+            return (!stopped, helper)
         }
         guard first else { return }
-        helper.terminate()
+        // One still starting is ended by the clip's thread once it has started.
+        started?.terminate()
         lock.withLock {
             for i in 0..<ringSize { if let map = ring[i] { munmap(UnsafeMutableRawPointer(mutating: map), frameBytes) } }
             ring = Array(repeating: nil, count: HelperMessage.ClipShape.maxRing)
@@ -202,26 +218,61 @@ public final class ClipPlayer: @unchecked Sendable {
         }
     }
 
-    /// The receiving thread: until the clip ends, fails or is stopped.
-    private func receive() {
+    /// Starts the helper and sends it the clip (`file`, closed here); nil when it cannot,
+    /// the clip failed, or when the clip was stopped meanwhile. The clip's thread.
+    private func startHelper(_ settings: IsolatedDecoder.Settings, play: HelperMessage, file fd: Int32) -> HelperProcess? {
+        defer { close(fd) }
+        if lock.withLock({ stopped }) { return nil }
+        let started: HelperProcess
+        do throws(HelperFault) {
+            let video = settings.videoHelper
+            started = try HelperProcess.start(executable: settings.executable, arguments: video.arguments,
+                                              environment: video.environment, startTimeout: max(10, settings.timeout))
+        } catch {
+            fail("cannot be played: \(error.description)")
+            return nil
+        }
+        guard started.send(play, attaching: fd) else {
+            fail("cannot be played: the video decoder stopped (\(started.reap()))")
+            return nil
+        }
+        // Seeks asked for meanwhile go after the clip, in order, before any asked from now on.
         while true {
-            let (isStopped, busy) = lock.withLock { (stopped, held.count < ringSize || ringSize == 0) }
+            let (isStopped, queued) = lock.withLock { () -> (Bool, [HelperMessage]) in
+                defer { early = [] }
+                if !stopped && early.isEmpty { helper = started }
+                return (stopped, early)
+            }
+            if isStopped {
+                started.terminate()
+                return nil
+            }
+            if queued.isEmpty { return started }
+            for message in queued { started.send(message) }
+        }
+    }
+
+    /// The receiving thread: until the clip ends, fails or is stopped.
+    private func receive(from helper: HelperProcess) {
+        while true {
+            let (isStopped, busy, opening) = lock.withLock { (stopped, held.count < ringSize || ringSize == 0, stateValue == .opening) }
             if isStopped { return }
-            // A helper with a buffer free must send a frame within `silence`; one whose every
-            // buffer is held here waits for us.
-            let received = helper.receive(until: busy ? MonotonicClock.now + Self.silence : nil)
+            // A helper with a buffer free must send a frame within `silence` (its first within
+            // `openingSilence`); one whose every buffer is held here waits for us.
+            let silence = opening ? openingSilence : Self.silence
+            let received = helper.receive(until: busy ? MonotonicClock.now + silence : nil)
             if lock.withLock({ stopped }) { if case .message(_, let fd?) = received { close(fd) }; return }
             switch received {
             case .message(let message, let fd):
                 defer { if let fd { close(fd) } }
-                if let problem = take(message, fd: fd) {
+                if let problem = take(message, fd: fd, from: helper) {
                     fail(problem)
                     return
                 }
                 if case .clipEnded = message { return }
                 if case .failed = message { return }
             case .timedOut:
-                fail("gave no frame for \(Int(Self.silence)) s")
+                fail("gave no frame for \(Int(silence)) s")
                 return
             case .closed:
                 fail("the video decoder stopped (\(helper.reap()))")
@@ -234,7 +285,7 @@ public final class ClipPlayer: @unchecked Sendable {
     }
 
     /// Applies one message; a reason when it breaks the protocol.
-    private func take(_ message: HelperMessage, fd: Int32?) -> String? {
+    private func take(_ message: HelperMessage, fd: Int32?, from helper: HelperProcess) -> String? {
         switch message {
         case .clipOpened(let c):
             return lock.withLock { () -> String? in
@@ -323,6 +374,8 @@ public final class ClipPlayer: @unchecked Sendable {
 
     private func fail(_ reason: String) {
         lock.withLock {
+            // A clip stopped has ended, whatever its helper did after.
+            if stopped { return }
             if case .failed = stateValue {} else { stateValue = .failed(reason) }
             lock.broadcast()
         }
