@@ -135,6 +135,20 @@ import TestSupport
         #expect(player.state == .ended)
     }
 
+    /// A video helper slow to say it is ready is waited for: GStreamer's first start writes
+    /// its plugin registry, which took over 10 s in the emulated kiosk, and a helper killed
+    /// then never wrote it.
+    @Test func aVideoHelperSlowToStartIsWaitedFor() throws {
+        let dir = ScratchRoot.path + "/slow-start-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0], rate: 10, in: dir)
+        let settings = try Self.slowHelper("sleep 11\nexec '\(CarouselBinary.url.path)' \"$@\"", in: dir)
+        let player = try ClipPlayer(path: clip, settings: settings, loop: false, wake: {})
+        defer { player.stop() }
+        for _ in 0..<60 where player.state == .opening { player.waitForNews(timeout: 1) }
+        #expect(player.state == .playing || player.state == .ended, "\(player.state)")
+    }
+
     /// A seek asked for while the helper is still starting lands once it has started.
     @Test func aSeekAskedBeforeTheHelperStartedLands() throws {
         let dir = ScratchRoot.path + "/early-seek-\(UUID().uuidString)"

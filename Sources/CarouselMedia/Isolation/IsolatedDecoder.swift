@@ -45,6 +45,13 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             self.videoRegistry = videoRegistry
         }
 
+        /// Seconds a video helper may take to say it is ready. The first start after an
+        /// install or a GStreamer upgrade scans every plugin (247 here) to write the registry:
+        /// 0.3 s on this machine, over 10 s in the emulated kiosk of the boot proof, where a
+        /// 10-s limit killed the scan (so the registry was never written) and failed the first
+        /// clip's poster ("the decoder did not start within 10 s").
+        var videoStartTimeout: Double { max(60, timeout) }
+
         /// How a video helper is started: its arguments and environment.
         var videoHelper: (arguments: [String], environment: [String]) {
             if let folder = videoRegistry.map({ ($0 as NSString).deletingLastPathComponent }) {
@@ -322,6 +329,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         guard !isStopped else { return nil }
         let (executable, memory, profile, kind) = (settings.executable, settings.memoryLimitMB, settings.displayProfile, kind)
         let video = kind == .clips ? settings.videoHelper : nil
+        let startTimeout = settings.videoStartTimeout
         let started = spawner.run { () -> Result<HelperProcess, HelperFault> in
             do throws(HelperFault) {
                 switch kind {
@@ -329,7 +337,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
                     return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile))
                 case .clips:
                     return .success(try HelperProcess.start(executable: executable, arguments: video?.arguments ?? [],
-                                                            environment: video?.environment ?? []))
+                                                            environment: video?.environment ?? [], startTimeout: startTimeout))
                 }
             } catch {
                 return .failure(error)

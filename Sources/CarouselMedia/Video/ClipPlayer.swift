@@ -227,7 +227,7 @@ public final class ClipPlayer: @unchecked Sendable {
         do throws(HelperFault) {
             let video = settings.videoHelper
             started = try HelperProcess.start(executable: settings.executable, arguments: video.arguments,
-                                              environment: video.environment, startTimeout: max(10, settings.timeout))
+                                              environment: video.environment, startTimeout: settings.videoStartTimeout)
         } catch {
             fail("cannot be played: \(error.description)")
             return nil
