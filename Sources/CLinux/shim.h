@@ -157,6 +157,27 @@ static inline int kc_evdev_abs_range(int fd, int axis, int *min, int *max) {
     *min = info.minimum; *max = info.maximum;
     return 0;
 }
+/* An absolute axis's value now; 0 on success. */
+static inline int kc_evdev_abs_value(int fd, int axis, int *value) {
+    struct input_absinfo info;
+    if (ioctl(fd, EVIOCGABS(axis), &info) < 0) return -1;
+    *value = info.value;
+    return 0;
+}
+/* Which keys and buttons are down now (bits by code, as kc_evdev_bits gives them). */
+static inline int kc_evdev_keys_down(int fd, unsigned char *bits, int bytes) {
+    return ioctl(fd, EVIOCGKEY(bytes), bits);
+}
+/* Each multitouch slot's value of axis `code` now (ABS_MT_TRACKING_ID, ABS_MT_POSITION_X,
+   ...), `count` of them into `values`; 0 on success. */
+static inline int kc_evdev_slot_values(int fd, int code, int *values, int count) {
+    if (count < 1 || count > 64) return -1;
+    int32_t request[65];
+    request[0] = code;
+    if (ioctl(fd, EVIOCGMTSLOTS(sizeof(int32_t) * (count + 1)), request) < 0) return -1;
+    for (int i = 0; i < count; i++) values[i] = request[i + 1];
+    return 0;
+}
 /* The device's name, NUL-terminated in `name`. */
 static inline int kc_evdev_name(int fd, char *name, int bytes) {
     int n = ioctl(fd, EVIOCGNAME(bytes - 1), name);

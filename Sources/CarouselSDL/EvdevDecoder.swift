@@ -279,8 +279,89 @@ public struct EvdevDecoder {
         return out
     }
 
-    /// After events were dropped: whatever was held ends (cancelled), and a finger still
-    /// down is ignored until it lifts; the state read since the drop stands.
+    /// The device's state as its ioctls give it (EVIOCGKEY, EVIOCGABS, EVIOCGMTSLOTS): what
+    /// `sync` compares with what the engine was told after events were dropped.
+    public struct State: Equatable, Sendable {
+        /// BTN_TOUCH (a single-touch panel) or BTN_LEFT (a pointer) down.
+        public var pressed = false
+        /// ABS_X and ABS_Y.
+        public var x: Int32 = 0, y: Int32 = 0
+        /// Each slot's contact (its tracking id; -1: none) and place, multitouch only.
+        public var slots: [(contact: Int32, x: Int32, y: Int32)] = []
+
+        public init(pressed: Bool = false, x: Int32 = 0, y: Int32 = 0, slots: [(contact: Int32, x: Int32, y: Int32)] = []) {
+            self.pressed = pressed
+            self.x = x
+            self.y = y
+            self.slots = slots
+        }
+
+        public static func == (a: State, b: State) -> Bool {
+            a.pressed == b.pressed && a.x == b.x && a.y == b.y && a.slots.elementsEqual(b.slots) { $0 == $1 }
+        }
+    }
+
+    /// A SYN_DROPPED was taken and nothing has made up for it yet: the reader should read
+    /// the device's state and `sync` (the events queued after the drop are incomplete).
+    public var needsSync: Bool { dropping }
+
+    /// After events were dropped (and the events queued since thrown away): the device's
+    /// `state` now, told as what changed since the engine last heard. A finger that lifted
+    /// in the gap lifts, one that came down comes down (a tap whose press the kernel
+    /// dropped, as it does when the reader sets the clock of a device touched the moment it
+    /// was opened, still taps), one that moved moves. `time`: now, on CLOCK_MONOTONIC.
+    public mutating func sync(_ state: State, time: Double) -> [DeviceInput] {
+        dropping = false
+        var out: [DeviceInput] = []
+        switch capabilities.kind {
+        case .multitouch:
+            for i in slots.indices {
+                let now = i < state.slots.count ? state.slots[i] : (contact: Int32(-1), x: slots[i].x, y: slots[i].y)
+                var s = slots[i]
+                let id = device << 16 | Int64(i)
+                let (px, py) = (Self.unit(now.x, capabilities.x), Self.unit(now.y, capabilities.y))
+                if s.told && (now.contact < 0 || now.contact != s.contact) {
+                    out.append(.finger(id, .up, x: Self.unit(s.x, capabilities.x), y: Self.unit(s.y, capabilities.y), time: time))
+                    s.told = false
+                }
+                let moved = now.x != s.x || now.y != s.y
+                if now.contact >= 0 && !s.told && (now.contact != s.contact || !s.stale) {
+                    out.append(.finger(id, .down, x: px, y: py, time: time))
+                    s.told = true
+                    s.stale = false
+                } else if now.contact >= 0 && s.told && moved {
+                    out.append(.finger(id, .move, x: px, y: py, time: time))
+                }
+                if now.contact < 0 { s.stale = false }
+                (s.contact, s.x, s.y) = (now.contact, now.x, now.y)
+                s.began = false
+                s.ended = false
+                s.moved = false
+                slots[i] = s
+            }
+        case .singleTouch:
+            (x, y) = (state.x, state.y)
+            let (px, py) = (Self.unit(x, capabilities.x), Self.unit(y, capabilities.y))
+            if state.pressed != buttonDown {
+                buttonDown = state.pressed
+                out.append(.finger(device << 16, state.pressed ? .down : .up, x: px, y: py, time: time))
+            }
+        case .absolutePointer, .relativePointer:
+            if capabilities.kind == .absolutePointer { (x, y) = (state.x, state.y) }
+            if state.pressed != buttonDown {
+                buttonDown = state.pressed
+                out.append(.pointer(state.pressed ? .down : .up, x: pointerUnit.0, y: pointerUnit.1, time: time))
+            }
+        case .keys:
+            break
+        }
+        clearReport()
+        return out
+    }
+
+    /// After events were dropped, where the device's state cannot be read: whatever was
+    /// held ends (cancelled), and a finger still down is ignored until it lifts; the state
+    /// read since the drop stands.
     private mutating func resync(time: Double) -> [DeviceInput] {
         var out: [DeviceInput] = []
         switch capabilities.kind {

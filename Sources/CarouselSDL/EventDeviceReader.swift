@@ -172,12 +172,43 @@ final class EventDeviceReader: @unchecked Sendable {
             let n = events.withUnsafeMutableBytes { read(device.fd, $0.baseAddress, $0.count) }
             if n < 0 { return errno == EAGAIN || errno == EINTR }
             if n == 0 { return false }
+            var synced = false
             for e in events.prefix(n / size) {
                 let time = Double(e.time.tv_sec) + Double(e.time.tv_usec) / 1e6
                 inputs += device.decoder.take(EvdevDecoder.Event(type: e.type, code: e.code, value: e.value, time: time))
+                // Events were dropped: what is queued after the drop is thrown away and the
+                // device's state read instead (as libevdev does).
+                if device.decoder.needsSync, let state = Self.resynced(device.fd, device.decoder.capabilities) {
+                    inputs += device.decoder.sync(state, time: kc_monotonic_seconds())
+                    synced = true
+                    break
+                }
             }
+            if synced { continue }
             if n < events.count * size { return true }
         }
+    }
+
+    /// Throws away what `fd` has queued, then reads its state; nil when it cannot be read
+    /// (the decoder then ignores what was held until it lifts).
+    private static func resynced(_ fd: Int32, _ caps: EvdevDecoder.Capabilities) -> EvdevDecoder.State? {
+        var scrap = [UInt8](repeating: 0, count: 4096)
+        while read(fd, &scrap, scrap.count) > 0 {}
+        var state = EvdevDecoder.State()
+        var keys = [UInt8](repeating: 0, count: Int(KEY_MAX) / 8 + 1)
+        guard kc_evdev_keys_down(fd, &keys, Int32(keys.count)) >= 0 else { return nil }
+        let down = BitSet(bytes: keys)
+        state.pressed = down.contains(caps.kind == .singleTouch ? EvdevDecoder.Code.btnTouch : EvdevDecoder.Code.btnLeft)
+        var x: Int32 = 0, y: Int32 = 0
+        if kc_evdev_abs_value(fd, Int32(ABS_X), &x) == 0, kc_evdev_abs_value(fd, Int32(ABS_Y), &y) == 0 { (state.x, state.y) = (x, y) }
+        if caps.kind == .multitouch {
+            var contacts = [Int32](repeating: -1, count: caps.slots), xs = contacts, ys = contacts
+            guard kc_evdev_slot_values(fd, Int32(ABS_MT_TRACKING_ID), &contacts, Int32(caps.slots)) == 0,
+                  kc_evdev_slot_values(fd, Int32(ABS_MT_POSITION_X), &xs, Int32(caps.slots)) == 0,
+                  kc_evdev_slot_values(fd, Int32(ABS_MT_POSITION_Y), &ys, Int32(caps.slots)) == 0 else { return nil }
+            state.slots = (0..<caps.slots).map { (contacts[$0], xs[$0], ys[$0]) }
+        }
+        return state
     }
 
     private func lose(_ path: String) {
@@ -204,6 +235,9 @@ final class EventDeviceReader: @unchecked Sendable {
         var opened = false
         for (path, rdev) in present.sorted(by: { $0.key < $1.key }) where devices[path] == nil {
             let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            // The clock first: events queued before it changes are dropped by the kernel
+            // (a SYN_DROPPED then says so, and the state is read instead), so the fewer the better.
+            if fd >= 0 { _ = kc_evdev_monotonic(fd) }
             guard fd >= 0 else {
                 // A node udev has not given its permissions yet is opened when it does (IN_ATTRIB).
                 if atStart { log("input: cannot open \(path): \(String(cString: strerror(errno)))") }
@@ -243,7 +277,6 @@ final class EventDeviceReader: @unchecked Sendable {
                 return lo...hi
             })
         guard let caps else { return nil }
-        _ = kc_evdev_monotonic(fd)
         var name = [CChar](repeating: 0, count: 256)
         let named = kc_evdev_name(fd, &name, Int32(name.count)) >= 0
         let number = nextNumber
