@@ -128,13 +128,16 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private var overlay: Overlay? {
         let style = painter.style
         guard style.captions != .none || style.captionTemplate != nil || style.dots, let current = engine.currentIndex else { return nil }
-        var lines: [String] = []
-        if let template = style.captionTemplate {
-            lines = template.lines(for: facts(of: sources[current]))
-        } else {
-            if style.captions != .none { lines.append(sources[current].title) }
-            if style.captions == .full, let caption = sources[current].caption, !caption.isEmpty { lines.append(caption) }
+        // A pair says each picture's lines side by side, once where both say the same.
+        let pictures = [sources[current].alone] + sources[current].partners
+        let each = pictures.map { source -> [String] in
+            if let template = style.captionTemplate { return template.lines(for: facts(of: source)) }
+            var lines: [String] = []
+            if style.captions != .none { lines.append(source.title) }
+            if style.captions == .full, let caption = source.caption, !caption.isEmpty { lines.append(caption) }
+            return lines
         }
+        let lines = CaptionTemplate.side(by: each)
         return Overlay(lines: lines, opacity: CaptionFade.opacity(at: engine.position),
                        dots: style.dots ? PageDots.layout(count: engine.itemCount, current: current) : [])
     }

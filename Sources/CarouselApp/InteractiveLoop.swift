@@ -363,6 +363,7 @@ struct InteractiveLoop {
         if let i = shown.focus, scene.sources.indices.contains(i) {
             let item = scene.sources[i]
             (s.index, s.source, s.title, s.caption) = (i, item.path, item.title, item.caption)
+            s.paired = item.partners.first?.path
         }
         s.playing = canPlay && !paused
         s.screenOn = screenOn

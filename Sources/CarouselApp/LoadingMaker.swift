@@ -56,13 +56,15 @@ public final class LoadingMaker {
         } ?? helpers
         let library = source.remoteLibrary
         if let library { decoder = RemoteDecoder(inner: decoder, library: library) }
+        // A pair (--pair-portraits) is made of its two pictures, each decoded (and cached) alone.
+        decoder = PairDecoder(inner: decoder)
         // The zoom's detail: its own worker, through the same helpers (and web cache).
         // Turned into the texture's byte order on the worker: 16 MB swizzled on the drawing
         // thread was 4 ms of the frame it arrived in.
-        let detail = tiles ? nil : DecodeWorkers(decoder: library.map { RemoteDecoder(inner: helpers, library: $0) } ?? helpers,
+        let detail = tiles ? nil : DecodeWorkers(decoder: PairDecoder(inner: library.map { RemoteDecoder(inner: helpers, library: $0) } ?? helpers),
                                                  threads: 1, stopsDecoder: false, finish: { $0.turnToBGRA() }, wake: wake)
         let previews = thumbnails == nil ? cache.map {
-            DecodeWorkers(decoder: CachedThumbnailDecoder(inner: helpers, cache: $0), threads: 1, stopsDecoder: false, wake: wake)
+            DecodeWorkers(decoder: PairDecoder(inner: CachedThumbnailDecoder(inner: helpers, cache: $0), failsWhole: true), threads: 1, stopsDecoder: false, wake: wake)
         } : nil
         return ImageLoading(
             // Tiles take a few ms each: at rest one per core (a first screen of 25 in half the

@@ -61,7 +61,7 @@ public struct RenderCommand: ParsableCommand {
             throw Failure("\(script): \(error)")
         }
         let loadings = LoadingMaker(source, home: view.home, broken: source.broken ?? .show)  // helpers start while the rest does
-        let found = try source.resolveWaitingForWeb()
+        var found = try source.resolveWaitingForWeb()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         } catch {
@@ -74,6 +74,8 @@ public struct RenderCommand: ParsableCommand {
         let display = try Display(.headless, view: view, size: size)
         let (renderer, compositor) = (display.renderer, display.compositor)
         var viewport = size
+        // Pairs are made for the screen's shape, as the window makes them.
+        if let pairs = source.pairs(on: compositor.viewport(physical: size.size)) { found = PortraitPairing.pair(found, screen: pairs) }
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: size.size).height), largest: 32)
         var target = try renderer.makeTarget(width: viewport.width, height: viewport.height)
         // Thumbnails only when asked for: a cache filled by an earlier run would change the

@@ -120,6 +120,11 @@ public struct RunCommand: ParsableCommand {
         let screen = try openScreen()
         let (session, renderer, compositor) = (screen.session, screen.renderer, screen.compositor)
         let text = try view.textRenderer(height: Int(compositor.viewport(physical: renderer.outputSize).height), smallest: 14)
+        // Pairs are made once the screen's shape is known (scanned before it, for a fast start).
+        if let pairs = source.pairs(on: compositor.viewport(physical: renderer.outputSize)) {
+            scanned.sources = PortraitPairing.pair(scanned.sources, screen: pairs)
+            found = scanned.sources
+        }
         let clockOrigin = clock.now()
         RemoteSources.report(to: log, timeOrigin: clockOrigin)
         let pressure = Self.watchMemoryPressure()
@@ -152,8 +157,10 @@ public struct RunCommand: ParsableCommand {
             if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: clock.now())) }
             var shown = scanned
             shown.sources = found  // a failed reload keeps what rescans made of it
+            let pairs = current.source.pairs(on: compositor.viewport(physical: renderer.outputSize))
             let catalog = CatalogUpdater(options: current.source, initial: shown,
                                          noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: clock.now(),
+                                         scan: { [source = current.source] note in try source.scan(tolerant: true, pairs: pairs, note: note) },
                                          wake: { WakeReason.foldersChanged.post() }, scanned: { WakeReason.workDone.post() })
             var loop = try current.loop(showing: scene, on: screen, catalog: catalog, clock: clock)
             loop.memoryPressure = pressure
@@ -171,7 +178,7 @@ public struct RunCommand: ParsableCommand {
             if let token = control?.token {
                 do throws(ControlRefusal) { try token.reload() } catch { Log.warn("\(error.reason); the token in use stays") }
             }
-            if let (next, fresh) = current.reloaded(note: noteOnce) {
+            if let (next, fresh) = current.reloaded(viewport: compositor.viewport(physical: renderer.outputSize), note: noteOnce) {
                 // At the signal's time: a carousel at rest last advanced its clock long ago.
                 scene.recordCatalogChange(from: found, to: fresh.sources, at: clock.now())
                 (current, scanned, found) = (next, fresh, fresh.sources)
@@ -230,10 +237,10 @@ extension RunCommand {
 
     /// SIGHUP: the options (the config file read again) and their sources; nil, said in the
     /// log, when either has a mistake (what is shown stays).
-    func reloaded(note: (String) -> Void) -> (RunCommand, SourceScanner.Result)? {
+    func reloaded(viewport: Size, note: (String) -> Void) -> (RunCommand, SourceScanner.Result)? {
         do {
             let next = config == nil ? self : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
-            let fresh = try next.source.resolveAll(tolerant: next.kiosk, note: note)
+            let fresh = try next.source.resolveAll(tolerant: next.kiosk, pairs: next.source.pairs(on: viewport), note: note)
             if next.remote.values != remote.values {
                 Log.warn("reload: the control and MQTT options take effect at the next start (systemctl restart kiosk-carousel); the token file is read again now")
             }

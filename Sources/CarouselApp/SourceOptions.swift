@@ -55,6 +55,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Only pictures and clips taken in these days, as their files say (EXIF, a clip's creation date): FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, one end may be left open (2019.., ..2015-06, 2024-07-01..2024-07-31), or one of them alone (2019, 2024-07). Files that say no date stay out; Immich's pictures and manifest items with 'taken' are judged by their listed date, other web pictures not at all.", valueName: "FROM..TO"))
     public var taken: String?
 
+    @Flag(help: "Two portrait pictures side by side on a landscape screen (two landscape ones one above the other on a portrait screen), as one item: partners taken the same day first, else close in time, from the next few such pictures; the show keeps its order otherwise. Pictures in folders and manifests (their headers read once); clips and web pictures stay on their own.")
+    public var pairPortraits = false
+
     @Flag(help: "Only pictures and clips taken on today's date in earlier years, as their files say (the whole show when there are none, said once); it changes at midnight. Immich's own: --immich-memories.")
     public var onThisDay = false
 
@@ -116,7 +119,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show"),
-         .init("taken", taken.map { .string($0) }, unset: "any day"), .init("on-this-day", .bool(onThisDay))] + remote.configEntries
+         .init("taken", taken.map { .string($0) }, unset: "any day"), .init("on-this-day", .bool(onThisDay)),
+         .init("pair-portraits", .bool(pairPortraits))] + remote.configEntries
     }
 
     /// `--taken` and `--on-this-day`; nil with neither.
@@ -141,8 +145,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// - Parameters:
     ///   - tolerant: a path that is not there holds no images instead of being an error.
     ///   - note: hears each file skipped and why; logged by default.
-    func resolveAll(tolerant: Bool = false, note: (String) -> Void = { Log.info($0) }) throws -> SourceScanner.Result {
-        var found = try scan(tolerant: tolerant, note: note)
+    /// - Parameter pairs: the screen `--pair-portraits` pairs for (nil: no pairs).
+    func resolveAll(tolerant: Bool = false, pairs: PortraitPairs.Screen? = nil, note: (String) -> Void = { Log.info($0) }) throws -> SourceScanner.Result {
+        var found = try scan(tolerant: tolerant, pairs: pairs, note: note)
         if order == .random { found.sources.shuffle() }
         return found
     }
@@ -153,7 +158,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     ///   of listing what is cached and coming in as they answer. Without it, a web source
     ///   with nothing cached is still given 2 s to answer: a kiosk started with its server
     ///   up shows its pictures rather than "Waiting for" and then its pictures.
-    func scan(tolerant: Bool = false, waitForWeb: Bool = false, note: (String) -> Void) throws -> SourceScanner.Result {
+    /// - Parameter pairs: the screen `--pair-portraits` pairs for (nil: no pairs).
+    func scan(tolerant: Bool = false, waitForWeb: Bool = false, pairs: PortraitPairs.Screen? = nil,
+              note: (String) -> Void) throws -> SourceScanner.Result {
         var given = paths
         // An Immich library is a web source of its own, listed through its API.
         if let immich = remote.immichSource { given.append(immich.sourceURL) }
@@ -177,7 +184,15 @@ public struct SourceOptions: ParsableArguments, Sendable {
         scanner.taken = takenFilter
         scanner.order = order == .mtime ? .modificationTime : .name
         scanner.missingIsEmpty = tolerant
-        do { return try scanner.scanAll(given, note: note) } catch { throw Failure(error.description) }
+        var found: SourceScanner.Result
+        do { found = try scanner.scanAll(given, note: note) } catch { throw Failure(error.description) }
+        if let pairs { found.sources = PortraitPairing.pair(found.sources, screen: pairs) }
+        return found
+    }
+
+    /// The screen `--pair-portraits` pairs for on a screen of `viewport`; nil without it.
+    public func pairs(on viewport: Size) -> PortraitPairs.Screen? {
+        pairPortraits ? PortraitPairs.Screen(viewport) : nil
     }
 
     /// The download library, when a source is a web URL.

@@ -68,7 +68,7 @@ public final class WallScene: EngineScene, OpeningScene {
         self.wake = wake
         self.waitsForSizes = loading.waitsForImages
         self.locate = loading.locate
-        self.sizes = SizeReader(paths: sources.map(\.path), locate: loading.locate, wake: wake)
+        self.sizes = SizeReader(sources: sources, locate: loading.locate, wake: wake)
         let pipeline = self.pipeline
         animations = loading.clips.map { playing in
             TileAnimations {
@@ -225,7 +225,7 @@ public final class WallScene: EngineScene, OpeningScene {
             known.append(shape)
         }
         shapes = shapes.filter { Set(new).contains($0.key) }
-        sizes = SizeReader(paths: new.dropFirst(known.count).map(\.path), locate: locate, wake: wake)
+        sizes = SizeReader(sources: Array(new.dropFirst(known.count)), locate: locate, wake: wake)
         if waitsForSizes { sizes.waitUntilDone() }
         let kept = top.flatMap { old in new.firstIndex(of: previous[old]).map { (old: old, new: $0) } }
         engine.replaceItems(count: new.count, known: known, keeping: kept)

@@ -102,7 +102,7 @@ public final class ControlDesk: Sendable {
         let s = state, f = figures(), counts = feed.counts
         let body = StatusBody(
             version: version, uptime_s: ((now - started) * 10).rounded() / 10, view: s.view, index: s.index, count: s.count,
-            source: s.source, title: s.title, caption: s.caption, playing: s.playing,
+            source: s.source, paired: s.paired, title: s.title, caption: s.caption, playing: s.playing,
             screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness),
             sources: f.sources.map { .init(url: $0.url, state: $0.state, last_success: $0.lastSuccess.map(Self.iso8601)) },
             pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
@@ -118,7 +118,7 @@ public final class ControlDesk: Sendable {
         struct Screen: Encodable { var on: Bool; var reason: String; var brightness: Double? }
         struct Source: Encodable { var url: String; var state: String; var last_success: String? }
         var version: String, uptime_s: Double, view: String, index: Int?, count: Int
-        var source: String?, title: String?, caption: String?, playing: Bool
+        var source: String?, paired: String?, title: String?, caption: String?, playing: Bool
         var screen: Screen, sources: [Source], pictures_failed: Int, decoder_restarts: Int
         var rss_bytes: Int, frames_drawn: Int, frame_time_p99_ms: Double?
         /// The last clip's state (`playing`, `ended`, `failed`, `stopped`) and index.

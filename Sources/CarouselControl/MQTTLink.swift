@@ -208,6 +208,7 @@ public final class MQTTLink: @unchecked Sendable {
         var attributes: [String: Any] = ["count": s.count, "view": s.view, "screen_reason": s.screenReason]
         if let i = s.index { attributes["index"] = i }
         if let v = s.source { attributes["source"] = v }
+        if let v = s.paired { attributes["paired"] = v }
         if let v = s.caption { attributes["caption"] = v }
         var fields: [(String, String)] = [
             ("state/index", s.index.map(String.init) ?? ""), ("state/title", s.title ?? ""), ("state/view", s.view),

@@ -9,6 +9,8 @@ public struct ShowState: Hashable, Sendable {
     public var source: String?
     public var title: String?
     public var caption: String?
+    /// A pair's other picture (`--pair-portraits`): its path or URL; nil for one picture.
+    public var paired: String?
     /// Autoplay set and not paused.
     public var playing = false
     public var screenOn = true

@@ -116,4 +116,17 @@ public struct CaptionTemplate: Sendable, Hashable {
             return line.isEmpty ? nil : String(line)
         }
     }
+
+    /// The captions of a pair's pictures (`--pair-portraits`) as one: line by line, each
+    /// picture's side by side with " · " between, a line both say alike said once, one
+    /// neither says left out.
+    public static func side(by each: [[String]]) -> [String] {
+        guard each.count > 1 else { return each.first ?? [] }
+        let count = each.map(\.count).max() ?? 0
+        return (0..<count).compactMap { i in
+            var said: [String] = []
+            for lines in each where i < lines.count && !lines[i].isEmpty && !said.contains(lines[i]) { said.append(lines[i]) }
+            return said.isEmpty ? nil : said.joined(separator: " · ")
+        }
+    }
 }

@@ -19,6 +19,10 @@ public struct ImageSource: Hashable, Sendable {
     public var place: String?
     /// Who is in it, as its listing says (the people Immich recognised and was told the names of).
     public var people: [String] = []
+    /// Its height / width, upright, where known before decoding (`--pair-portraits` read it).
+    public var aspect: Double?
+    /// The picture shown beside this one as one item (`--pair-portraits`); at most one.
+    public var partners: [ImageSource] = []
 
     public init(path: String, title: String? = nil, caption: String? = nil, stamp: FileStamp? = nil, motion: String? = nil,
                 taken: String? = nil, place: String? = nil, people: [String] = []) {
@@ -32,8 +36,17 @@ public struct ImageSource: Hashable, Sendable {
         self.people = people
     }
 
-    /// What decoding depends on: the file and its version, not its title.
-    public var file: FileIdentity { FileIdentity(path: path, stamp: stamp) }
+    /// What decoding depends on: the file and its version, not its title (a pair: both).
+    public var file: FileIdentity {
+        FileIdentity(path: path, stamp: stamp, partners: partners.map { FileIdentity(path: $0.path, stamp: $0.stamp) })
+    }
+
+    /// This picture without its partner: what each half of a pair is.
+    public var alone: ImageSource {
+        var one = self
+        one.partners = []
+        return one
+    }
 
     /// The file name without folder and extension: `/a/b/Sunset.jpg` → `Sunset`.
     public static func defaultTitle(for path: String) -> String {
@@ -47,6 +60,14 @@ public struct ImageSource: Hashable, Sendable {
 public struct FileIdentity: Hashable, Sendable {
     public var path: String
     public var stamp: FileStamp?
+    /// A pair's other picture: the pair decodes to other pixels than its first alone.
+    public var partners: [FileIdentity] = []
+
+    public init(path: String, stamp: FileStamp?, partners: [FileIdentity] = []) {
+        self.path = path
+        self.stamp = stamp
+        self.partners = partners
+    }
 }
 
 extension ImageSource {

@@ -1,3 +1,4 @@
+import CarouselCore
 import Foundation
 import Glibc
 
@@ -27,9 +28,25 @@ public final class SizeReader: @unchecked Sendable {
     /// Starts reading `paths` at once; `wake` is called (from the reader's thread) after
     /// each batch, so an event loop can take them. `locate` gives the file holding a path's
     /// bytes (a web picture's cached copy, downloaded first; nil: none).
-    public init(paths: [String], locate: @escaping @Sendable (String) -> String? = { $0 },
-                wake: @escaping @Sendable () -> Void = {}) {
-        total = paths.count
+    public convenience init(paths: [String], locate: @escaping @Sendable (String) -> String? = { $0 },
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(items: paths.map { ($0, nil) }, locate: locate, wake: wake)
+    }
+
+    /// The same for a show's items: a pair's (`--pair-portraits`) shape is its two pictures'
+    /// side by side (or one above the other), known from the pairing; nothing is read for it.
+    public convenience init(sources: [ImageSource], locate: @escaping @Sendable (String) -> String? = { $0 },
+                            wake: @escaping @Sendable () -> Void = {}) {
+        self.init(items: sources.map { source in
+            (source.path, source.partners.first.flatMap { partner in
+                source.aspect.flatMap { a in partner.aspect.flatMap { PortraitPairs.aspect(ofPair: [a, $0]) } }
+            })
+        }, locate: locate, wake: wake)
+    }
+
+    private init(items: [(path: String, known: Double?)], locate: @escaping @Sendable (String) -> String?,
+                 wake: @escaping @Sendable () -> Void) {
+        total = items.count
         let thread = Thread { [self] in
             BackgroundPriority.lowerThisThread()
             var batch: [Double?] = []
@@ -38,16 +55,16 @@ public final class SizeReader: @unchecked Sendable {
                 batch.removeAll(keepingCapacity: true)
                 wake()
             }
-            for (i, path) in paths.enumerated() {
+            for (i, (path, known)) in items.enumerated() {
                 if !batch.isEmpty && lock.withLock({ held }) { handOver() }
                 let go = lock.withLock { () -> Bool in
                     while held && !stopped { lock.wait() }
                     return !stopped
                 }
                 if !go { break }
-                batch.append(locate(path).flatMap(Self.aspect))
+                batch.append(known ?? locate(path).flatMap(Self.aspect))
                 // Small batches at first, so the first screen is not kept waiting.
-                if batch.count >= (i < 64 ? 8 : 256) || i == paths.count - 1 { handOver() }
+                if batch.count >= (i < 64 ? 8 : 256) || i == items.count - 1 { handOver() }
             }
             done.signal()
         }
