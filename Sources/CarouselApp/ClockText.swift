@@ -3,12 +3,12 @@ import Foundation
 
 /// `--clock`'s text: the wall time through strftime, in the machine's time zone and, for
 /// the names of days and months, the locale's (`LANG`, `LC_TIME`).
-struct ClockText {
+public struct ClockText {
     let face: ClockFace
     /// The wall clock; `carousel render` gives its own.
     let wallClock: () -> Date
 
-    init(face: ClockFace, wallClock: @escaping () -> Date = { Date() }) {
+    public init(face: ClockFace, wallClock: @escaping () -> Date = { Date() }) {
         Self.useLocale()
         self.face = face
         self.wallClock = wallClock
@@ -20,7 +20,7 @@ struct ClockText {
     private static let localeSet: Void = { _ = setlocale(LC_TIME, "") }()
 
     /// The text now.
-    func text() -> String { Self.format(face.format, wallClock()) }
+    public func text() -> String { Self.format(face.format, wallClock()) }
 
     /// When, on the loop's clock whose time is `now`, the text changes next.
     func nextChange(now: Double) -> Double { face.nextChange(now: now, wall: wallClock().timeIntervalSince1970) }

@@ -99,7 +99,7 @@ public struct BenchCommand: ParsableCommand {
         ProcessStats.resetPeak()
         let began = LoopClock.system.now()
         let loadings = LoadingMaker(options, home: view.home)  // helpers start while the rest does
-        let found = try options.resolve()
+        var found = try options.resolve()
         // Figures over no pictures would look like a fast machine.
         guard !found.isEmpty else { throw Failure("\(options.emptyMessage): nothing to measure") }
         let display = try Display(window ? .screen(vsync: false) : .headless, view: view, size: size) { options, _ in
@@ -108,6 +108,10 @@ public struct BenchCommand: ParsableCommand {
         let (session, renderer, compositor) = (display.session, display.renderer, display.compositor)
         let physical = renderer.outputSize
         let viewport = compositor.viewport(physical: physical)
+        // As the window has them: pairs for the screen's shape, the clock over every view.
+        if let pairs = options.pairs(on: viewport) { found = PortraitPairing.pair(found, screen: pairs) }
+        compositor.clock = try view.clockPainter(height: Int(viewport.height))
+        if let face = view.clockFace { compositor.clockText = ClockText(face: face).text() }
         let settings = view.carouselSettings(try BehaviourOptions.parse([]))
         let text = try view.textRenderer(height: Int(viewport.height))
 
