@@ -52,9 +52,9 @@ public enum Manifest {
         var sources: [ImageSource] = []
         for (i, element) in array.enumerated() {
             guard let item = element.table else { continue }
-            for entry in item.entries where !itemKeys.contains(entry.key) && entry.key != "people" {
+            for entry in item.entries where !itemKeys.contains(entry.key) && !["people", "width", "height"].contains(entry.key) {
                 throw Problem(file: file, line: entry.line,
-                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title, caption, motion, taken, place or people)")
+                              message: "unknown key '\(entry.key)' in item \(i + 1) (expected path, title, caption, motion, taken, place, people, width or height)")
             }
             var strings: [String: String] = [:]
             for key in itemKeys {
@@ -90,8 +90,23 @@ public enum Manifest {
                 }
                 people = list
             }
-            sources.append(ImageSource(path: full, title: strings["title"], caption: strings["caption"], motion: motion,
-                                       taken: strings["taken"], place: strings["place"], people: people))
+            // The picture's size as shown (upright), both or neither: its shape before it is
+            // fetched (`--pair-portraits` pairs web pictures by it).
+            var aspect: Double? = nil
+            if item["width"] != nil || item["height"] != nil {
+                func size(_ key: String) -> Int? { item[key]?.int.flatMap { (1...1_000_000).contains($0) ? $0 : nil } }
+                guard let w = size("width"), let h = size("height") else {
+                    // The line of what is wrong: a bad width's, else the height's (bad or missing).
+                    let wrong = item["width"] != nil && size("width") == nil || item["height"] == nil ? "width" : "height"
+                    throw Problem(file: file, line: item.line(of: wrong),
+                                  message: "'width' and 'height' in item \(i + 1) must both be given, as whole pixels from 1 to 1000000")
+                }
+                aspect = Double(h) / Double(w)
+            }
+            var source = ImageSource(path: full, title: strings["title"], caption: strings["caption"], motion: motion,
+                                     taken: strings["taken"], place: strings["place"], people: people)
+            source.aspect = aspect
+            sources.append(source)
         }
         return sources
     }
@@ -115,6 +130,7 @@ public enum Manifest {
             "[[item]]\npath = \(quoted(item.path))\ntitle = \(quoted(item.title))\n" + (item.motion.map { "motion = \(quoted($0))\n" } ?? "")
                 + (item.taken.map { "taken = \(quoted($0))\n" } ?? "") + (item.place.map { "place = \(quoted($0))\n" } ?? "")
                 + (item.people.isEmpty ? "" : "people = [" + item.people.map(quoted).joined(separator: ", ") + "]\n")
+                + (item.aspect.flatMap { a in a.isFinite && a >= 1e-5 && a <= 100 ? "width = 10000\nheight = \(max(1, Int((a * 10000).rounded())))\n" : nil } ?? "")
         }.joined(separator: "\n")
     }
 }

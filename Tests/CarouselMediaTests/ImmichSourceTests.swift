@@ -108,6 +108,8 @@ import Testing
         b.albums = [Self.id(900_002)]
         b.city = nil
         b.country = "Japan\u{7}"
+        // A phone's portrait: stored 4032x3024, turned a quarter to show.
+        b.orientation = "6"
         server.add(a)
         server.add(b)
         var selection = ImmichSource.Selection()
@@ -117,9 +119,12 @@ import Testing
         #expect(items.map(\.taken) == ["2019-07-14T10:00:00", "2024-01-01T10:00:00"])
         #expect(items.map(\.place) == ["Lisbon, Portugal", "Japan"], "a control character from the server is dropped")
         #expect(items.map(\.people) == [["Grandma"], []])
+        // Their shapes as shown (--pair-portraits pairs them before any is fetched).
+        #expect(items.map(\.aspect) == [0.75, 4.0 / 3])
         // Kept in the cache as a manifest and read back, they say the same.
         let back = try Manifest.parse(Manifest.text(of: items), url: server.url + "/listing.toml")
         #expect(back.map(\.taken) == items.map(\.taken) && back.map(\.place) == items.map(\.place) && back.map(\.people) == items.map(\.people))
+        #expect(back.map(\.aspect) == [0.75, 1.3333])
     }
 
     @Test func aTagByItsPathOrNameListsItsPictures() throws {

@@ -38,6 +38,14 @@ import Testing
         #expect(try Manifest.parse(Manifest.text(of: items), url: "https://content.example/show.toml") == items)
     }
 
+    /// An item's size as shown: its shape before it is fetched (pairs are made by it).
+    @Test func anItemsSizeIsItsShape() throws {
+        let items = try Manifest.parse("[[item]]\npath = \"a.jpg\"\nwidth = 3000\nheight = 4000\n\n[[item]]\npath = \"b.jpg\"\n",
+                                       url: "https://content.example/show.toml")
+        #expect(items.map(\.aspect) == [4.0 / 3, nil])
+        #expect(try Manifest.parse(Manifest.text(of: items), url: "https://content.example/show.toml").map(\.aspect) == [1.3333, nil])
+    }
+
     /// An item's motion (a Live Photo's clip) resolves as its path does; a web manifest's
     /// cannot name a file of the kiosk's.
     @Test func anItemsMotionResolvesAsItsPath() throws {
@@ -59,6 +67,9 @@ import Testing
         ("item = \"a.jpg\"\n", 1, "'item' must be an array of tables"),
         ("[[item]]\npath = \"a.jpg\"\ntaken = \"14/07/2024\"\n", 3, "taken '14/07/2024' in item 1 is not a date"),
         ("[[item]]\npath = \"a.jpg\"\npeople = \"Anna\"\n", 3, "'people' in item 1 must be a list of names"),
+        ("[[item]]\npath = \"a.jpg\"\nwidth = 3000\n", 3, "'width' and 'height' in item 1 must both be given"),
+        ("[[item]]\npath = \"a.jpg\"\nheight = 0\nwidth = 5\n", 3, "'width' and 'height' in item 1 must both be given"),
+        ("[[item]]\npath = \"a.jpg\"\nwidth = \"3000\"\nheight = 4000\n", 3, "as whole pixels from 1 to 1000000"),
     ])
     func errorsNameTheLine(_ c: (String, Int, String)) {
         do {

@@ -22,6 +22,9 @@ public final class FakeImmich: @unchecked Sendable {
         public var year = 2024
         public var city: String? = "Lisbon"
         public var country: String? = "Portugal"
+        /// EXIF's stored size and orientation ("6": turned a quarter to show).
+        public var width = 4032, height = 3024
+        public var orientation = "1"
         public var deleted = false
         /// Immich's checksum of the original (base64 of its SHA-1); a new one when it is replaced.
         public var checksum = UUID().uuidString
@@ -91,7 +94,8 @@ public final class FakeImmich: @unchecked Sendable {
                                 "someFieldFromTheFuture": ["nested": [1, 2, 3]], "livePhotoVideoId": a.livePhoto?.id as Any? ?? NSNull()]
         if exif {
             d["exifInfo"] = ["city": a.city as Any? ?? NSNull(), "country": a.country as Any? ?? NSNull(), "timeZone": "Europe/Lisbon",
-                             "dateTimeOriginal": "\(a.year)-\(a.takenOn)T08:00:00.000Z", "make": "Google"]
+                             "dateTimeOriginal": "\(a.year)-\(a.takenOn)T08:00:00.000Z", "make": "Google",
+                             "exifImageWidth": a.width, "exifImageHeight": a.height, "orientation": a.orientation]
         }
         if people {
             let named = peopleValue.filter { a.people.contains($0.id) }

@@ -133,8 +133,10 @@ public struct ImmichSource: Sendable, Equatable {
                 : server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
             if let v = facts[id]?.version { version(path, v) }
             // A Live Photo's motion: the video asset Immich keeps beside the still.
-            return ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback),
-                               taken: facts[id]?.taken, place: facts[id]?.place, people: facts[id]?.people ?? [])
+            var source = ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback),
+                                     taken: facts[id]?.taken, place: facts[id]?.place, people: facts[id]?.people ?? [])
+            source.aspect = videos.contains(id) ? nil : facts[id]?.aspect
+            return source
         }
     }
 
@@ -193,6 +195,8 @@ public struct ImmichSource: Sendable, Equatable {
         var people: [String] = []
         /// Its checksum and last update, together: what changes when its picture does.
         var version: String? = nil
+        /// Its height / width as shown (EXIF's size, turned as its orientation says).
+        var aspect: Double? = nil
     }
 
     /// The assets among `items` that can be shown: an id of a UUID's characters, not in the trash.
@@ -209,8 +213,19 @@ public struct ImmichSource: Sendable, Equatable {
             return Asset(id: id, name: name, isVideo: a["type"] as? String == "VIDEO", motion: motion,
                          taken: wallTime(a["localDateTime"]) ?? wallTime(exif?["dateTimeOriginal"]),
                          place: place.isEmpty ? nil : place.joined(separator: ", "), people: Array(people.prefix(20)),
-                         version: (a["checksum"] as? String).map { $0 + "|" + (a["updatedAt"] as? String ?? "") })
+                         version: (a["checksum"] as? String).map { $0 + "|" + (a["updatedAt"] as? String ?? "") },
+                         aspect: aspect(exif))
         }
+    }
+
+    /// Height / width as the picture shows, from its EXIF's `exifImageWidth` and
+    /// `exifImageHeight` (the stored pixels) and `orientation` (5 to 8 turn it a quarter);
+    /// nil when either is missing or not a size.
+    static func aspect(_ exif: [String: Any]?) -> Double? {
+        guard let w = (exif?["exifImageWidth"] as? NSNumber)?.doubleValue, let h = (exif?["exifImageHeight"] as? NSNumber)?.doubleValue,
+              w >= 1, h >= 1, w <= 1_000_000, h <= 1_000_000 else { return nil }
+        let orientation = (exif?["orientation"] as? String).flatMap { Int($0) } ?? (exif?["orientation"] as? NSNumber)?.intValue ?? 1
+        return (5...8).contains(orientation) ? w / h : h / w
     }
 
     /// Immich's `localDateTime` (the wall time where it was taken, written as if it were
