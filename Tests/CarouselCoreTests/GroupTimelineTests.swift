@@ -1,0 +1,66 @@
+import CarouselCore
+import Testing
+
+/// `--group`'s shared timeline: every screen computes the same show from the epoch, the
+/// interval and the group's commands, whenever it joined and in whatever order they came.
+@Suite struct GroupTimelineTests {
+    typealias C = GroupTimeline.Command
+    static let epoch = 1_790_000_000.0  // a wall-clock instant in 2026
+
+    @Test func fromTheEpochTheShowStepsEveryIntervalAndGoesRound() {
+        let t = GroupTimeline(epoch: Self.epoch, interval: 8)
+        #expect(t.item(at: Self.epoch, count: 5) == 0)
+        #expect(t.item(at: Self.epoch + 7.999, count: 5) == 0)
+        #expect(t.item(at: Self.epoch + 8, count: 5) == 1, "the first step one interval in")
+        #expect(t.item(at: Self.epoch + 8 * 7 + 1, count: 5) == 2, "round again")
+        #expect(t.nextStep(after: Self.epoch + 3) == Self.epoch + 8)
+        #expect(t.nextStep(after: Self.epoch + 8) == Self.epoch + 16, "a step's own instant is behind it")
+        // A screen that joins an hour late computes the same item as one that was there.
+        let late = GroupTimeline(epoch: Self.epoch, interval: 8)
+        #expect(late.item(at: Self.epoch + 3_600.5, count: 5) == t.item(at: Self.epoch + 3_600.5, count: 5))
+        #expect(t.item(at: Self.epoch, count: 0) == nil)
+        #expect(GroupTimeline(epoch: Self.epoch, interval: nil).nextStep(after: Self.epoch) == nil)
+    }
+
+    @Test func aCommandFixesTheItemUntilTheIdleTimeThenTheShowStepsOn() {
+        var t = GroupTimeline(epoch: Self.epoch, interval: 8)
+        do { let applied = t.apply(C(time: Self.epoch + 20, screen: "b", action: .show(item: 4, idle: 30))); #expect(applied) }
+        #expect(t.item(at: Self.epoch + 20, count: 10) == 4)
+        #expect(t.item(at: Self.epoch + 57.9, count: 10) == 4)
+        #expect(t.item(at: Self.epoch + 58, count: 10) == 5, "idle 30 s, then one interval")
+        #expect(t.nextStep(after: Self.epoch + 21) == Self.epoch + 58)
+        // Paused: held until play, then one interval on.
+        do { let applied = t.apply(C(time: Self.epoch + 60, screen: "a", action: .pause(item: 5))); #expect(applied) }
+        #expect(t.isPaused && t.nextStep(after: Self.epoch + 61) == nil && t.item(at: Self.epoch + 999, count: 10) == 5)
+        do { let applied = t.apply(C(time: Self.epoch + 1_000, screen: "a", action: .play(item: 5))); #expect(applied) }
+        #expect(!t.isPaused && t.item(at: Self.epoch + 1_008, count: 10) == 6)
+    }
+
+    @Test func theSameCommandsGiveTheSameShowInWhateverOrderTheyCame() {
+        let commands = [C(time: Self.epoch + 10, screen: "b", action: .show(item: 3, idle: 5)),
+                        C(time: Self.epoch + 10, screen: "a", action: .show(item: 7, idle: 5)),
+                        C(time: Self.epoch + 9, screen: "c", action: .pause(item: 1))]
+        var shows: Set<GroupTimeline> = []
+        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [2, 0, 1]] {
+            var t = GroupTimeline(epoch: Self.epoch, interval: 8)
+            for i in order { t.apply(commands[i]) }
+            shows.insert(t)
+        }
+        #expect(shows.count == 1)
+        // At the same instant the later screen id wins: "b" over "a".
+        #expect(shows.first?.item(at: Self.epoch + 11, count: 10) == 3)
+        // One that comes after a later one was applied is superseded.
+        var t = shows.first!
+        do { let applied = t.apply(commands[2]); #expect(!applied) }
+    }
+
+    @Test func whatIsNotACommandIsRefused() {
+        var t = GroupTimeline(epoch: Self.epoch, interval: 8)
+        do { let applied = t.apply(C(time: .nan, screen: "a", action: .show(item: 1, idle: 0))); #expect(!applied) }
+        do { let applied = t.apply(C(time: .infinity, screen: "a", action: .show(item: 1, idle: 0))); #expect(!applied) }
+        do { let applied = t.apply(C(time: Self.epoch, screen: "a", action: .show(item: -1, idle: 0))); #expect(!applied) }
+        do { let applied = t.apply(C(time: Self.epoch, screen: "a", action: .show(item: 1, idle: -5))); #expect(!applied) }
+        #expect(t.last == nil && t.item(at: Self.epoch + 9, count: 3) == 1)
+        #expect(GroupTimeline(epoch: Self.epoch, interval: -1).interval == nil)
+    }
+}
