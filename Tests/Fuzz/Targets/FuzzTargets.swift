@@ -41,6 +41,8 @@ public enum FuzzTargets {
             let payload = newline < bytes.endIndex ? Array(bytes[(newline + 1)...]) : []
             _ = MQTTCommand.parse(name: String(decoding: bytes[..<newline], as: UTF8.self), payload: payload)
         },
+        // A group message as the broker hands it over (`--group`).
+        "group-message": { bytes in _ = GroupMessage.parse(bytes) },
         // An input device's event stream (KMS/DRM, EventDeviceReader): byte 0 says what the
         // device is and byte 1 its slots, then 8 bytes an event (type, code, value; little-endian).
         "evdev": { bytes in

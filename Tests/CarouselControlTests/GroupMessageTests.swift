@@ -1,0 +1,57 @@
+import CarouselControl
+import CarouselCore
+import Foundation
+import Testing
+
+/// What a group's screens say over the broker, written and read back, and what is refused.
+@Suite struct GroupMessageTests {
+    static let show = "0123456789abcdef0123456789abcdef"
+
+    @Test func commandsAndEpochsComeBackAsTheyWent() {
+        let messages: [GroupMessage] = [
+            .command(.init(time: 1_790_000_020.125, screen: "lobby-1", action: .show(item: 4, idle: 30)), show: Self.show),
+            .command(.init(time: 1_790_000_060, screen: "lobby_2.a", action: .pause(item: 5)), show: Self.show),
+            .command(.init(time: 1_790_000_100, screen: "L", action: .play(item: 0)), show: Self.show),
+            .epoch(1_790_000_000, interval: 8, screen: "lobby-1", show: Self.show),
+            .epoch(1_790_000_000, interval: nil, screen: "lobby-1", show: Self.show),
+        ]
+        for m in messages {
+            #expect(m.payload.count <= GroupMessage.payloadLimit)
+            #expect(GroupMessage.parse(m.payload) == .success(m), "\(String(decoding: m.payload, as: UTF8.self))")
+        }
+    }
+
+    @Test(arguments: [
+        ("{\"v\":2,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"epoch\":1790000000}", "not version 1"),
+        ("{\"v\":1,\"screen\":\"a b\",\"show\":\"0123456789abcdef\",\"epoch\":1790000000}", "'screen' is not a screen id"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123\",\"epoch\":1790000000}", "'show' is not a show's fingerprint"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789ABCDEF\",\"epoch\":1790000000}", "'show' is not a show's fingerprint"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"epoch\":5}", "'epoch' is not an instant"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"epoch\":1790000000,\"interval\":0}", "'interval' is not"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"time\":1e300,\"action\":\"play\",\"item\":1}", "'time' is not an instant"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"time\":1790000000,\"action\":\"play\",\"item\":1.5}", "'item' is not an index"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"time\":1790000000,\"action\":\"play\",\"item\":-1}", "'item' is not an index"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"time\":1790000000,\"action\":\"jump\",\"item\":1}", "'action' is not"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"time\":1790000000,\"action\":\"show\",\"item\":1}", "'idle' is not"),
+        ("{\"v\":1,\"screen\":\"a\",\"show\":\"0123456789abcdef\",\"time\":true,\"action\":\"play\",\"item\":1}", "not a JSON object"),
+        ("[1, 2]", "not a JSON object"),
+        ("", "not a JSON object"),
+    ])
+    func whatIsNotAGroupMessageIsRefusedInOneLine(_ c: (String, String)) {
+        guard case .failure(let problem) = GroupMessage.parse(Array(c.0.utf8)) else {
+            Issue.record("accepted: \(c.0)")
+            return
+        }
+        #expect(problem.description.hasPrefix(c.1) || problem.description.contains(c.1), "\(problem)")
+        #expect(!problem.description.contains("\n"))
+    }
+
+    @Test func aLongMessageIsRefusedUnread() {
+        let long = Array("{\"v\":1,\"screen\":\"\(String(repeating: "a", count: 2_000))\"}".utf8)
+        #expect(GroupMessage.parse(long).failure?.description == "longer than 1024 bytes")
+    }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let f) = self { f } else { nil } }
+}
