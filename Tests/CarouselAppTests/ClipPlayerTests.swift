@@ -149,6 +149,26 @@ import TestSupport
         #expect(player.state == .playing || player.state == .ended, "\(player.state)")
     }
 
+    /// A video helper scans only the plugins a clip may need (linked beside its registry),
+    /// not every plugin installed: the first start after an install wrote a registry of 246
+    /// plugins, over 60 s in the emulated kiosk beside a busy host.
+    @Test func aVideoHelpersRegistryHoldsOnlyThePluginsAClipMayNeed() throws {
+        let dir = ScratchRoot.path + "/registry-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0], rate: 10, in: dir)
+        var settings = Self.settings
+        settings.videoRegistry = dir + "/cache/gstreamer-registry.bin"
+        let player = try ClipPlayer(path: clip, settings: settings, loop: false, wake: {})
+        defer { player.stop() }
+        for _ in 0..<60 where player.state == .opening { player.waitForNews(timeout: 1) }
+        #expect(player.state == .playing || player.state == .ended, "\(player.state)")
+        let linked = try FileManager.default.contentsOfDirectory(atPath: dir + "/cache/gstreamer-plugins")
+        #expect(!linked.isEmpty && linked.allSatisfy { name in GStreamerSetup.plugins.contains { "libgst\($0).so" == name } }, "\(linked)")
+        let registry = try Data(contentsOf: URL(fileURLWithPath: dir + "/cache/gstreamer-registry.bin"))
+        #expect(registry.range(of: Data("libgstcoreelements.so".utf8)) != nil)
+        #expect(registry.range(of: Data("libgstaudiotestsrc.so".utf8)) == nil, "a plugin no clip needs was scanned")
+    }
+
     /// A seek asked for while the helper is still starting lands once it has started.
     @Test func aSeekAskedBeforeTheHelperStartedLands() throws {
         let dir = ScratchRoot.path + "/early-seek-\(UUID().uuidString)"
