@@ -59,17 +59,27 @@ public struct PairDecoder: ImageDecoding {
         }
         let shown = AspectFit.size(of: Size(width: part.size.width * geometry.proportions.width,
                                             height: part.size.height * geometry.proportions.height), in: box)
-        var made = Canvas(shown)
+        var decoded: [(image: PixelImage, at: Rect)] = []
         for piece in geometry.pieces(of: part) {
-            let at = Rect(x: (piece.at.minX * shown.width).rounded(), y: (piece.at.minY * shown.height).rounded(),
-                          width: max(1, (piece.at.size.width * shown.width).rounded()),
-                          height: max(1, (piece.at.size.height * shown.height).rounded()))
+            let at = Rect(x: piece.at.minX * shown.width, y: piece.at.minY * shown.height,
+                          width: piece.at.size.width * shown.width, height: piece.at.size.height * shown.height)
             do throws(ImageError) {
-                made.put(try inner.decode(pictures[piece.picture], part: piece.own, fittingIn: at.size), centredIn: at)
+                let size = Size(width: max(1, at.size.width.rounded()), height: max(1, at.size.height.rounded()))
+                decoded.append((try inner.decode(pictures[piece.picture], part: piece.own, fittingIn: size), at))
             } catch {
                 // The fitted pair stays under a part that cannot be had.
                 throw ImageError(path: source.path, reason: error.reason)
             }
+        }
+        // A part is not decoded larger than its picture's own pixels: the whole is made at the
+        // scale of the piece that came back smallest, so that the two stay in proportion.
+        let scale = min(1, decoded.map { Double($0.image.width) / max(1, $0.at.size.width) }.min() ?? 1)
+        var made = Canvas(Size(width: (shown.width * scale).rounded(), height: (shown.height * scale).rounded()))
+        for (image, at) in decoded {
+            let place = Rect(x: (at.minX * scale).rounded(), y: (at.minY * scale).rounded(),
+                             width: max(1, (at.size.width * scale).rounded()), height: max(1, (at.size.height * scale).rounded()))
+            let fitted = AspectFit.size(of: image.size, in: place.size)
+            made.put(ImageScaler.resize(image, width: Int(fitted.width), height: Int(fitted.height)), centredIn: place)
         }
         return made.image
     }

@@ -9,6 +9,8 @@ import Testing
     /// decoder fits (a picture of `aspect`); "bad" fails. Records what it was asked.
     final class Solid: ImageDecoding, @unchecked Sendable {
         var asked: [(path: String, partners: Int, box: Size, part: Rect?)] = []
+        /// A part comes back this much smaller than asked (a picture with fewer pixels).
+        var partShrink = 1.0
         static let colours: [String: (UInt8, UInt8, UInt8)] = ["red": (255, 0, 0), "green": (0, 255, 0)]
 
         func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
@@ -18,7 +20,7 @@ import Testing
 
         func decode(_ source: ImageSource, part: Rect, fittingIn box: Size) throws(ImageError) -> PixelImage {
             asked.append((source.path, source.partners.count, box, part))
-            return try paint(source, box)
+            return try paint(source, Size(width: (box.width * partShrink).rounded(), height: (box.height * partShrink).rounded()))
         }
 
         private func paint(_ source: ImageSource, _ size: Size) throws(ImageError) -> PixelImage {
@@ -79,5 +81,12 @@ import Testing
         let asked = inner.asked.compactMap { a in a.part.map { (a.path, $0) } }
         #expect(asked.count == 2 && asked[0].0 == "red" && abs(asked[0].1.minX - 0.75) < 1e-9 && abs(asked[0].1.minY - 0.25) < 1e-9)
         #expect(asked[1].0 == "green" && abs(asked[1].1.minX) < 1e-9 && abs(asked[1].1.size.width - 100.0 / 400) < 1e-9)
+        // Parts that come back at half the size asked (their pictures' own pixels): the whole
+        // is made at half the size, the gap with them (it was twice as wide, found in a render).
+        inner.partShrink = 0.5
+        let small = try PairDecoder(inner: inner).decode(Self.pair("red", "green"), part: part, fittingIn: Size(width: 424, height: 600))
+        #expect(small.width == 212 && small.height == 300)
+        #expect(Self.pixel(small, 99, 150) == [255, 0, 0, 255] && Self.pixel(small, 113, 150) == [0, 255, 0, 255])
+        #expect(Self.pixel(small, 106, 150)[3] == 0)
     }
 }
