@@ -99,6 +99,16 @@ struct ClipBench {
                 helperPeak = ProcessProbe.peakResident(f.helper) ?? helperPeak
             }
         }
+        // The playing is measured from the clip's first frame, its arrival's wait counted
+        // apart (first_frame_ms): on a machine slow to start a helper (ThreadSanitizer's
+        // beside a busy host) the 2-s phase of --short had passed with 2 frames drawn.
+        let waitFrom = LoopClock.system.now()
+        while carousel.clipFigures?.firstFrame == nil, LoopClock.system.now() - waitFrom < 60 {
+            try scene.advance(to: LoopClock.system.now())
+            _ = try scene.pump()
+            if let f = carousel.clipFigures, let shown = f.firstFrame { firstFrames[f.arrived] = shown - f.arrived }
+            usleep(2_000)
+        }
         let played = try runner.run(mix, on: scene, startedAt: LoopClock.system.now())
         let playing = Percentiles(played.frameTimesByPhase[.clipPlaying] ?? [])
         let stepping = Percentiles(played.frameTimesByPhase[.clipSteps] ?? [])
