@@ -64,3 +64,35 @@ import Testing
         #expect(GroupTimeline(epoch: Self.epoch, interval: -1).interval == nil)
     }
 }
+
+/// `--group` without a configured epoch: the screens agree on the earliest proposal, and a
+/// screen with another show is told apart by its fingerprint.
+@Suite struct GroupAgreementTests {
+    @Test func everyScreenEndsOnTheEarliestEpochAndTheRetainedOneOnlyMovesEarlier() {
+        // Three screens started at 100, 40 and 70 (seconds, say), each reading the retained
+        // epoch when it subscribes, in the order they came.
+        var retained: Double? = nil
+        var held: [Double] = []
+        for own in [100.0, 40, 70] {
+            let epoch = GroupAgreement.epoch(own: own, seen: retained.map { [$0] } ?? [])
+            if GroupAgreement.publishes(held: epoch, retained: retained) { retained = epoch }
+            held.append(epoch)
+        }
+        #expect(retained == 40)
+        // The first screen sees 40 published: it moves to it; the others are there already.
+        held = held.map { GroupAgreement.epoch(own: $0, seen: [retained!]) }
+        #expect(held == [40, 40, 40])
+        #expect(!GroupAgreement.publishes(held: 40, retained: 40) && GroupAgreement.publishes(held: 39, retained: 40))
+        #expect(GroupAgreement.epoch(own: 5, seen: [.nan, -.infinity]) == 5, "what is not an instant is not seen")
+    }
+
+    @Test func theFingerprintFollowsTheNamesInOrderAndTheIntervalNotTheFolders() {
+        let a = GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: 8)
+        #expect(a.count == 16 && a.allSatisfy(\.isHexDigit))
+        #expect(a == GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: 8))
+        #expect(a != GroupAgreement.fingerprint(names: ["b.jpg", "a.jpg"], interval: 8))
+        #expect(a != GroupAgreement.fingerprint(names: ["a.jpgb.jpg"], interval: 8))
+        #expect(a != GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: 10))
+        #expect(a != GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: nil))
+    }
+}

@@ -1,0 +1,41 @@
+/// How the screens of a group (`--group` with `--mqtt` alone, no epoch configured) agree on
+/// their epoch and tell a screen with another show, without a leader. Pure.
+///
+/// Each screen proposes the instant it started; the epoch is the earliest proposal any
+/// screen has seen, its own included. The broker keeps one retained epoch per group: a
+/// screen that finds none, or a later one than it holds, publishes its own, so the retained
+/// one only ever moves earlier and every screen ends on the group's earliest once it has
+/// read it (the retained message is read at subscription, so a screen that joins late has
+/// it at once).
+public enum GroupAgreement {
+    /// The epoch to hold after seeing `seen` (proposals and retained epochs), `own` the
+    /// screen's own proposal (its start).
+    public static func epoch(own: Double, seen: [Double]) -> Double {
+        seen.filter(\.isFinite).reduce(own, min)
+    }
+
+    /// Whether to publish `held` as the group's retained epoch: none is retained, or a later one.
+    public static func publishes(held: Double, retained: Double?) -> Bool {
+        retained.map { held < $0 } ?? true
+    }
+
+    /// A show's fingerprint: FNV-1a (64 bits, 16 hexadecimal digits) of its items' file
+    /// names in order (not their folders: screens may mount the same pictures elsewhere) and
+    /// its autoplay interval. Screens whose fingerprints differ do not show the same show.
+    public static func fingerprint(names: [String], interval: Double?) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ bytes: some Sequence<UInt8>) {
+            for b in bytes {
+                hash ^= UInt64(b)
+                hash = hash &* 0x100_0000_01b3
+            }
+        }
+        for name in names {
+            add(name.utf8)
+            add([0])
+        }
+        add(String(interval.map { ($0 * 1000).rounded() } ?? -1).utf8)
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
