@@ -2,11 +2,6 @@
    make itself (C variadics, macros) as small inline functions. */
 #ifndef KIOSK_CGSTREAMER_SHIM_H
 #define KIOSK_CGSTREAMER_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE  /* dladdr */
-#endif
-#include <dlfcn.h>
-#include <stdio.h>
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/app/gstappsink.h>
@@ -19,14 +14,6 @@ static inline void kc_gst_set_bool(gpointer object, const char *name, gboolean v
 static inline void kc_gst_set_caps(gpointer object, const char *name, GstCaps *caps) { g_object_set(object, name, caps, NULL); }
 static inline void kc_gst_set_enum_string(gpointer object, const char *name, const char *nick) {
     gst_util_set_object_arg(G_OBJECT(object), name, nick);
-}
-
-/* The file libgstreamer itself was loaded from (its plugins are installed beside it, in
-   gstreamer-1.0/); 0 on success. */
-static inline int kc_gst_library_file(char *out, int size) {
-    Dl_info info;
-    if (!dladdr((void *)gst_init, &info) || !info.dli_fname) return -1;
-    return snprintf(out, size, "%s", info.dli_fname) < size ? 0 : -1;
 }
 
 static inline GstClockTime kc_gst_buffer_pts(GstBuffer *b) { return GST_BUFFER_PTS(b); }

@@ -74,13 +74,30 @@ enum GStreamerSetup {
     /// loaded (Debian's `/usr/lib/<triplet>/gstreamer-1.0`); nil when that cannot be told
     /// (GStreamer's own scan then finds them).
     private static func pluginFolder() -> String? {
-        var file = [CChar](repeating: 0, count: 4096)
-        guard kc_gst_library_file(&file, Int32(file.count)) == 0 else { return nil }
-        let library = String(decoding: file.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // The library's own file, as this process mapped it (read before the sandbox closes).
+        guard let maps = procText("/proc/self/maps"),
+              let line = maps.split(separator: "\n").first(where: { $0.hasSuffix("/libgstreamer-1.0.so.0") || $0.contains("/libgstreamer-1.0.so.0.") }),
+              let start = line.firstIndex(of: "/") else { return nil }
+        let library = String(line[start...])
         guard let slash = library.lastIndex(of: "/") else { return nil }
         let folder = String(library[..<slash]) + "/gstreamer-1.0"
         var info = stat()
         return stat(folder, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR ? folder : nil
+    }
+
+    /// A /proc file's text (its size says 0, so it is read to its end), at most 4 MB.
+    private static func procText(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while bytes.count < 4 << 20 {
+            let n = read(fd, &chunk, chunk.count)
+            if n <= 0 { break }
+            bytes += chunk[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Every hardware video decoder ranked below use, so that decodebin never picks one.
