@@ -58,8 +58,7 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
         return nil
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var known: [String: (stamp: FileStamp?, date: PhotoDate?)] = [:]
+    private static let known = StampedMemo<PhotoDate?>()
 
     /// When `source` was taken: as its listing says, else as its file says (read once per
     /// stamp); a web picture without a listed date says none (its file is not read here).
@@ -114,13 +113,7 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// `read(path:)`, kept by path and stamp: a rescan reads only files that changed.
     public static func remembered(path: String, stamp: FileStamp?) -> PhotoDate? {
-        if let stamp, let k = lock.withLock({ known[path] }), k.stamp == stamp { return k.date }
-        let date = read(path: path)
-        lock.withLock {
-            if known.count >= 100_000 { known.removeAll() }
-            known[path] = (stamp, date)
-        }
-        return date
+        known.value(for: path, stamp: stamp) { read(path: path) }
     }
 
     // MARK: - Pure: the bytes in, the date out

@@ -8,8 +8,7 @@ import Foundation
 /// they are shown) and pictures whose header cannot be read stay on their own. A pair
 /// shows its two stills: a Live Photo's motion does not play in one.
 public enum PortraitPairing {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var known: [String: (stamp: FileStamp?, aspect: Double?)] = [:]
+    private static let known = StampedMemo<Double?>()
 
     /// The show of `sources` with its pairs made for `screen`.
     public static func pair(_ sources: [ImageSource], screen: PortraitPairs.Screen) -> [ImageSource] {
@@ -35,13 +34,7 @@ public enum PortraitPairing {
     /// clips, web pictures and headers that cannot be read.
     static func aspect(of source: ImageSource) -> Double? {
         guard !source.isClip, !RemoteURL.isRemote(source.path) else { return nil }
-        if let stamp = source.stamp, let k = lock.withLock({ known[source.path] }), k.stamp == stamp { return k.aspect }
-        let aspect = SizeReader.aspect(of: source.path)
-        lock.withLock {
-            if known.count >= 100_000 { known.removeAll() }
-            known[source.path] = (source.stamp, aspect)
-        }
-        return aspect
+        return known.value(for: source.path, stamp: source.stamp) { SizeReader.aspect(of: source.path) }
     }
 }
 
