@@ -93,7 +93,8 @@ extension ControlOptions {
 
     /// Starts the control API and MQTT as set; a one-line failure if the API cannot listen
     /// or a token or password cannot be read. The broker is reached in the background.
-    func start(clock: LoopClock) throws -> Running? {
+    /// `beforeConnecting` is given the MQTT link before it connects (`--group` listens on it).
+    func start(clock: LoopClock, beforeConnecting: (MQTTLink) -> Void = { _ in }) throws -> Running? {
         guard control != nil || mqtt != nil else { return nil }
         do throws(ControlRefusal) {
             let desk = ControlDesk(
@@ -124,14 +125,14 @@ extension ControlOptions {
                 Log.info("control: listening on \(s.address.ipAddress ?? host):\(s.address.port ?? port)\(token.map { " (bearer token of \($0.path))" } ?? "")")
                 server = s
             }
-            let link = try mqtt.map { url throws(ControlRefusal) in try startMQTT(url, desk: desk) }
+            let link = try mqtt.map { url throws(ControlRefusal) in try startMQTT(url, desk: desk, beforeConnecting: beforeConnecting) }
             return Running(desk: desk, server: server, token: token, mqtt: link)
         } catch {
             throw Failure(error.reason)
         }
     }
 
-    private func startMQTT(_ url: String, desk: ControlDesk) throws(ControlRefusal) -> MQTTLink {
+    private func startMQTT(_ url: String, desk: ControlDesk, beforeConnecting: (MQTTLink) -> Void) throws(ControlRefusal) -> MQTTLink {
         guard let (host, port, tls) = MQTTSettings.parse(url: url) else { throw ControlRefusal(0, "--mqtt \(url): not an mqtt:// URL") }
         var settings = MQTTSettings(host: host, port: port, tls: tls,
                                     id: mqttId ?? MQTTSettings.topicSafe(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "kiosk"))
@@ -144,6 +145,7 @@ extension ControlOptions {
             settings.password = text.trimmingCharacters(in: .newlines)
         }
         let link = try MQTTLink(settings: settings, desk: desk) { Log.info($0) }
+        beforeConnecting(link)
         link.start()
         return link
     }

@@ -71,6 +71,9 @@ struct InteractiveLoop {
     private var timeOfDayDue: Double?
     /// Rides along (`carousel bench --soak`'s driver); nil normally.
     var observer: (any LoopObserver)?
+    /// `--group`: the group's show steps this screen, and what is done here moves the group;
+    /// nil alone.
+    var group: ScreenGroup?
 
     /// The program's one clock (`LoopClock.system`; a test's own in tests).
     let clock: LoopClock
@@ -93,6 +96,7 @@ struct InteractiveLoop {
         // The time the last pass ended: how long to sleep is reckoned from it.
         var asleep = clock.now()
         answers = control.map { ControlAnswers(desk: $0, clock: clock) }
+        group?.showChanged(scene.sources)
         while running {
             observer?.willSleep(now: asleep, window: window)
             // Idle: sleep until something happens. Moving: take what is queued and draw.
@@ -116,6 +120,14 @@ struct InteractiveLoop {
             try scene.advance(to: now)
             // Images the workers finished since: upload only, never wait for them.
             if try scene.pump() { needsDraw = true }
+            if let group {
+                // The group's step instants and commands, every screen making them now; after
+                // the advance, so that a motion ending in it lets the screen follow at once.
+                let (steps, pause) = group.pass(now: now, scene: scene, paused: paused)
+                for step in steps { try scene.handle(step) }
+                if !steps.isEmpty { needsDraw = true }
+                if let pause { paused = pause }
+            }
             let resting = scene.activity.resting
             if let catalog {
                 // Scanned on a thread, so it may begin at any time; its end wakes the loop.
@@ -124,6 +136,7 @@ struct InteractiveLoop {
                 if resting, let fresh = catalog.finish(current: scene.sources),
                    case let admitted = broken?.admit(fresh) ?? fresh, admitted != scene.sources {
                     try scene.apply(.catalog(admitted, time: now))
+                    group?.showChanged(scene.sources)
                     needsDraw = true
                 }
                 if scene.sources.isEmpty, case let message = broken?.emptyMessage(otherwise: catalog.emptyMessage) ?? catalog.emptyMessage,
@@ -163,7 +176,7 @@ struct InteractiveLoop {
             // Counted once the state is published: a /status that sees a frame drawn sees
             // what it showed (the first status had frames but no view under ThreadSanitizer).
             if let seconds = drawnSeconds { control?.frames.add(seconds: seconds, at: now) }
-            if !scene.activity.moving { answerCommandsDone() }
+            if !scene.activity.moving && group?.announcing != true { answerCommandsDone() }
         }
         answers?.ending()
         // A reload or quit while the hours keep the screen off: the next run starts drawing.
@@ -221,7 +234,7 @@ struct InteractiveLoop {
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.activity.nextStep, catalog?.nextCheck, screenPlan.wake(now: now, screenOn: screenOn),
-                         observer?.nextDue, answers?.nextDue, timeOfDayDue].compactMap { $0 }
+                         observer?.nextDue, answers?.nextDue, timeOfDayDue, group?.nextDue(now: now)].compactMap { $0 }
         if let due = deadlines.min() { return EventQueue.wait(until: due, on: clock) }
         return EventQueue.wait()
     }
@@ -250,6 +263,16 @@ struct InteractiveLoop {
                 // it awake a while longer.
                 if case .resize = c {} else { screenPlan.touched(at: now) }
                 if !screenOn { return }
+            }
+            // A person's or a remote's move here is the group's (autoplay's own are not): a
+            // step to an item moves every screen at one instant, this one too; the outcome
+            // of anything else is announced once the view rests.
+            if let group {
+                switch c {
+                case .resize, .autoplay, .holding: break
+                case .step(let step, _): if group.step(step, now: now, scene: scene) { return }
+                default: group.acted(now: now)
+                }
             }
             try scene.handle(c)
             needsDraw = true
@@ -369,6 +392,7 @@ struct InteractiveLoop {
         s.screenOn = screenOn
         s.screenReason = screenReason
         s.brightness = brightness
+        s.group = group?.status
         control.publish(s)
     }
 }

@@ -57,6 +57,8 @@ public struct RunCommand: ParsableCommand {
 
     @OptionGroup(title: "Remote control") var remote: ControlOptions
 
+    @OptionGroup(title: "Screens in step") var screens: GroupOptions
+
     public init() {}
 
     public func validate() throws {
@@ -65,6 +67,7 @@ public struct RunCommand: ParsableCommand {
         }
         if !(rescan >= 0 && rescan.isFinite) { throw ValidationError("--rescan must be 0 or more seconds, not \(rescan)") }
         if display < 0 { throw ValidationError("--display must be 0 or more, not \(display)") }
+        try screens.validate(mqtt: remote.mqtt)
     }
 
     /// The command line after `carousel [run]`, with `--config`'s file merged in.
@@ -81,7 +84,7 @@ public struct RunCommand: ParsableCommand {
          .init("touch-transform", .string(touchTransform.description)),
          .init("quit-keys", .string(quitKeys.defaultValueDescription)),
          .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
-            + source.configEntries + view.configEntries + behaviour.configEntries + remote.configEntries
+            + source.configEntries + view.configEntries + behaviour.configEntries + remote.configEntries + screens.configEntries
     }
 
     public func run() throws { try run(observer: nil) }
@@ -112,7 +115,12 @@ public struct RunCommand: ParsableCommand {
         var found = scanned.sources
         // The control API: listening before the screen opens, so a wrong address or a
         // missing token stops the start at once.
-        let control = try remote.start(clock: clock)
+        var channel: GroupChannel?
+        let control = try remote.start(clock: clock) { link in
+            channel = screens.group.map { name in
+                GroupChannel(link: link, group: name, screen: link.id, show: "", log: { Log.info($0) }, wake: { WakeReason.workDone.post() })
+            }
+        }
         let tap = control.map { desk in { @Sendable (type: String, fields: [(String, String)], line: String) in
             desk.desk.feed.record(type: type, fields: fields, line: line) } }
         let log = try events.map { try EventLog.open($0, tap: tap) } ?? tap.map { EventLog(write: { _ in }, tap: $0) }
@@ -136,6 +144,15 @@ public struct RunCommand: ParsableCommand {
         let paced = screen.pacesItself(vsync: vsync)
         let observer = makeObserver?(size.width, size.height, clock.now())
 
+        // In a group the group's timeline steps the show (the engine's autoplay is off).
+        let group = screens.group.map { name in
+            ScreenGroup(name: name, screen: channel?.screen ?? MQTTSettings.topicSafe(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "kiosk"),
+                        epoch: screens.epoch, interval: behaviour.autoplay, lead: screens.groupLead ?? GroupOptions.defaultLead,
+                        idle: behaviour.idleResume ?? AttractSettings().idleResume, channel: channel, now: clock.now(),
+                        wallOffset: { Date().timeIntervalSince1970 - clock.now() }, log: log, timeOrigin: clockOrigin)
+        }
+        if let group { Log.info("group \(group.name): screen \(group.member.screen), \(screens.epoch == nil ? "the epoch agreed over the broker" : "epoch \(screens.groupEpoch ?? "")"), \(behaviour.autoplay.map { "a step every \($0) s" } ?? "no autoplay")") }
+
         var reloads = 0
         while true {
             // The scene before a reload is gone now: hand back what it freed.
@@ -146,8 +163,10 @@ public struct RunCommand: ParsableCommand {
             let loadings = earlyLoadings ?? LoadingMaker(current.source, home: current.view.home,
                                                          broken: current.source.broken ?? (current.kiosk ? .skip : .show))
             earlyLoadings = nil
+            var behaviour = current.behaviour
+            if group != nil { behaviour.autoplay = nil }
             let scene = try view.makeScene(
-                sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: current.behaviour,
+                sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: behaviour,
                 renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
                                                                 decoder: current.source.decoderSettings),
                 loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
@@ -168,6 +187,7 @@ public struct RunCommand: ParsableCommand {
             loop.observer = observer
             loop.broken = loadings.broken
             loop.control = control?.desk
+            loop.group = group
             guard try loop.run() == .reload else { break }
             reloads += 1
 

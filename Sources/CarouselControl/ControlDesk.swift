@@ -108,7 +108,8 @@ public final class ControlDesk: Sendable {
             pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
             rss_bytes: f.rssBytes, frames_drawn: drawn,
             frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 },
-            video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos)
+            video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos,
+            group: s.group.map { .init(name: $0.name, screen: $0.screen, epoch: Self.iso8601($0.epoch), commands: $0.linked ? "group" : "local") })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array((try? encoder.encode(body)) ?? Data("{}".utf8)) + [0x0a]
@@ -125,6 +126,10 @@ public final class ControlDesk: Sendable {
         struct Video: Encodable { var state: String; var index: Int? }
         var video: Video?
         var videos: EventFeed.Videos
+        /// `--group`: its name, this screen's id, the epoch held, and whether commands
+        /// reach the group (`group`) or stay here while the broker is away (`local`).
+        struct Group: Encodable { var name: String; var screen: String; var epoch: String; var commands: String }
+        var group: Group?
     }
 
     static func iso8601(_ seconds: Double) -> String {

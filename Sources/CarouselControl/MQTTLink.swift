@@ -63,6 +63,8 @@ public final class MQTTLink: @unchecked Sendable {
     private let queue = DispatchQueue(label: "mqtt-publish")
     private struct State {
         var connected: Bool?
+        /// Topic filters other parts listen on (`listen`), subscribed at every connection.
+        var listeners: [(filter: String, prefix: String, heard: @Sendable (String, [UInt8]) -> Void, linkChanged: @Sendable (Bool) -> Void)] = []
         var published: [String: String] = [:]
         var lastShot = -Double.infinity
         var shotPlanned = false
@@ -141,6 +143,28 @@ public final class MQTTLink: @unchecked Sendable {
         mosquitto_destroy(mosq)
     }
 
+    /// Another part's topics on this screen's connection (`--group`'s): `filter` (ending in
+    /// `/#` or `/+`) is subscribed at every connection, after which `linkChanged(true)` runs
+    /// (on the publishing queue: the place to publish again what the broker may have lost), and
+    /// every message under it goes to `heard` on libmosquitto's thread, its payload cut at
+    /// 4097 bytes; `linkChanged` hears the connection lost (false) too. Call before `start`.
+    public func listen(to filter: String, heard: @escaping @Sendable (_ topic: String, _ payload: [UInt8]) -> Void,
+                       linkChanged: @escaping @Sendable (_ connected: Bool) -> Void) {
+        let prefix = String(filter.dropLast(filter.hasSuffix("/#") || filter.hasSuffix("/+") ? 1 : 0))
+        state.withLockedValue { $0.listeners.append((filter, prefix, heard, linkChanged)) }
+    }
+
+    /// The screen's id (`--mqtt-id`).
+    public var id: String { settings.id }
+
+    /// Whether the broker holds the connection now.
+    public var isConnected: Bool { state.withLockedValue { $0.connected == true } }
+
+    /// Publishes `bytes` on `topic`, retained or not, from any thread (it never blocks).
+    public func send(_ topic: String, _ bytes: [UInt8], retain: Bool) {
+        publish(raw: topic, bytes, retain: retain)
+    }
+
     // MARK: - libmosquitto's thread
 
     private func connected(_ rc: Int32) {
@@ -151,14 +175,23 @@ public final class MQTTLink: @unchecked Sendable {
         note(connected: true, "connected to \(settings.host):\(settings.port) as \(base)")
         mosquitto_subscribe(mosq, nil, base + "/cmd/+", 1)
         mosquitto_subscribe(mosq, nil, "homeassistant/status", 1)
+        for l in state.withLockedValue({ $0.listeners }) {
+            mosquitto_subscribe(mosq, nil, l.filter, 1)
+            queue.async { l.linkChanged(true) }
+        }
         queue.async { self.announce() }
     }
 
     private func disconnected(_ rc: Int32) {
         if rc != 0 { note(connected: false, "lost the broker \(settings.host):\(settings.port) (\(Self.describe(rc))); reconnecting") }
+        for l in state.withLockedValue({ $0.listeners }) { queue.async { l.linkChanged(false) } }
     }
 
     private func received(topic: String, payload: [UInt8]) {
+        if let l = state.withLockedValue({ $0.listeners.first { topic.hasPrefix($0.prefix) } }) {
+            l.heard(topic, payload)
+            return
+        }
         if topic == "homeassistant/status" {
             // Home Assistant restarted: it wants discovery and state again.
             if String(decoding: payload.prefix(16), as: UTF8.self) == "online" { queue.async { self.announce() } }
@@ -209,6 +242,7 @@ public final class MQTTLink: @unchecked Sendable {
         if let i = s.index { attributes["index"] = i }
         if let v = s.source { attributes["source"] = v }
         if let v = s.paired { attributes["paired"] = v }
+        if let g = s.group { attributes["group"] = g.name }
         if let v = s.caption { attributes["caption"] = v }
         var fields: [(String, String)] = [
             ("state/index", s.index.map(String.init) ?? ""), ("state/title", s.title ?? ""), ("state/view", s.view),
@@ -257,10 +291,10 @@ public final class MQTTLink: @unchecked Sendable {
     private func publish(_ topic: String, _ value: String) { publish(raw: base + "/" + topic, Array(value.utf8)) }
 
     /// Queues a message for libmosquitto's thread (it never blocks), unless the handle is going.
-    private func publish(raw topic: String, _ bytes: [UInt8]) {
+    private func publish(raw topic: String, _ bytes: [UInt8], retain: Bool = true) {
         handle.withLock {
             guard !destroyed else { return }
-            _ = bytes.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, 1, true) }
+            _ = bytes.withUnsafeBytes { mosquitto_publish(mosq, nil, topic, Int32($0.count), $0.baseAddress, 1, retain) }
         }
     }
 

@@ -18,6 +18,25 @@ public struct ShowState: Hashable, Sendable {
     public var screenReason = "start"
     /// The backlight's level, 0 to 1; nil where the panel has none the program may set.
     public var brightness: Double?
+    /// `--group`: which group, and how this screen stands in it; nil alone.
+    public var group: Group?
+
+    public struct Group: Hashable, Sendable {
+        public var name: String
+        public var screen: String
+        /// The epoch held (seconds since 1970).
+        public var epoch: Double
+        /// Commands reach the group (the broker holds the connection); false: they are this
+        /// screen's only until it is back (the timeline goes on meanwhile).
+        public var linked: Bool
+
+        public init(name: String, screen: String, epoch: Double, linked: Bool) {
+            self.name = name
+            self.screen = screen
+            self.epoch = epoch
+            self.linked = linked
+        }
+    }
 
     public init() {}
 }

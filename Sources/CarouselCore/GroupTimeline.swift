@@ -38,8 +38,9 @@ public struct GroupTimeline: Hashable, Sendable {
         }
     }
 
-    /// When the show began for the group: item 0 from then, the first step one interval in.
-    public let epoch: Double
+    /// When the show began for the group: item 0 from then, the first step one interval in
+    /// (a screen that learns an earlier one from the group moves to it).
+    public var epoch: Double
     /// Seconds between steps; nil: no autoplay (the show moves only by commands).
     public let interval: Double?
     /// The command the show counts from now; nil: none yet (it counts from the epoch).
@@ -91,6 +92,14 @@ public struct GroupTimeline: Hashable, Sendable {
         guard let first = origin.firstStep, let interval else { return nil }
         guard t >= first else { return first }
         return first + (((t - first) / interval).rounded(.down) + 1) * interval
+    }
+
+    /// The instant the item shown at `t` began: the step or command that put it there (the
+    /// same on every screen, to the bit).
+    public func since(_ t: Double) -> Double {
+        let start = last?.time ?? epoch
+        guard let first = origin.firstStep, let interval, t >= first else { return start }
+        return first + ((t - first) / interval).rounded(.down) * interval
     }
 
     /// Whether autoplay holds the show (a `pause` was the last command).

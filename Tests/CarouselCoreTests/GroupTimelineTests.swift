@@ -96,3 +96,17 @@ import Testing
         #expect(a != GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: nil))
     }
 }
+
+extension GroupTimelineTests {
+    @Test func sinceIsTheInstantTheShownItemBegan() {
+        var t = GroupTimeline(epoch: Self.epoch, interval: 8)
+        #expect(t.since(Self.epoch + 3) == Self.epoch)
+        #expect(t.since(Self.epoch + 8) == Self.epoch + 8)
+        #expect(t.since(Self.epoch + 23.5) == Self.epoch + 16)
+        t.apply(C(time: Self.epoch + 30, screen: "a", action: .show(item: 2, idle: 10)))
+        #expect(t.since(Self.epoch + 31) == Self.epoch + 30, "the command's instant")
+        #expect(t.since(Self.epoch + 49) == Self.epoch + 48, "idle 10, then one interval")
+        t.apply(C(time: Self.epoch + 50, screen: "a", action: .pause(item: 3)))
+        #expect(t.since(Self.epoch + 500) == Self.epoch + 50)
+    }
+}

@@ -1,0 +1,128 @@
+import CarouselControl
+import CarouselCore
+import Foundation
+
+/// This screen in its group (`--group`), as the run loop sees it: at each pass it hears the
+/// group's messages, asks the screen's `GroupMember` what to do at the shared time (the
+/// wall clock, kept by NTP on every host), and gives the loop the steps to make, the pause
+/// to take and the instant to wake at. The engine's own autoplay is off in a group: the
+/// group's timeline steps the show, on every screen at the same instant.
+final class ScreenGroup {
+    let name: String
+    private(set) var member: GroupMember
+    /// The broker's side; nil for a group that only shares an epoch (`--group-epoch`
+    /// without `--mqtt`).
+    let channel: GroupChannel?
+    let interval: Double?
+    /// The epoch was configured: nothing to agree on.
+    private let fixedEpoch: Bool
+    /// Wall-clock seconds minus the loop's, read now (a clock set by NTP shows at the next pass).
+    private let wallOffset: () -> Double
+    private let log: EventLog?
+    private let timeOrigin: Double
+    /// Steps this screen made for the group.
+    private(set) var steps = 0
+
+    init(name: String, screen: String, epoch: Double?, interval: Double?, lead: Double, idle: Double,
+         channel: GroupChannel?, now: Double, wallOffset: @escaping () -> Double, log: EventLog?, timeOrigin: Double) {
+        self.name = name
+        self.channel = channel
+        self.interval = interval
+        self.fixedEpoch = epoch != nil
+        self.wallOffset = wallOffset
+        self.log = log
+        self.timeOrigin = timeOrigin
+        // Unconfigured, the epoch is this screen's start until the group says an earlier one.
+        member = GroupMember(screen: screen, epoch: epoch ?? (now + wallOffset()).rounded(.down), interval: interval, lead: lead, idle: idle)
+    }
+
+    /// The fingerprint of a show: its items' file names and the interval.
+    static func fingerprint(_ sources: [ImageSource], interval: Double?) -> String {
+        GroupAgreement.fingerprint(names: sources.map { ($0.path as NSString).lastPathComponent }, interval: interval)
+    }
+
+    /// The screen's pictures changed (start, rescan, reload): messages of the group are
+    /// checked against the new show.
+    func showChanged(_ sources: [ImageSource]) {
+        guard let channel else { return }
+        let show = Self.fingerprint(sources, interval: interval)
+        guard show != channel.show else { return }
+        channel.show = show
+        if !fixedEpoch { channel.send(epoch: member.timeline.epoch, interval: interval) }
+    }
+
+    /// A person or a remote on this screen moved or touched the view.
+    func acted(now: Double) { member.acted(at: now + wallOffset()) }
+
+    /// A key or remote step on this screen: a command for the group, this screen moving with
+    /// the others at its instant; false when the step is the view's own to make (a page, a
+    /// wall's rows), which is then announced at rest like a swipe.
+    func step(_ step: Step, now: Double, scene: any Scene) -> Bool {
+        let t = now + wallOffset()
+        guard scene.state.kind == .carousel,
+              let c = member.command(step, at: t, shown: scene.state.focus, count: scene.sources.count) else {
+            member.acted(at: t)
+            return false
+        }
+        channel?.send(c)
+        record(now, t, "announce", [("at_ms", .double(c.time * 1000))])
+        return true
+    }
+
+    /// How the screen stands in the group, for /status.
+    var status: ShowState.Group {
+        ShowState.Group(name: name, screen: member.screen, epoch: member.timeline.epoch, linked: channel?.isConnected ?? false)
+    }
+
+    /// Its own command is still to take effect (a remote's answer waits for it).
+    var announcing: Bool { member.announcing }
+
+    /// What the loop does at `now` for the group: the steps to make (at `now`: every screen
+    /// makes them at the same shared instant) and, when another screen paused or let go the
+    /// show, the pause to take.
+    func pass(now: Double, scene: any Scene, paused: Bool) -> (steps: [ViewInput], paused: Bool?) {
+        let offset = wallOffset()
+        let t = now + offset
+        for message in channel?.take() ?? [] {
+            switch message {
+            case .command(let c, _):
+                if member.hear(c), c.screen != member.screen { record(now, t, "heard", [("from", .string(c.screen)), ("at_ms", .double(c.time * 1000))]) }
+            case .epoch(let e, _, _, _):
+                guard !fixedEpoch, e < member.timeline.epoch else { continue }
+                member.adopt(epoch: e)
+                channel?.send(epoch: e, interval: interval)
+                record(now, t, "epoch", [("epoch_ms", .double(e * 1000))])
+            }
+        }
+        var steps: [ViewInput] = [], pause: Bool?
+        let count = scene.sources.count
+        for action in member.pass(at: t, count: count, shown: scene.state.focus, resting: scene.activity.resting, paused: paused) {
+            switch action {
+            case .show(let item, let forward):
+                // Forward round from the last item as autoplay goes; elsewhere straight there.
+                steps.append(.step(forward && item != 0 ? .next : .item(item), time: now))
+                self.steps += 1
+                record(now, t, "step", [("to", .int(item)), ("since_ms", .double(member.timeline.since(t) * 1000))])
+            case .announce(let c):
+                channel?.send(c)
+                record(now, t, "announce", [("at_ms", .double(c.time * 1000))])
+            case .paused(let p):
+                pause = p
+                record(now, t, p ? "paused" : "playing", [])
+            }
+        }
+        return (steps, pause)
+    }
+
+    /// When the loop must wake for the group (a command's instant, the next step), on the
+    /// loop's clock.
+    func nextDue(now: Double) -> Double? {
+        let offset = wallOffset()
+        return member.nextDue(after: now + offset).map { $0 - offset }
+    }
+
+    private func record(_ now: Double, _ shared: Double, _ action: String, _ fields: [(String, EventLog.Value)]) {
+        log?.record(timeMs: Int(((now - timeOrigin) * 1000).rounded()), type: "group",
+                    [("action", .string(action)), ("shared_ms", .double(shared * 1000))] + fields)
+    }
+}

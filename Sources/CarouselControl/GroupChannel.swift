@@ -1,0 +1,151 @@
+import CarouselCore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// `--group`'s messages on the MQTT connection of the screen (`MQTTLink`): each screen keeps
+/// its last command and its epoch retained on topics of its own,
+/// `kiosk-carousel/group/<GROUP>/command/<SCREEN>` and `.../epoch/<SCREEN>`, so that a screen
+/// joining (or the broker coming back empty, when each screen publishes its own again) hears
+/// every screen's latest at once and reaches the same show by the timeline's rule (the
+/// greatest command by time, then screen; the earliest epoch). Messages are checked by
+/// `GroupMessage` and kept for the run loop, which takes them at its next pass; a message of
+/// another show (another fingerprint) is refused, said once per screen and show.
+public final class GroupChannel: @unchecked Sendable {
+    public let group: String
+    public let screen: String
+    private let link: MQTTLink
+    private let base: String
+    private let log: @Sendable (String) -> Void
+    private let wake: @Sendable () -> Void
+    private struct State {
+        var heard: [GroupMessage] = []
+        var show: String
+        /// Heard before the screen knew its show (retained messages at connecting): judged
+        /// once it does.
+        var early: [GroupMessage] = []
+        /// What this screen published last, to publish again on reconnecting.
+        var ownEpoch: GroupMessage?
+        var ownCommand: GroupMessage?
+        /// Screens and shows already said to differ, and refusals already said.
+        var said: Set<String> = []
+        var refused = 0
+
+        /// Whether `line` is to be said: the first time, and of at most 256 different ones
+        /// (a flood of made-up topics fills no memory and no journal).
+        mutating func firstTime(_ line: String) -> Bool {
+            said.count < 256 && said.insert(line).inserted
+        }
+    }
+    private let state: NIOLockedValueBox<State>
+
+    /// Listens on `link` (call before the link starts): `wake` runs on libmosquitto's
+    /// thread whenever a message is kept.
+    public init(link: MQTTLink, group: String, screen: String, show: String,
+                log: @escaping @Sendable (String) -> Void, wake: @escaping @Sendable () -> Void) {
+        self.link = link
+        self.group = group
+        self.screen = screen
+        self.base = "kiosk-carousel/group/\(group)"
+        self.log = log
+        self.wake = wake
+        self.state = NIOLockedValueBox(State(show: show))
+        link.listen(to: base + "/#", heard: { [weak self] topic, payload in self?.heard(topic: topic, payload: payload) },
+                    linkChanged: { [weak self] connected in
+                        if connected { self?.republish() }
+                        // The loop says in /status whether commands reach the group.
+                        self?.wake()
+                    })
+    }
+
+    /// The fingerprint of the show this screen shows now (it changes when its pictures do).
+    public var show: String {
+        get { state.withLockedValue { $0.show } }
+        set {
+            let early = state.withLockedValue { s in
+                defer { s.show = newValue; s.early = [] }
+                return s.early
+            }
+            for message in early { admit(message) }
+        }
+    }
+
+    /// Whether messages reach the group now (the broker holds the connection).
+    public var isConnected: Bool { link.isConnected }
+
+    /// The messages kept since the last call, oldest first.
+    public func take() -> [GroupMessage] {
+        state.withLockedValue { s in defer { s.heard.removeAll() }; return s.heard }
+    }
+
+    /// Tells the group this screen's command (retained: a screen joining hears it).
+    public func send(_ command: GroupTimeline.Command) {
+        let message = GroupMessage.command(command, show: show)
+        state.withLockedValue { $0.ownCommand = message }
+        link.send(base + "/command/" + screen, message.payload, retain: true)
+    }
+
+    /// Tells the group the epoch this screen holds (retained).
+    public func send(epoch: Double, interval: Double?) {
+        let message = GroupMessage.epoch(epoch, interval: interval, screen: screen, show: show)
+        let changed = state.withLockedValue { s -> Bool in
+            defer { s.ownEpoch = message }
+            return s.ownEpoch != message
+        }
+        if changed { link.send(base + "/epoch/" + screen, message.payload, retain: true) }
+    }
+
+    private func republish() {
+        let (epoch, command) = state.withLockedValue { ($0.ownEpoch, $0.ownCommand) }
+        if let epoch { link.send(base + "/epoch/" + screen, epoch.payload, retain: true) }
+        if let command { link.send(base + "/command/" + screen, command.payload, retain: true) }
+    }
+
+    /// libmosquitto's thread.
+    private func heard(topic: String, payload: [UInt8]) {
+        let rest = topic.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard rest.count == 2, rest[0] == "command" || rest[0] == "epoch" else { return }
+        // A retained message cleared (an empty payload) says nothing.
+        if payload.isEmpty { return }
+        switch GroupMessage.parse(payload) {
+        case .failure(let problem):
+            let first = state.withLockedValue { s -> Bool in s.refused += 1; return s.firstTime("refused " + topic) }
+            if first { log("group \(group): \(topic): refused, \(problem.description)") }
+        case .success(let message):
+            let from: String = switch message {
+            case .command(let c, _): c.screen
+            case .epoch(_, _, let screen, _): screen
+            }
+            guard from == String(rest[1]) else {
+                let first = state.withLockedValue { $0.firstTime("topic " + topic) }
+                if first { log("group \(group): \(topic): refused, it names another screen (\(from))") }
+                return
+            }
+            admit(message)
+        }
+    }
+
+    /// Keeps a message of this screen's show for the loop (and wakes it); says once per
+    /// screen and show that another show is refused.
+    private func admit(_ message: GroupMessage) {
+        let (from, show, isCommand): (String, String, Bool) = switch message {
+        case .command(let c, let show): (c.screen, show, true)
+        case .epoch(_, _, let screen, let show): (screen, show, false)
+        }
+        let kept = state.withLockedValue { s -> Bool? in
+            if s.show.isEmpty {
+                s.early.append(message)
+                return nil
+            }
+            guard show == s.show else { return s.firstTime(from + " " + show) ? false : nil }
+            s.heard.append(message)
+            return true
+        }
+        switch kept {
+        case true?: wake()
+        case false?:
+            log("group \(group): screen \(from) shows another show (\(show), this one \(self.show)): its \(isCommand ? "commands are" : "epoch is") ignored; give every screen of the group the same sources and options")
+        case nil: break
+        }
+    }
+}
+

@@ -1,0 +1,134 @@
+/// One screen's part in a group (`--group`): what it does at each pass of its loop to show
+/// the group's show (`GroupTimeline`), and what it tells the group when a person or a remote
+/// moved it. Pure: the shared time comes in as a value, the commands it hears and sends are
+/// values, so every behaviour is a deterministic test.
+///
+/// The rules:
+/// - A command takes effect at its own instant on every screen, this one included: until
+///   then it waits (`pending`), and the loop wakes for it (`nextDue`).
+/// - While a finger is on the screen or the view moves, the screen is the person's: it
+///   neither follows the group nor announces anything. At rest after a local input (a
+///   swipe's outcome, a key, a remote command), it announces where it rests: the group
+///   shows that item from `lead` seconds on, and autoplay steps again `idle` seconds later.
+/// - Until its own command takes effect the screen keeps what it shows (it is there
+///   already); otherwise, at rest, it steps to the group's item whenever they differ, which
+///   happens at the group's step instants, at another screen's command and at joining.
+public struct GroupMember: Sendable {
+    public typealias Command = GroupTimeline.Command
+
+    /// What the screen does now.
+    public enum Action: Hashable, Sendable {
+        /// Move the view to `item`; `forward`: it is the one after the shown one (a step of
+        /// autoplay, which goes round as autoplay does rather than sliding back).
+        case show(item: Int, forward: Bool)
+        /// Send this command to the group (it is heard here already).
+        case announce(Command)
+        /// Another screen paused (true) or let go (false) the show: the screen says so.
+        case paused(Bool)
+    }
+
+    /// This screen's id in the group.
+    public let screen: String
+    /// The group's show, with the commands whose instant has come.
+    public private(set) var timeline: GroupTimeline
+    /// Commands heard whose instant has not come, earliest first.
+    public private(set) var pending: [Command] = []
+    /// Seconds between a local input's outcome and the instant the group shows it.
+    public let lead: Double
+    /// Seconds autoplay waits after a command before stepping again (`--idle-resume`).
+    public let idle: Double
+    /// A person or remote on this screen acted since its last announcement.
+    private var acted = false
+
+    public init(screen: String, epoch: Double, interval: Double?, lead: Double, idle: Double) {
+        self.screen = screen
+        self.timeline = GroupTimeline(epoch: epoch, interval: interval)
+        self.lead = max(0, lead)
+        self.idle = max(0, idle)
+    }
+
+    /// A command heard from the group (another screen's, or this one's own come back):
+    /// kept until its instant. False when it is superseded already or heard before.
+    @discardableResult
+    public mutating func hear(_ command: Command) -> Bool {
+        guard command.time.isFinite else { return false }
+        if let last = timeline.last, command <= last { return false }
+        guard !pending.contains(command) else { return false }
+        pending.append(command)
+        pending.sort()
+        return true
+    }
+
+    /// The group agreed on another epoch (an earlier screen's).
+    public mutating func adopt(epoch: Double) {
+        guard epoch.isFinite else { return }
+        timeline.epoch = epoch
+    }
+
+    /// A person or a remote on this screen moved, touched or steered the view: at the next
+    /// rest the screen announces where it is.
+    public mutating func acted(at t: Double) { acted = true }
+
+    /// A key or a remote command on this screen (`step`, from `shown` of `count` items) made
+    /// a command for the whole group: every screen, this one too, shows its item from `lead`
+    /// seconds after `t`. Nil for a step that is not to an item (a page: the view's own
+    /// measure), which the screen makes itself and announces at rest like a swipe.
+    public mutating func command(_ step: Step, at t: Double, shown: Int?, count: Int) -> Command? {
+        guard count > 0, let shown else { return nil }
+        let item: Int
+        switch step {
+        case .next: item = shown + 1
+        case .previous: item = shown - 1
+        case .first: item = 0
+        case .last: item = count - 1
+        case .by(let n): item = shown + n
+        case .item(let i): item = i
+        case .nextPage, .previousPage: return nil
+        }
+        let command = Command(time: t + lead, screen: screen, action: .show(item: min(max(item, 0), count - 1), idle: idle))
+        hear(command)
+        return command
+    }
+
+    /// This screen's own command is still to take effect.
+    public var announcing: Bool { pending.contains { $0.screen == screen } }
+
+    /// What to do at shared time `t`, the view at rest or not, showing `shown` of `count`
+    /// items, its autoplay held or not (`paused`: a remote's pause on this screen).
+    public mutating func pass(at t: Double, count: Int, shown: Int?, resting: Bool, paused: Bool) -> [Action] {
+        var actions: [Action] = []
+        let wasPaused = timeline.isPaused
+        while let first = pending.first, first.time <= t {
+            pending.removeFirst()
+            timeline.apply(first)
+        }
+        if timeline.isPaused != wasPaused, timeline.last?.screen != screen { actions.append(.paused(timeline.isPaused)) }
+        guard resting, count > 0 else { return actions }
+        if acted, let shown {
+            acted = false
+            let action: Command.Action = paused ? .pause(item: shown) : .show(item: shown, idle: idle)
+            let command = Command(time: t + lead, screen: screen, action: action)
+            hear(command)
+            actions.append(.announce(command))
+            return actions
+        }
+        // A remote's pause or play on this screen: the group's too (unless the group
+        // itself just changed it, which the screen is yet to hear of).
+        let groupChanged = actions.contains { if case .paused = $0 { true } else { false } }
+        if paused != timeline.isPaused, !groupChanged, !announcing, let shown {
+            let command = Command(time: t + lead, screen: screen, action: paused ? .pause(item: shown) : .play(item: shown))
+            hear(command)
+            actions.append(.announce(command))
+            return actions
+        }
+        guard !announcing, let item = timeline.item(at: t, count: count), item != shown else { return actions }
+        actions.append(.show(item: item, forward: shown.map { (($0 + 1) % count) == item } ?? false))
+        return actions
+    }
+
+    /// The next shared instant the screen has something to do at: a heard command's, or the
+    /// group's next step; nil: nothing until something is heard or done.
+    public func nextDue(after t: Double) -> Double? {
+        [pending.first?.time, timeline.nextStep(after: t)].compactMap { $0 }.min()
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `--group` with real processes and a real broker (mosquitto on a loopback port of the
+/// test's own): screens started apart step together, a command on one moves all at one
+/// instant, a screen killed and started again comes back in step, the broker going away
+/// changes nothing while nobody touches, and what is not a group message is refused in a line.
+@Suite(.serialized, .enabled(if: RequiredTools.run(missing: MosquittoBroker.unavailableReason), "mosquitto missing; run kiosk/setup"))
+struct GroupTests {
+    /// One screen of group `hall`: a step a second, autoplay back 2 s after a command.
+    static func screen(_ id: String, broker: MosquittoBroker, folder: String, extra: [String] = []) throws -> RunningCarousel {
+        try RunningCarousel(args: [folder, "--size", "320x180", "--autoplay", "1", "--idle-resume", "2",
+                                   "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", "hall"] + extra,
+                            display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+    }
+
+    /// A screen's group steps: the instant the item began (the same on every screen), the
+    /// item, and the shared instant the screen started its step at.
+    struct Step: Hashable { var since: Double; var to: Int; var at: Double }
+
+    static func steps(_ app: RunningCarousel) -> [Step] {
+        app.ofType("group").compactMap { e in
+            guard e["action"] as? String == "step", let since = e["since_ms"] as? Double, let to = e["to"] as? Int,
+                  let at = e["shared_ms"] as? Double else { return nil }
+            return Step(since: since, to: to, at: at)
+        }
+    }
+
+    /// The item each screen showed from each instant, where screens both stepped then.
+    static func disagreements(_ screens: [RunningCarousel]) -> [String] {
+        var items: [Double: [Int]] = [:]
+        for s in screens { for step in steps(s) { items[step.since, default: []].append(step.to) } }
+        return items.filter { Set($0.value).count > 1 }.map { "at \($0.key): \($0.value)" }
+    }
+
+    static func wait(_ timeout: Double, until done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if done() { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return done()
+    }
+
+    @Test func screensStartedApartStepTogetherAndACommandOnOneMovesAllAtOneInstant() throws {
+        let broker = try MosquittoBroker()
+        let folder = try Fixtures.imageFolder()
+        let a = try Self.screen("a", broker: broker, folder: folder, extra: ["--control", "127.0.0.1:0"])
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        Thread.sleep(forTimeInterval: 1.5)
+        let b = try Self.screen("b", broker: broker, folder: folder)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        Thread.sleep(forTimeInterval: 1.5)
+        var c = try Self.screen("c", broker: broker, folder: folder)
+        defer { kill(c.process.processIdentifier, SIGKILL) }
+
+        // The last to start joins the group's epoch (a's, the earliest) and steps with it.
+        #expect(Self.wait(30) { Self.steps(c).count >= 4 }, "c: \(c.log)")
+        let late = Self.steps(c).dropFirst().map(\.since)
+        #expect(Set(late).isSubset(of: Set(Self.steps(a).map(\.since))), "c's step instants are a's: \(late) / \(Self.steps(a))")
+        #expect(Self.disagreements([a, b, c]).isEmpty, "\(Self.disagreements([a, b, c]))")
+
+        // A command on a: every screen, a too, starts the move at the command's instant.
+        let port = try #require(a.log.split(separator: "\n").first { $0.contains("control: listening on") }
+            .flatMap { Int($0.split(separator: ":").last!) })
+        let answer = try #require(HTTPProbe(port: port).request("POST", "/goto", body: #"{"index": 3}"#))
+        #expect(answer.status == 200 && answer.json?["index"] as? Int == 3, "the answer comes once a shows it: \(answer.text)")
+        let announced = try #require(a.ofType("group").last { $0["action"] as? String == "announce" }?["at_ms"] as? Double)
+        for s in [a, b, c] {
+            #expect(Self.wait(10) { Self.steps(s).contains { $0.since == announced && $0.to == 3 } }, "\(Self.steps(s))")
+        }
+        // Autoplay waits 2 s after it on all, then steps on together.
+        #expect(Self.wait(10) { Self.steps(c).contains { $0.since == announced + 3_000 && $0.to == 4 } }, "\(Self.steps(c))")
+        #expect(Self.disagreements([a, b, c]).isEmpty, "\(Self.disagreements([a, b, c]))")
+
+        // c killed and started again: back in step at its first pass, with the group's item.
+        kill(c.process.processIdentifier, SIGKILL)
+        c.process.waitUntilExit()
+        Thread.sleep(forTimeInterval: 1.2)
+        c = try Self.screen("c", broker: broker, folder: folder)
+        #expect(Self.wait(20) { Self.steps(c).count >= 3 }, "c again: \(c.log)")
+        #expect(Self.disagreements([a, c]).isEmpty, "\(Self.disagreements([a, c]))")
+        #expect(Set(Self.steps(c).dropFirst().map(\.since)).isSubset(of: Set(Self.steps(a).map(\.since))))
+    }
+
+    @Test func theBrokerGoingAwayChangesNothingAndWhatIsNotAGroupMessageIsRefused() throws {
+        let broker = try MosquittoBroker()
+        let folder = try Fixtures.imageFolder()
+        let a = try Self.screen("a", broker: broker, folder: folder, extra: ["--control", "127.0.0.1:0"])
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        let b = try Self.screen("b", broker: broker, folder: folder)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Self.wait(20) { Self.steps(b).count >= 2 && Self.steps(a).count >= 2 })
+        let port = try #require(a.log.split(separator: "\n").first { $0.contains("control: listening on") }
+            .flatMap { Int($0.split(separator: ":").last!) })
+        func commands() -> String? {
+            (HTTPProbe(port: port).request("GET", "/status")?.json?["group"] as? [String: Any])?["commands"] as? String
+        }
+        #expect(commands() == "group")
+
+        // Not a group message, and one of another show: a line each, and nothing moves.
+        broker.publish("kiosk-carousel/group/hall/command/x", "garbage")
+        let foreign = #"{"v":1,"screen":"x","show":"0123456789abcdef","time":"#
+            + String(Date().timeIntervalSince1970 + 0.2) + #","action":"show","item":2,"idle":60}"#
+        broker.publish("kiosk-carousel/group/hall/command/x", foreign)
+        broker.publish("kiosk-carousel/group/hall/command/y", foreign)
+        #expect(a.waitForLog("group hall: kiosk-carousel/group/hall/command/x: refused, not a JSON object"), "\(a.log)")
+        #expect(a.waitForLog("group hall: screen x shows another show (0123456789abcdef"), "\(a.log)")
+        #expect(a.waitForLog("group hall: kiosk-carousel/group/hall/command/y: refused, it names another screen (x)"), "\(a.log)")
+
+        // The broker away: the screens go on stepping together on their clocks.
+        broker.stop()
+        #expect(a.waitForLog("mqtt: lost the broker"))
+        let before = Self.steps(b).count
+        #expect(Self.wait(10) { Self.steps(b).count >= before + 3 })
+        #expect(commands() == "local", "/status says commands stay on this screen")
+        try broker.restart()
+        #expect(Self.wait(90) { a.log.components(separatedBy: "mqtt: connected").count == 3 }, "\(a.log)")
+        // Each screen says its epoch again to a broker that lost it.
+        #expect(Self.wait(10) { broker.retained("kiosk-carousel/group/hall/epoch/a") != nil && broker.retained("kiosk-carousel/group/hall/epoch/b") != nil })
+        #expect(Self.wait(10) { Self.steps(a).count >= before + 4 })
+        #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
+        #expect(a.process.isRunning && b.process.isRunning)
+        #expect(commands() == "group")
+    }
+
+    @Test func badGroupOptionsAreRefusedWithOneLine() throws {
+        let folder = try Fixtures.imageFolder()
+        for (args, said) in [(["--group", "g"], "--group g needs --mqtt"),
+                             (["--group", "a/b", "--mqtt", "mqtt://x"], "--group may hold letters, digits"),
+                             (["--group", "g", "--group-epoch", "yesterday"], "--group-epoch must be an instant from 2020 on"),
+                             (["--group", "g", "--mqtt", "mqtt://x", "--group-lead", "9"], "--group-lead must be from 0 to 5 seconds"),
+                             (["--group-epoch", "2026-01-01T00:00:00Z"], "--group-epoch and --group-lead are for --group")] {
+            let r = try CarouselBinary.run([folder] + args, environment: ["SDL_VIDEODRIVER": "dummy"])
+            #expect(r.status == 64 && r.stderr.contains(said), "\(args): \(r.stderr)")
+        }
+    }
+}

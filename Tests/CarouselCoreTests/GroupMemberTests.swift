@@ -1,0 +1,105 @@
+import CarouselCore
+import Testing
+
+/// A screen's part in a group: it follows the group's show at rest, keeps a person's drag
+/// to itself, announces the outcome, and every screen (its own included) shows a command
+/// at the command's instant.
+@Suite struct GroupMemberTests {
+    static let epoch = 1_790_000_000.0
+
+    func member(_ id: String) -> GroupMember {
+        GroupMember(screen: id, epoch: Self.epoch, interval: 8, lead: 0.15, idle: 30)
+    }
+
+    @Test func atRestAScreenStepsWithTheGroupAndAJoinerCatchesUpAtOnce() {
+        var a = member("a")
+        do { let r = a.pass(at: Self.epoch + 1, count: 5, shown: 0, resting: true, paused: false); #expect(r.isEmpty) }
+        #expect(a.nextDue(after: Self.epoch + 1) == Self.epoch + 8)
+        do { let r = a.pass(at: Self.epoch + 8, count: 5, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 1, forward: true)]) }
+        // Round from the last: forward, as autoplay goes.
+        do { let r = a.pass(at: Self.epoch + 40, count: 5, shown: 4, resting: true, paused: false); #expect(r == [.show(item: 0, forward: true)]) }
+        // A screen started an hour in shows the group's item at its first pass, not item 0.
+        var late = member("late")
+        do { let r = late.pass(at: Self.epoch + 3_600 + 3, count: 7, shown: 0, resting: true, paused: false)
+            #expect(r == [.show(item: (3_600 / 8) % 7, forward: false)] && (3_600 / 8) % 7 != 0) }
+        // Moving (its own step still sliding): nothing until it rests.
+        do { let r = a.pass(at: Self.epoch + 48, count: 5, shown: 0, resting: false, paused: false); #expect(r.isEmpty) }
+    }
+
+    @Test func aPersonsOutcomeIsAnnouncedAndShownEverywhereAtItsInstant() {
+        var a = member("a"), b = member("b")
+        let t = Self.epoch + 20  // the group shows item 2
+        // A finger on a: a drags, the group is not told and a does not follow it meanwhile.
+        a.acted(at: t)
+        do { let r = a.pass(at: t, count: 10, shown: 2, resting: false, paused: false); #expect(r.isEmpty) }
+        // At rest on 5: announced for t + 0.5 + lead.
+        let actions = a.pass(at: t + 0.5, count: 10, shown: 5, resting: true, paused: false)
+        guard case .announce(let c)? = actions.first, actions.count == 1 else {
+            Issue.record("expected one announcement, got \(actions)")
+            return
+        }
+        #expect(c.time == t + 0.5 + 0.15 && c.screen == "a" && c.action == .show(item: 5, idle: 30))
+        // Until its instant a keeps 5 (it is there) and b keeps 2 (the group's).
+        do { let r = a.pass(at: t + 0.6, count: 10, shown: 5, resting: true, paused: false); #expect(r.isEmpty) }
+        do { let r = b.hear(c); #expect(r) }
+        do { let r = b.hear(c); #expect(!r, "heard twice, kept once") }
+        do { let r = b.pass(at: t + 0.6, count: 10, shown: 2, resting: true, paused: false); #expect(r.isEmpty) }
+        #expect(b.nextDue(after: t + 0.6) == c.time)
+        // At the instant b moves; a, there already, does nothing; nobody steps again before
+        // the idle time and one interval.
+        do { let r = b.pass(at: c.time, count: 10, shown: 2, resting: true, paused: false); #expect(r == [.show(item: 5, forward: false)]) }
+        do { let r = a.pass(at: c.time, count: 10, shown: 5, resting: true, paused: false); #expect(r.isEmpty) }
+        do { let r = a.hear(c); #expect(!r, "a's own command come back from the broker is superseded already") }
+        #expect(a.nextDue(after: c.time) == c.time + 30 + 8)
+        do { let r = b.pass(at: c.time + 38, count: 10, shown: 5, resting: true, paused: false); #expect(r == [.show(item: 6, forward: true)]) }
+    }
+
+    @Test func twoPeopleAtOnceEndTheSameOnEveryScreen() {
+        var a = member("a"), b = member("b"), c = member("c")
+        let t = Self.epoch + 100
+        a.acted(at: t)
+        b.acted(at: t)
+        let fromA = a.pass(at: t, count: 10, shown: 3, resting: true, paused: false)
+        let fromB = b.pass(at: t, count: 10, shown: 7, resting: true, paused: false)
+        var commands: [GroupTimeline.Command] = []
+        for case .announce(let cmd) in fromA + fromB { commands.append(cmd) }
+        #expect(commands.count == 2)
+        a.hear(commands[1])
+        b.hear(commands[0])
+        for cmd in commands.reversed() { c.hear(cmd) }
+        // Same instant: the greater screen id wins, on all three.
+        let after = t + 0.15
+        do { let r = a.pass(at: after, count: 10, shown: 3, resting: true, paused: false); #expect(r == [.show(item: 7, forward: false)]) }
+        do { let r = b.pass(at: after, count: 10, shown: 7, resting: true, paused: false); #expect(r.isEmpty) }
+        do { let r = c.pass(at: after, count: 10, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 7, forward: false)]) }
+    }
+
+    @Test func aPauseOnOneScreenPausesTheGroupAndPlayLetsItGo() {
+        var a = member("a"), b = member("b")
+        let t = Self.epoch + 12  // item 1
+        let paused = a.pass(at: t, count: 10, shown: 1, resting: true, paused: true)
+        guard case .announce(let p)? = paused.first else { Issue.record("no pause announced: \(paused)"); return }
+        #expect(p.action == .pause(item: 1))
+        do { let r = a.pass(at: t + 0.05, count: 10, shown: 1, resting: true, paused: true); #expect(r.isEmpty, "announced once") }
+        b.hear(p)
+        do { let r = b.pass(at: p.time, count: 10, shown: 1, resting: true, paused: false); #expect(r == [.paused(true)]) }
+        do { let r = a.pass(at: p.time, count: 10, shown: 1, resting: true, paused: true); #expect(r.isEmpty) }
+        // Held: the group's step instants pass and nothing moves.
+        do { let r = b.pass(at: t + 100, count: 10, shown: 1, resting: true, paused: true); #expect(r.isEmpty) }
+        #expect(b.nextDue(after: t + 100) == nil)
+        // b's remote plays: the group goes on, one interval after.
+        let played = b.pass(at: t + 200, count: 10, shown: 1, resting: true, paused: false)
+        guard case .announce(let q)? = played.first else { Issue.record("no play announced: \(played)"); return }
+        #expect(q.action == .play(item: 1))
+        a.hear(q)
+        do { let r = a.pass(at: q.time, count: 10, shown: 1, resting: true, paused: true); #expect(r == [.paused(false)]) }
+        do { let r = a.pass(at: q.time + 8, count: 10, shown: 1, resting: true, paused: false); #expect(r == [.show(item: 2, forward: true)]) }
+    }
+
+    @Test func anEarlierEpochFromTheGroupMovesTheScreenToTheGroupsItem() {
+        var late = GroupMember(screen: "b", epoch: Self.epoch + 20, interval: 8, lead: 0.15, idle: 30)
+        do { let r = late.pass(at: Self.epoch + 21, count: 10, shown: 0, resting: true, paused: false); #expect(r.isEmpty) }
+        late.adopt(epoch: GroupAgreement.epoch(own: Self.epoch + 20, seen: [Self.epoch]))
+        do { let r = late.pass(at: Self.epoch + 21, count: 10, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 2, forward: false)]) }
+    }
+}
