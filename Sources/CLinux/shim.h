@@ -17,6 +17,7 @@
 #include <sys/syscall.h>
 #include <sys/vfs.h>         /* statfs: network and FUSE file systems, which inotify misses */
 #include <sys/wait.h>
+#include <sys/timex.h>       /* adjtimex: whether NTP keeps the clock (--group) */
 #include <sys/eventfd.h>     /* the run loop's wake-up when it sleeps on input devices (KMS/DRM) */
 #include <sys/inotify.h>
 #include <poll.h>
@@ -260,6 +261,17 @@ static inline int kc_drm_set_dpms(int fd, int on) {
         }
     }
     return set;
+}
+
+/* Whether the kernel's clock is kept by NTP (--group's clock health): 1 synchronised, 0 not
+   (adjtimex's state TIME_ERROR or STA_UNSYNC set), -1 where the kernel does not say. Reads
+   only (modes 0): no privilege needed. */
+static inline int kc_clock_synchronised(void) {
+    struct timex tx;
+    memset(&tx, 0, sizeof tx);
+    int state = adjtimex(&tx);
+    if (state < 0) return -1;
+    return (state != TIME_ERROR && !(tx.status & STA_UNSYNC)) ? 1 : 0;
 }
 
 #endif

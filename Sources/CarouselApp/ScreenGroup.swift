@@ -1,5 +1,6 @@
 import CarouselControl
 import CarouselCore
+import CLinux
 import Foundation
 
 /// This screen in its group (`--group`), as the run loop sees it: at each pass it hears the
@@ -71,8 +72,28 @@ final class ScreenGroup {
 
     /// How the screen stands in the group, for /status.
     var status: ShowState.Group {
-        ShowState.Group(name: name, screen: member.screen, epoch: member.timeline.epoch, linked: channel?.isConnected ?? false)
+        var s = ShowState.Group(name: name, screen: member.screen, epoch: member.timeline.epoch, linked: channel?.isConnected ?? false)
+        s.clockOffset = channel?.clockOffset
+        s.clockSynchronised = clockSynchronised
+        return s
     }
+
+    /// Whether the kernel says NTP keeps this host's clock (adjtimex: not unsynchronised);
+    /// nil where it cannot say. Read at most once a minute; a change is said in one line.
+    private var clockSynchronised: Bool? {
+        let now = Date().timeIntervalSince1970
+        if now - clockChecked.at >= 60 || now < clockChecked.at {
+            let synced = kc_clock_synchronised()
+            let value: Bool? = synced < 0 ? nil : synced == 1
+            if value != clockChecked.value, let value {
+                if value { Log.info("group \(name): this host's clock is kept by NTP again") }
+                else { Log.warn("group \(name): this host's clock is not synchronised (the kernel says so): screens keep step only as well as their clocks agree; enable NTP (timedatectl set-ntp true, or chrony)") }
+            }
+            clockChecked = (now, value)
+        }
+        return clockChecked.value
+    }
+    private var clockChecked: (at: Double, value: Bool?) = (-.infinity, nil)
 
     /// Its own command is still to take effect (a remote's answer waits for it).
     var announcing: Bool { member.announcing }
@@ -92,6 +113,8 @@ final class ScreenGroup {
                 member.adopt(epoch: e)
                 channel?.send(epoch: e, interval: interval)
                 record(now, t, "epoch", [("epoch_ms", .double(e * 1000))])
+            case .clockPing, .clockReply:
+                break
             }
         }
         var steps: [ViewInput] = [], pause: Bool?

@@ -109,7 +109,9 @@ public final class ControlDesk: Sendable {
             rss_bytes: f.rssBytes, frames_drawn: drawn,
             frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 },
             video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos,
-            group: s.group.map { .init(name: $0.name, screen: $0.screen, epoch: Self.iso8601($0.epoch), commands: $0.linked ? "group" : "local") })
+            group: s.group.map { .init(name: $0.name, screen: $0.screen, epoch: Self.iso8601($0.epoch), commands: $0.linked ? "group" : "local",
+                                       clock_offset_ms: $0.clockOffset.map { ($0 * 10_000).rounded() / 10 },
+                                       clock_synchronised: $0.clockSynchronised, clock_problem: $0.clockProblem) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array((try? encoder.encode(body)) ?? Data("{}".utf8)) + [0x0a]
@@ -128,7 +130,12 @@ public final class ControlDesk: Sendable {
         var videos: EventFeed.Videos
         /// `--group`: its name, this screen's id, the epoch held, and whether commands
         /// reach the group (`group`) or stay here while the broker is away (`local`).
-        struct Group: Encodable { var name: String; var screen: String; var epoch: String; var commands: String }
+        /// The clock: this host's minus the group's, whether NTP keeps it, and whether either
+        /// is a problem (more than a frame off, or not kept).
+        struct Group: Encodable {
+            var name: String, screen: String, epoch: String, commands: String
+            var clock_offset_ms: Double?, clock_synchronised: Bool?, clock_problem: Bool
+        }
         var group: Group?
     }
 
@@ -168,6 +175,11 @@ public final class ControlDesk: Sendable {
         let rb = readbacks.withLockedValue { $0 }
         m.counter("carousel_screenshot_readback_seconds_total", "Time the run loop spent reading frames back for screenshots.", rb.seconds)
         m.counter("carousel_screenshot_readbacks_total", "Frames read back for screenshots.", Double(rb.count))
+        if let g = s.group {
+            m.gauge("carousel_group_linked", "1 while commands reach the group (the broker holds the connection).", g.linked ? 1 : 0)
+            if let o = g.clockOffset { m.gauge("carousel_group_clock_offset_seconds", "This host's clock minus the group's.", o) }
+            m.gauge("carousel_group_clock_problem", "1 while the clock is more than a frame from the group's or not kept by NTP.", g.clockProblem ? 1 : 0)
+        }
         for extra in f.counters { m.counter(extra.name, extra.help, extra.value) }
         return m.text
     }

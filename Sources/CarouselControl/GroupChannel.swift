@@ -26,6 +26,16 @@ public final class GroupChannel: @unchecked Sendable {
         /// What this screen published last, to publish again on reconnecting.
         var ownEpoch: GroupMessage?
         var ownCommand: GroupMessage?
+        /// The other screens' clocks minus this one's, and the exchange's round trip: the
+        /// last eight answers of each (64 screens at most); the one of the shortest round
+        /// trip counts, its error at most half of it (NTP's clock filter).
+        var clocks: [String: [(offset: Double, roundTrip: Double)]] = [:]
+        /// The clock was said to be out of step with the group.
+        var saidOutOfStep = false
+        var clockTimerStarted = false
+        /// The last pings sent (a burst): an answer must name one of them.
+        var pings: [Double] = []
+        var pingWanted = false
         /// Screens and shows already said to differ, and refusals already said.
         var said: Set<String> = []
         var refused = 0
@@ -51,7 +61,10 @@ public final class GroupChannel: @unchecked Sendable {
         self.state = NIOLockedValueBox(State(show: show))
         link.listen(to: base + "/#", heard: { [weak self] topic, payload in self?.heard(topic: topic, payload: payload) },
                     linkChanged: { [weak self] connected in
-                        if connected { self?.republish() }
+                        if connected {
+                            self?.republish()
+                            self?.pingClocks()
+                        }
                         // The loop says in /status whether commands reach the group.
                         self?.wake()
                     })
@@ -61,11 +74,12 @@ public final class GroupChannel: @unchecked Sendable {
     public var show: String {
         get { state.withLockedValue { $0.show } }
         set {
-            let early = state.withLockedValue { s in
-                defer { s.show = newValue; s.early = [] }
-                return s.early
+            let (early, ping) = state.withLockedValue { s in
+                defer { s.show = newValue; s.early = []; s.pingWanted = false }
+                return (s.early, s.pingWanted)
             }
             for message in early { admit(message) }
+            if ping { sendPing() }
         }
     }
 
@@ -94,6 +108,88 @@ public final class GroupChannel: @unchecked Sendable {
         if changed { link.send(base + "/epoch/" + screen, message.payload, retain: true) }
     }
 
+    /// Seconds between asking the other screens their clocks (and at every connection): four
+    /// pings and each screen's four answers, about 100 bytes each, far below the keepalive's
+    /// traffic.
+    static let clockInterval = 600.0
+    /// More than a frame from the group's clock is out of step.
+    public static let clockTolerance = 1.0 / 60
+    private let clockQueue = DispatchQueue(label: "group-clock")
+
+    /// This screen's clock minus the group's (the median of the other screens' clocks, by
+    /// NTP's exchange over the broker); nil before an answer came.
+    public var clockOffset: Double? {
+        ClockExchange.offsetFromGroup(state.withLockedValue { s in
+            s.clocks.values.compactMap { samples in samples.min { $0.roundTrip < $1.roundTrip }?.offset }
+        })
+    }
+
+    private static func wallClock() -> Double { GroupTimeline.microseconds(Date().timeIntervalSince1970) }
+
+    /// Asks four times, a second apart (the shortest round trip of them counts).
+    private func pingClocks() {
+        sendPing()
+        for i in 1...3 { clockQueue.asyncAfter(deadline: .now() + Double(i)) { [weak self] in if self?.link.isConnected == true { self?.sendPing() } } }
+        let first = state.withLockedValue { s in
+            defer { s.clockTimerStarted = true }
+            return !s.clockTimerStarted
+        }
+        if first { scheduleClockPing() }
+    }
+
+    private func scheduleClockPing() {
+        clockQueue.asyncAfter(deadline: .now() + Self.clockInterval) { [weak self] in
+            guard let self else { return }
+            if self.link.isConnected { self.pingClocks() }
+            self.scheduleClockPing()
+        }
+    }
+
+    private func sendPing() {
+        let ping = Self.wallClock()
+        // Connected before the screen knew its show: asked once it does.
+        let now = state.withLockedValue { s -> Bool in
+            guard !s.show.isEmpty else { s.pingWanted = true; return false }
+            s.pings = Array((s.pings + [ping]).suffix(8))
+            return true
+        }
+        guard now else { return }
+        link.send(base + "/clock/" + screen, GroupMessage.clockPing(ping: ping, screen: screen, show: show).payload, retain: false)
+    }
+
+    /// libmosquitto's thread: a ping answered at once, an answer to this screen's ping kept.
+    private func clock(_ message: GroupMessage, received: Double) {
+        switch message {
+        case .clockPing(let ping, let from, _) where from != screen:
+            let reply = GroupMessage.clockReply(ping: ping, got: received, sent: Self.wallClock(), to: from, screen: screen, show: show)
+            link.send(base + "/clock/" + screen, reply.payload, retain: false)
+        case .clockReply(let ping, let got, let sent, let to, let from, _) where to == screen && from != screen:
+            // One of this screen's pings (JSON may have rounded it below a microsecond).
+            guard let ping = state.withLockedValue({ $0.pings.first { abs($0 - ping) < 1e-5 } }) else { return }
+            let (offset, roundTrip) = ClockExchange.offset(ping: ping, got: got, sent: sent, received: received)
+            guard roundTrip >= 0, roundTrip < 10 else { return }
+            let kept = state.withLockedValue { s -> Bool in
+                guard s.clocks[from] != nil || s.clocks.count < 64 else { return false }
+                s.clocks[from] = Array(((s.clocks[from] ?? []) + [(offset, roundTrip)]).suffix(8))
+                return true
+            }
+            guard kept else { return }
+            guard let mine = clockOffset else { return }
+            let out = abs(mine) > Self.clockTolerance
+            let changed = state.withLockedValue { s -> Bool in
+                defer { s.saidOutOfStep = out }
+                return s.saidOutOfStep != out
+            }
+            if changed {
+                log(out ? String(format: "group %@: this screen's clock is %+.1f ms from the group's (more than a frame): check its NTP (timedatectl, chronyc tracking)", group, mine * 1000)
+                        : String(format: "group %@: this screen's clock is back in step with the group's (%+.1f ms)", group, mine * 1000))
+            }
+            wake()
+        default:
+            break
+        }
+    }
+
     private func republish() {
         let (epoch, command) = state.withLockedValue { ($0.ownEpoch, $0.ownCommand) }
         if let epoch { link.send(base + "/epoch/" + screen, epoch.payload, retain: true) }
@@ -103,7 +199,8 @@ public final class GroupChannel: @unchecked Sendable {
     /// libmosquitto's thread.
     private func heard(topic: String, payload: [UInt8]) {
         let rest = topic.dropFirst(base.count + 1).split(separator: "/", omittingEmptySubsequences: false)
-        guard rest.count == 2, rest[0] == "command" || rest[0] == "epoch" else { return }
+        let received = Self.wallClock()
+        guard rest.count == 2, rest[0] == "command" || rest[0] == "epoch" || rest[0] == "clock" else { return }
         // A retained message cleared (an empty payload) says nothing.
         if payload.isEmpty { return }
         switch GroupMessage.parse(payload) {
@@ -113,14 +210,14 @@ public final class GroupChannel: @unchecked Sendable {
         case .success(let message):
             let from: String = switch message {
             case .command(let c, _): c.screen
-            case .epoch(_, _, let screen, _): screen
+            case .epoch(_, _, let screen, _), .clockPing(_, let screen, _), .clockReply(_, _, _, _, let screen, _): screen
             }
             guard from == String(rest[1]) else {
                 let first = state.withLockedValue { $0.firstTime("topic " + topic) }
                 if first { log("group \(group): \(topic): refused, it names another screen (\(from))") }
                 return
             }
-            admit(message)
+            if rest[0] == "clock" { clock(message, received: received) } else { admit(message) }
         }
     }
 
@@ -129,7 +226,8 @@ public final class GroupChannel: @unchecked Sendable {
     private func admit(_ message: GroupMessage) {
         let (from, show, isCommand): (String, String, Bool) = switch message {
         case .command(let c, let show): (c.screen, show, true)
-        case .epoch(_, _, let screen, let show): (screen, show, false)
+        case .epoch(_, _, let screen, let show), .clockPing(_, let screen, let show), .clockReply(_, _, _, _, let screen, let show):
+            (screen, show, false)
         }
         let kept = state.withLockedValue { s -> Bool? in
             if s.show.isEmpty {

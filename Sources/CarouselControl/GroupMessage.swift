@@ -11,6 +11,11 @@ public enum GroupMessage: Hashable, Sendable {
     case command(GroupTimeline.Command, show: String)
     /// The group's epoch, its interval (nil: no autoplay) and the show it was made for.
     case epoch(Double, interval: Double?, screen: String, show: String)
+    /// A screen asks the others their clocks: `ping` is its wall clock when it sent it.
+    case clockPing(ping: Double, screen: String, show: String)
+    /// The answer to `to`'s ping: when it was received here and when the answer left, on
+    /// this screen's wall clock (an NTP exchange over the broker).
+    case clockReply(ping: Double, got: Double, sent: Double, to: String, screen: String, show: String)
 
     public static let payloadLimit = 1024
     /// Shared instants are wall-clock seconds: from 2020 to 2200.
@@ -22,7 +27,7 @@ public enum GroupMessage: Hashable, Sendable {
         switch self {
         case .command(let c, let show):
             fields["screen"] = c.screen
-            fields["time"] = c.time
+            fields["time_us"] = Self.us(c.time)
             fields["show"] = show
             switch c.action {
             case .show(let item, let idle): fields["action"] = "show"; fields["item"] = item; fields["idle"] = idle
@@ -30,10 +35,15 @@ public enum GroupMessage: Hashable, Sendable {
             case .play(let item): fields["action"] = "play"; fields["item"] = item
             }
         case .epoch(let epoch, let interval, let screen, let show):
-            fields["epoch"] = epoch
+            fields["epoch_us"] = Self.us(epoch)
             fields["screen"] = screen
             fields["show"] = show
             if let interval { fields["interval"] = interval }
+        case .clockPing(let ping, let screen, let show):
+            (fields["ping_us"], fields["screen"], fields["show"]) = (Self.us(ping), screen, show)
+        case .clockReply(let ping, let got, let sent, let to, let screen, let show):
+            (fields["ping_us"], fields["got_us"], fields["sent_us"], fields["to"]) = (Self.us(ping), Self.us(got), Self.us(sent), to)
+            (fields["screen"], fields["show"]) = (screen, show)
         }
         return [UInt8]((try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data())
     }
@@ -43,12 +53,16 @@ public enum GroupMessage: Hashable, Sendable {
         var v: Int?
         var screen: String?
         var show: String?
-        var epoch: Double?
+        var epoch_us: Int64?
         var interval: Double?
-        var time: Double?
+        var time_us: Int64?
         var action: String?
         var item: Double?
         var idle: Double?
+        var ping_us: Int64?
+        var got_us: Int64?
+        var sent_us: Int64?
+        var to: String?
     }
 
     /// The message in `payload`, or what is wrong with it (one line).
@@ -64,12 +78,21 @@ public enum GroupMessage: Hashable, Sendable {
         guard let show = f.show, isFingerprint(show) else {
             return .failure(.init("'show' is not a show's fingerprint (16 to 64 hexadecimal digits)"))
         }
-        if let epoch = f.epoch {
-            guard instants.contains(epoch) else { return .failure(.init("'epoch' is not an instant")) }
+        if let ping = f.ping_us.flatMap(instant) {
+            guard f.got_us != nil || f.sent_us != nil || f.to != nil else { return .success(.clockPing(ping: ping, screen: screen, show: show)) }
+            guard let got = f.got_us.flatMap(instant), let sent = f.sent_us.flatMap(instant), sent >= got else {
+                return .failure(.init("'got_us' and 'sent_us' are not instants, 'sent_us' not before 'got_us'"))
+            }
+            guard let to = f.to, isScreenID(to) else { return .failure(.init("'to' is not a screen id")) }
+            return .success(.clockReply(ping: ping, got: got, sent: sent, to: to, screen: screen, show: show))
+        }
+        if f.ping_us != nil { return .failure(.init("'ping_us' is not an instant")) }
+        if let us = f.epoch_us {
+            guard let epoch = instant(us) else { return .failure(.init("'epoch_us' is not an instant")) }
             if let i = f.interval, !(i > 0 && i <= 86_400) { return .failure(.init("'interval' is not 0 to 86400 seconds")) }
             return .success(.epoch(epoch, interval: f.interval, screen: screen, show: show))
         }
-        guard let time = f.time, instants.contains(time) else { return .failure(.init("'time' is not an instant")) }
+        guard let time = f.time_us.flatMap(instant) else { return .failure(.init("'time_us' is not an instant")) }
         guard let item = f.item.flatMap({ $0 >= 0 && $0 < 10_000_000 && $0.rounded() == $0 ? Int($0) : nil }) else {
             return .failure(.init("'item' is not an index"))
         }
@@ -83,6 +106,18 @@ public enum GroupMessage: Hashable, Sendable {
         default: return .failure(.init("'action' is not show, pause or play"))
         }
         return .success(.command(GroupTimeline.Command(time: time, screen: screen, action: action), show: show))
+    }
+
+    /// Instants travel as whole microseconds since 1970 (JSON integers): a number of seconds
+    /// with a fraction came back from Foundation's JSON a bit off one time in two, and every
+    /// screen must read a command's instant to the bit. `GroupTimeline.microseconds` makes
+    /// the instants sent whole microseconds first.
+    static func us(_ t: Double) -> Int64 { t.isFinite && abs(t) < 9e12 ? Int64((t * 1e6).rounded()) : 0 }
+
+    /// Microseconds as seconds, when an instant from 2020 to 2200.
+    static func instant(_ us: Int64) -> Double? {
+        let t = Double(us) / 1e6
+        return instants.contains(t) ? t : nil
     }
 
     static func isScreenID(_ s: String) -> Bool {

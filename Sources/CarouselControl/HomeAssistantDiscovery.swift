@@ -9,6 +9,8 @@ struct HomeAssistantDiscovery {
     let base: String
     let version: String
     let hasBacklight: Bool
+    /// `--group`: a problem sensor for the clock.
+    var inGroup = false
 
     /// (topic, JSON) of every entity.
     var configs: [(String, [UInt8])] {
@@ -30,7 +32,10 @@ struct HomeAssistantDiscovery {
             light["brightness_state_topic"] = base + "/state/brightness"
             light["brightness_scale"] = 255
         }
-        return [
+        let clock = inGroup ? [entity("binary_sensor", "clock", "Clock", [
+            "state_topic": base + "/state/clock_problem", "payload_on": "ON", "payload_off": "OFF", "device_class": "problem",
+            "json_attributes_topic": base + "/state/clock", "entity_category": "diagnostic"])] : []
+        return clock + [
             entity("button", "next", "Next", ["command_topic": base + "/cmd/next", "icon": "mdi:skip-next"]),
             entity("button", "previous", "Previous", ["command_topic": base + "/cmd/previous", "icon": "mdi:skip-previous"]),
             entity("button", "reload", "Reload", ["command_topic": base + "/cmd/reload", "icon": "mdi:reload"]),

@@ -29,6 +29,16 @@ public struct ShowState: Hashable, Sendable {
         /// Commands reach the group (the broker holds the connection); false: they are this
         /// screen's only until it is back (the timeline goes on meanwhile).
         public var linked: Bool
+        /// This host's clock minus the group's (by NTP's exchange with the other screens
+        /// over the broker); nil before an answer came.
+        public var clockOffset: Double?
+        /// The kernel says NTP keeps this host's clock; nil where it cannot say.
+        public var clockSynchronised: Bool?
+
+        /// Out of step with the group by more than a frame, or not kept by NTP.
+        public var clockProblem: Bool {
+            clockSynchronised == false || (clockOffset.map { abs($0) > 1.0 / 60 } ?? false)
+        }
 
         public init(name: String, screen: String, epoch: Double, linked: Bool) {
             self.name = name

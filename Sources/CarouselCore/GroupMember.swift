@@ -42,7 +42,7 @@ public struct GroupMember: Sendable {
 
     public init(screen: String, epoch: Double, interval: Double?, lead: Double, idle: Double) {
         self.screen = screen
-        self.timeline = GroupTimeline(epoch: epoch, interval: interval)
+        self.timeline = GroupTimeline(epoch: GroupTimeline.microseconds(epoch), interval: interval)
         self.lead = max(0, lead)
         self.idle = max(0, idle)
     }
@@ -62,7 +62,7 @@ public struct GroupMember: Sendable {
     /// The group agreed on another epoch (an earlier screen's).
     public mutating func adopt(epoch: Double) {
         guard epoch.isFinite else { return }
-        timeline.epoch = epoch
+        timeline.epoch = GroupTimeline.microseconds(epoch)
     }
 
     /// A person or a remote on this screen moved, touched or steered the view: at the next
@@ -85,7 +85,7 @@ public struct GroupMember: Sendable {
         case .item(let i): item = i
         case .nextPage, .previousPage: return nil
         }
-        let command = Command(time: t + lead, screen: screen, action: .show(item: min(max(item, 0), count - 1), idle: idle))
+        let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: .show(item: min(max(item, 0), count - 1), idle: idle))
         hear(command)
         return command
     }
@@ -107,7 +107,7 @@ public struct GroupMember: Sendable {
         if acted, let shown {
             acted = false
             let action: Command.Action = paused ? .pause(item: shown) : .show(item: shown, idle: idle)
-            let command = Command(time: t + lead, screen: screen, action: action)
+            let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: action)
             hear(command)
             actions.append(.announce(command))
             return actions
@@ -116,7 +116,7 @@ public struct GroupMember: Sendable {
         // itself just changed it, which the screen is yet to hear of).
         let groupChanged = actions.contains { if case .paused = $0 { true } else { false } }
         if paused != timeline.isPaused, !groupChanged, !announcing, let shown {
-            let command = Command(time: t + lead, screen: screen, action: paused ? .pause(item: shown) : .play(item: shown))
+            let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: paused ? .pause(item: shown) : .play(item: shown))
             hear(command)
             actions.append(.announce(command))
             return actions

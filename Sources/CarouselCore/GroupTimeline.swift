@@ -38,6 +38,10 @@ public struct GroupTimeline: Hashable, Sendable {
         }
     }
 
+    /// `t` to a whole microsecond: the instants a screen sends are these, so that every
+    /// screen holds them to the bit (they travel as whole microseconds).
+    public static func microseconds(_ t: Double) -> Double { (t * 1e6).rounded() / 1e6 }
+
     /// When the show began for the group: item 0 from then, the first step one interval in
     /// (a screen that learns an earlier one from the group moves to it).
     public var epoch: Double

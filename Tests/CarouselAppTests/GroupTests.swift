@@ -101,8 +101,8 @@ struct GroupTests {
 
         // Not a group message, and one of another show: a line each, and nothing moves.
         broker.publish("kiosk-carousel/group/hall/command/x", "garbage")
-        let foreign = #"{"v":1,"screen":"x","show":"0123456789abcdef","time":"#
-            + String(Date().timeIntervalSince1970 + 0.2) + #","action":"show","item":2,"idle":60}"#
+        let foreign = #"{"v":1,"screen":"x","show":"0123456789abcdef","time_us":"#
+            + String(Int64((Date().timeIntervalSince1970 + 0.2) * 1e6)) + #","action":"show","item":2,"idle":60}"#
         broker.publish("kiosk-carousel/group/hall/command/x", foreign)
         broker.publish("kiosk-carousel/group/hall/command/y", foreign)
         #expect(a.waitForLog("group hall: kiosk-carousel/group/hall/command/x: refused, not a JSON object"), "\(a.log)")
@@ -123,6 +123,57 @@ struct GroupTests {
         #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
         #expect(a.process.isRunning && b.process.isRunning)
         #expect(commands() == "group")
+    }
+
+    @Test func eachScreenKnowsItsClockFromTheGroupsAndSaysWhenItIsOutOfStep() throws {
+        let broker = try MosquittoBroker()
+        let folder = try Fixtures.imageFolder()
+        // a's ping at its connection, caught on the way.
+        let catcher = Process()
+        catcher.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        catcher.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "kiosk-carousel/group/hall/clock/a", "-C", "1"]
+        let caught = Pipe()
+        catcher.standardOutput = caught
+        try catcher.run()
+        defer { if catcher.isRunning { kill(catcher.processIdentifier, SIGKILL) } }
+        Thread.sleep(forTimeInterval: 0.5)
+        let a = try Self.screen("a", broker: broker, folder: folder, extra: ["--control", "127.0.0.1:0"])
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        #expect(Self.wait(20) { a.log.contains("mqtt: connected") })
+        let b = try Self.screen("b", broker: broker, folder: folder, extra: ["--control", "127.0.0.1:0"])
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        func group(_ app: RunningCarousel) -> [String: Any]? {
+            guard let port = app.log.split(separator: "\n").first(where: { $0.contains("control: listening on") })
+                .flatMap({ Int($0.split(separator: ":").last!) }) else { return nil }
+            return HTTPProbe(port: port).request("GET", "/status")?.json?["group"] as? [String: Any]
+        }
+        // b asked at its connection and a answered: one host, one clock.
+        #expect(Self.wait(20) { group(b)?["clock_offset_ms"] is Double }, "\(String(describing: group(b)))")
+        let offset = try #require(group(b)?["clock_offset_ms"] as? Double)
+        #expect(abs(offset) < 1000.0 / 60, "\(offset) ms")
+        // In step with the group: a problem only where the kernel says NTP does not keep it.
+        let unkept = group(b)?["clock_synchronised"] as? Bool == false
+        #expect(group(b)?["clock_problem"] as? Bool == unkept)
+        #expect(broker.waitForRetained("homeassistant/binary_sensor/b/clock/config") != nil, "the problem sensor is announced")
+        #expect(broker.waitForRetained("kiosk-carousel/b/state/clock_problem") == (unkept ? "ON" : "OFF"))
+        if unkept { #expect(b.log.contains("this host's clock is not synchronised")) }
+
+        // A screen z whose clock runs half a minute ahead answers a's ping.
+        catcher.waitUntilExit()
+        let ping = try #require(try JSONSerialization.jsonObject(with: caught.fileHandleForReading.readDataToEndOfFile()) as? [String: Any])
+        let sent = try #require((ping["ping_us"] as? NSNumber)?.int64Value)
+        let show = try #require(ping["show"] as? String)
+        let reply = "{\"v\":1,\"screen\":\"z\",\"show\":\"\(show)\",\"to\":\"a\",\"ping_us\":\(sent),\"got_us\":\(sent + 30_000_000),\"sent_us\":\(sent + 30_000_000)}"
+        broker.publish("kiosk-carousel/group/hall/clock/z", reply)
+        #expect(a.waitForLog("group hall: this screen's clock is -"), "\(a.log)")
+        #expect(a.log.contains("ms from the group's (more than a frame)"))
+        #expect(Self.wait(10) { group(a)?["clock_problem"] as? Bool == true }, "\(String(describing: group(a)))")
+        #expect(broker.waitForRetained("kiosk-carousel/a/state/clock_problem", toBe: "ON") == "ON")
+        // An answer to a ping a never sent is not taken.
+        let forged = reply.replacingOccurrences(of: "\"ping_us\":\(sent)", with: "\"ping_us\":\(sent - 1_000_000)")
+        broker.publish("kiosk-carousel/group/hall/clock/y", forged.replacingOccurrences(of: "\"screen\":\"z\"", with: "\"screen\":\"y\""))
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(a.log.components(separatedBy: "this screen's clock is").count == 2, "one line: \(a.log)")
     }
 
     @Test func badGroupOptionsAreRefusedWithOneLine() throws {
