@@ -51,7 +51,7 @@ public struct Display {
         case .headless:
             renderer = try SDLRenderer(window: window, kind: view.renderer == .auto ? .software : view.renderer, vsync: false)
         }
-        compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate)
+        compositor = ScreenCompositor(renderer: renderer, rotation: view.rotate, span: view.wallSpan)
     }
 
     /// The size views lay out: the drawable's, turned for a panel mounted sideways.

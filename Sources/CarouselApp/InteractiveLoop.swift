@@ -240,8 +240,10 @@ struct InteractiveLoop {
     }
 
     private var geometry: InputGeometry {
-        InputGeometry(window: window.size, drawable: renderer.outputSize, origin: window.origin,
-                      rotation: compositor.rotation, touch: touch)
+        var g = InputGeometry(window: window.size, drawable: renderer.outputSize, origin: window.origin,
+                              rotation: compositor.rotation, touch: touch)
+        g.canvasOrigin = compositor.canvasOrigin(physical: renderer.outputSize)
+        return g
     }
 
     private mutating func handle(_ e: SDLEvent, now: Double) throws {

@@ -8,14 +8,17 @@ import CarouselSDL
 public final class ScreenCompositor {
     public let renderer: SDLRenderer
     public let rotation: ScreenRotation
+    /// `--span`: this screen draws its panel's part of a wall's canvas; nil: the whole view.
+    public let span: WallSpan?
     private var logical: SDLTexture?
     /// `--clock`: drawn over every view, its text set before each frame (`clockText`).
     public var clock: ClockPainter?
     public var clockText = ""
 
-    init(renderer: SDLRenderer, rotation: ScreenRotation) {
+    init(renderer: SDLRenderer, rotation: ScreenRotation, span: WallSpan? = nil) {
         self.renderer = renderer
         self.rotation = rotation
+        self.span = span
     }
 
     /// Forgets the turned frame's texture, for a lost rendering device; the next frame makes it again.
@@ -24,23 +27,38 @@ public final class ScreenCompositor {
         clock?.forgetTextures()
     }
 
-    /// The size the carousel lays out for a physical screen of `physical` pixels.
-    public func viewport(physical: Size) -> Size { rotation.logicalSize(physical: physical) }
+    /// The size the carousel lays out for a physical screen of `physical` pixels: the
+    /// logical screen's, or a spanned wall's canvas.
+    public func viewport(physical: Size) -> Size {
+        let panel = rotation.logicalSize(physical: physical)
+        return span?.canvas(panel: panel) ?? panel
+    }
+
+    /// Where the logical screen lies on the view's canvas (the origin but on a spanned wall).
+    public func canvasOrigin(physical: Size) -> Point {
+        span?.origin(panel: rotation.logicalSize(physical: physical)) ?? Point(x: 0, y: 0)
+    }
+
+    /// The scene, drawn on the current target: its part of the canvas where spanned.
+    private func drawScene(_ scene: any Scene, physical: Size) {
+        guard span != nil else { return scene.draw(on: renderer) }
+        renderer.drawingCanvas(origin: canvasOrigin(physical: physical), size: viewport(physical: physical)) { scene.draw(on: renderer) }
+    }
 
     /// Draws one frame into `target` (nil: the window), `physical` pixels in size.
     public func draw(_ scene: any Scene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
         guard rotation != .none else {
             renderer.setTarget(target)
-            scene.draw(on: renderer)
+            drawScene(scene, physical: physical)
             clock?.draw(clockText, viewport: physical, on: renderer)
             return
         }
-        let size = viewport(physical: physical)
+        let size = rotation.logicalSize(physical: physical)
         let (w, h) = (Int(size.width), Int(size.height))
         if logical?.width != w || logical?.height != h { logical = try renderer.makeTarget(width: w, height: h) }
         guard let logical else { return }
         renderer.setTarget(logical)
-        scene.draw(on: renderer)
+        drawScene(scene, physical: physical)
         clock?.draw(clockText, viewport: size, on: renderer)
         renderer.setTarget(target)
         renderer.clear(.black)

@@ -129,6 +129,19 @@ public struct ViewOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Turn the picture clockwise for a panel mounted sideways or upside down: 0, 90, 180 or 270.", valueName: "DEGREES"))
     public var rotate: ScreenRotation = .none
 
+    @Option(help: ArgumentHelp("This screen is one panel of a wall of COLS x ROWS panels, the one in column C and row R (from 0): the views are laid out across the whole wall and each panel draws its part, e.g. 2x2:1,0.", valueName: "COLSxROWS:C,R"))
+    public var span: String?
+
+    @Option(help: ArgumentHelp("With --span: the pixels hidden between two panels side by side (and above each other, if given), both bezels together, so that lines cross them straight.", valueName: "PX[,PX]"))
+    public var bezel: String?
+
+    /// `--span` and `--bezel` as a wall; nil without `--span`.
+    public var wallSpan: WallSpan? {
+        guard let text = span, var s = WallSpan(parsing: text) else { return nil }
+        if let b = bezel.flatMap(WallSpan.bezel(parsing:)) { s.bezel = b }
+        return s
+    }
+
     @Option(help: "Caption under the centred item: none, title (the manifest's title, else the file name) or full (title and caption).")
     public var captions: CaptionMode = .none
 
@@ -176,6 +189,13 @@ public struct ViewOptions: ParsableArguments, Sendable {
             throw ValidationError("--clock '\(c)': a strftime format is expected that makes some text, such as '%H:%M'")
         }
         if let s = clockSize, !(8...400).contains(s) { throw ValidationError("--clock-size must be 8 to 400 pixels, not \(s)") }
+        if let s = span, WallSpan(parsing: s) == nil {
+            throw ValidationError("--span must be COLSxROWS:C,R (1 to 16 panels a side, the panel's column and row from 0), e.g. 2x1:0,0, not \(s)")
+        }
+        if let b = bezel {
+            if span == nil { throw ValidationError("--bezel is for --span, which is not set") }
+            if WallSpan.bezel(parsing: b) == nil { throw ValidationError("--bezel must be PX or PX,PX (0 to 1000), not \(b)") }
+        }
     }
 
     /// The engine's settings: these options, with attract mode and the fling cap from `behaviour`.
@@ -216,6 +236,8 @@ public struct ViewOptions: ParsableArguments, Sendable {
          .init("border-color", .string(borderColor.hex)), .init("corner-radius", .number(cornerRadius)),
          .init("shadow", .bool(shadow)), .init("background-image", backgroundImage.map { .string($0) }, unset: "none"),
          .init("renderer", .string(renderer.rawValue)), .init("rotate", .number(Double(rotate.rawValue))),
+         .init("span", span.map { .string($0) }, unset: "the whole view on this screen"),
+         .init("bezel", bezel.map { .string($0) }, unset: "0"),
          .init("captions", .string(captions.rawValue)),
          .init("caption-format", captionFormat.map { .string($0) }, unset: "none"),
          .init("font", font.map { .string($0) }, unset: "DejaVu Sans"), .init("dots", .bool(dots)),

@@ -12,6 +12,9 @@ public struct InputGeometry: Equatable, Sendable {
     public var rotation: ScreenRotation
     /// Corrections for touch axes that disagree with the display.
     public var touch: TouchTransform
+    /// Where the logical screen lies on the view's canvas (a panel of a spanned wall,
+    /// `--span`): points are moved there.
+    public var canvasOrigin = Point(x: 0, y: 0)
 
     public init(window: Size, drawable: Size, origin: Point = Point(x: 0, y: 0),
                 rotation: ScreenRotation = .none, touch: TouchTransform = []) {

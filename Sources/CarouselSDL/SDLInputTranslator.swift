@@ -125,7 +125,7 @@ public struct SDLInputTranslator {
     private func wheel(up: Double, right: Double, at point: Point?, _ g: InputGeometry, time: Double) -> [WindowInput] {
         if SDL_GetModState().rawValue & KMOD_CTRL.rawValue != 0 {
             guard up != 0 else { return [] }
-            let centre = g.rotation.toLogical(Point(x: g.drawable.width / 2, y: g.drawable.height / 2), physical: g.drawable)
+            let centre = Self.onCanvas(Point(x: g.drawable.width / 2, y: g.drawable.height / 2), g)
             return [.zoomWheel(up, at: point ?? centre, time: time)]
         }
         // Up scrolls back, right forward.
@@ -153,13 +153,20 @@ public struct SDLInputTranslator {
     private func scaleWindowPoint(_ x: Double, _ y: Double, _ g: InputGeometry) -> Point {
         let sx = g.window.width > 0 ? g.drawable.width / g.window.width : 1
         let sy = g.window.height > 0 ? g.drawable.height / g.window.height : 1
-        return g.rotation.toLogical(Point(x: x * sx, y: y * sy), physical: g.drawable)
+        return Self.onCanvas(Point(x: x * sx, y: y * sy), g)
+    }
+
+    /// A point of the drawable on the view's canvas: turned back to the logical screen of a
+    /// rotated panel, then moved to the panel's place on a spanned wall.
+    private static func onCanvas(_ p: Point, _ g: InputGeometry) -> Point {
+        let q = g.rotation.toLogical(p, physical: g.drawable)
+        return Point(x: q.x + g.canvasOrigin.x, y: q.y + g.canvasOrigin.y)
     }
 
     private mutating func fingerPoint(_ x: Double, _ y: Double, _ g: InputGeometry) -> Point {
         if (0...1).contains(x) && (0...1).contains(y) {
             let (tx, ty) = g.touch.apply(x: x, y: y)
-            return g.rotation.toLogical(Point(x: tx * g.drawable.width, y: ty * g.drawable.height), physical: g.drawable)
+            return Self.onCanvas(Point(x: tx * g.drawable.width, y: ty * g.drawable.height), g)
         }
         if !warnedOutOfRange {
             warnedOutOfRange = true

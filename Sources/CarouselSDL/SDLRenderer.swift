@@ -52,6 +52,32 @@ public final class SDLRenderer {
         try SDLTexture(renderer: self, width: width, height: height, target: true)
     }
 
+    /// The canvas being drawn on (`drawingCanvas`): the target it lies on and where.
+    private var canvas: (target: OpaquePointer?, rect: SDL_Rect)?
+
+    /// Runs `draw` on a canvas of `size` whose point `origin` lies at the current target's
+    /// top-left corner (a panel of a spanned wall draws its part of the wall's canvas): SDL's
+    /// viewport moved there, what falls outside the target clipped. A drawing into another
+    /// target meanwhile (a crossfade's still frame) comes back to the canvas after it.
+    public func drawingCanvas(origin: Point, size: Size, _ draw: () -> Void) {
+        var rect = SDL_Rect(x: Int32((-origin.x).rounded()), y: Int32((-origin.y).rounded()),
+                            w: Int32(size.width.rounded()), h: Int32(size.height.rounded()))
+        canvas = (SDL_GetRenderTarget(handle), rect)
+        SDL_RenderSetViewport(handle, &rect)
+        draw()
+        canvas = nil
+        SDL_RenderSetViewport(handle, nil)
+    }
+
+    /// Draws into `previous` again (and on the canvas again, when it lies there).
+    private func restore(_ previous: OpaquePointer?) {
+        SDL_SetRenderTarget(handle, previous)
+        if let c = canvas, c.target == previous {
+            var rect = c.rect
+            SDL_RenderSetViewport(handle, &rect)
+        }
+    }
+
     /// Copies the top-left `width` × `height` pixels of `source` into the whole target
     /// texture `destination` (scaled to it), then draws where it drew before.
     public func copy(_ source: SDLTexture, width: Int, height: Int, into destination: SDLTexture) {
@@ -66,7 +92,7 @@ public final class SDLRenderer {
         SDL_SetTextureColorMod(source.handle, 255, 255, 255)
         SDL_RenderCopy(handle, source.handle, &rect, &whole)
         SDL_SetTextureBlendMode(source.handle, mode)
-        SDL_SetRenderTarget(handle, previous)
+        restore(previous)
     }
 
     /// Runs `draw` into the target texture `target`, then draws where it drew before.
@@ -74,7 +100,7 @@ public final class SDLRenderer {
         let previous = SDL_GetRenderTarget(handle)
         SDL_SetRenderTarget(handle, target.handle)
         draw()
-        SDL_SetRenderTarget(handle, previous)
+        restore(previous)
     }
 
     /// Draws into `texture` from now on; nil draws into the window again.
