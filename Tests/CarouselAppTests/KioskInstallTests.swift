@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// kiosk/install staged into a folder (DESTDIR), and the systemd unit checked by systemd.
 @Suite struct KioskInstallTests {
@@ -67,5 +68,62 @@ import Testing
         let r = try Self.sh("/usr/bin/systemd-analyze", ["verify", path])
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty && r.stdout.isEmpty, "systemd-analyze: \(r.stderr)\(r.stdout)")
+    }
+
+    static let noDpkgDev = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-shlibdeps") ? nil : "dpkg-dev is not installed (kiosk/setup installs it)"
+
+    @Test(.enabled(if: RequiredTools.run(missing: noDpkgDev), "dpkg-dev is not installed"))
+    func thePackageHoldsTheProgramItsUnitItsUserAndWhatItNeeds() throws {
+        try RequiredTools.check(Self.noDpkgDev)
+        let out = try Fixtures.temporaryFolder("package")
+        let built = try Self.sh(Self.kiosk + "/package", ["--binary", CarouselBinary.url.path, "--out", out, "--no-lintian"])
+        #expect(built.status == 0, "\(built.stderr)")
+        let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".deb") }.map { out + "/" + $0 })
+        // What it needs, worked out from the binary (and what it loads without linking).
+        let depends = try Self.sh("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).stdout
+        for name in ["libsdl2-2.0-0", "libmosquitto1", "libgstreamer1.0-0", "libseccomp2", "libcurl4", "libheif1",
+                     "gstreamer1.0-plugins-good", "gstreamer1.0-libav", "libegl1", "fonts-dejavu-core"] {
+            #expect(depends.contains(name), "\(name) missing from Depends: \(depends)")
+        }
+        // kiosk/setup --runtime installs the same (a list of its own, kept equal here).
+        let recommends = try Self.sh("/usr/bin/dpkg-deb", ["-f", deb, "Recommends"]).stdout
+        let needed = Set((depends + "," + recommends).split(separator: ",").compactMap {
+            $0.split(separator: "(").first?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty })
+        let setup = try String(contentsOfFile: Self.kiosk + "/setup", encoding: .utf8)
+        let listed = setup.components(separatedBy: "runtime=(").dropFirst().first?.components(separatedBy: ")").first ?? ""
+        let runtime = Set(listed.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+        // (A release build with Swift's runtime linked in needs the C++ runtime too; this
+        // debug build takes Swift's from the toolchain.)
+        #expect(needed.isSubset(of: runtime), "kiosk/setup --runtime lacks \(needed.subtracting(runtime).sorted())")
+        #expect(runtime.subtracting(needed).isSubset(of: ["libgcc-s1", "libstdc++6"]), "kiosk/setup --runtime has more: \(runtime.subtracting(needed).sorted())")
+        let files = try Self.sh("/usr/bin/dpkg-deb", ["-c", deb]).stdout
+        for path in ["./usr/bin/carousel", "./lib/systemd/system/kiosk-carousel.service", "./usr/lib/sysusers.d/kiosk-carousel.conf",
+                     "./usr/lib/udev/rules.d/70-kiosk-carousel-backlight.rules", "./etc/kiosk-carousel/carousel.toml",
+                     "./usr/share/man/man1/carousel.1.gz", "./usr/share/kiosk-carousel/Assets/manifest.toml",
+                     "./usr/share/doc/kiosk-carousel/copyright"] {
+            #expect(files.contains(path + "\n"), "\(path) not in the package")
+        }
+        // Unpacked: the unit starts the packaged program, the config is a conffile, the user
+        // gets the screen's, the GPU's and the input devices' groups, the man page has the
+        // options, and the program finds its demo pictures beside it.
+        let root = out + "/root"
+        #expect(try Self.sh("/usr/bin/dpkg-deb", ["-R", deb, root]).status == 0)
+        let unit = try String(contentsOfFile: root + "/lib/systemd/system/kiosk-carousel.service", encoding: .utf8)
+        #expect(unit.contains("ExecStart=/usr/bin/carousel --kiosk --config /etc/kiosk-carousel/carousel.toml"))
+        #expect(try String(contentsOfFile: root + "/DEBIAN/conffiles", encoding: .utf8) == "/etc/kiosk-carousel/carousel.toml\n")
+        let users = try String(contentsOfFile: root + "/usr/lib/sysusers.d/kiosk-carousel.conf", encoding: .utf8)
+        #expect(["m kiosk video", "m kiosk render", "m kiosk input"].allSatisfy(users.contains))
+        let man = try Self.sh("/bin/sh", ["-c", "zcat '\(root)/usr/share/man/man1/carousel.1.gz'"]).stdout
+        #expect(man.contains(".TH CAROUSEL 1") && man.contains("--group <NAME>") && man.contains("CAROUSEL RENDER"))
+        for script in ["postinst", "prerm", "postrm"] {
+            #expect(FileManager.default.isExecutableFile(atPath: root + "/DEBIAN/" + script))
+        }
+        let postrm = try String(contentsOfFile: root + "/DEBIAN/postrm", encoding: .utf8)
+        #expect(postrm.contains("rm -rf /var/cache/kiosk-carousel"))
+        #expect(!postrm.split(separator: "\n").contains { $0.contains("rm ") && $0.contains("/srv") }, "purge takes the caches, never the pictures")
+        let render = root + "/render"
+        try "snapshot first\n".write(toFile: out + "/script.txt", atomically: true, encoding: .utf8)
+        let r = try Self.sh(root + "/usr/bin/carousel", ["render", "--script", out + "/script.txt", "--out", render, "--size", "320x180"])
+        #expect(r.status == 0 && FileManager.default.fileExists(atPath: render + "/first.png"), "\(r.stderr)")
     }
 }
