@@ -39,6 +39,14 @@ struct ControlOptions: ParsableArguments, Sendable {
         return (host, port)
     }
 
+    /// The control API's status page as other machines reach it (Home Assistant's link to
+    /// the screen); nil when it listens on loopback only, or not at all.
+    var peopleURL: String? {
+        guard let (host, port) = endpoint, port != 0, !ControlServer.isLoopback(host) else { return nil }
+        let name = host == "0.0.0.0" || host == "::" ? ProcessInfo.processInfo.hostName : host
+        return "http://\(name.contains(":") ? "[\(name)]" : name):\(port)/status"
+    }
+
     func validate() throws {
         if let mqtt, MQTTSettings.parse(url: mqtt) == nil {
             throw ValidationError("--mqtt must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not \(mqtt)")

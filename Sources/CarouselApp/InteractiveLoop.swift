@@ -46,6 +46,10 @@ struct InteractiveLoop {
     var control: ControlDesk?
     /// Autoplay is set (`--autoplay`): remote `pause` and `play` have something to do.
     var canPlay = false
+    /// The wall the carousel goes back to (`--view mosaic|grid`); nil: the carousel only.
+    var wall: ViewKind?
+    /// The control API's address for people (Home Assistant's link to the screen); nil: none.
+    var controlURL: String?
     /// A remote `pause` holds autoplay, also in a view opened later.
     private var paused = false
     /// The screenshots and commands the control part waits for; nil without it.
@@ -395,6 +399,11 @@ struct InteractiveLoop {
         s.screenReason = screenReason
         s.brightness = brightness
         s.group = group?.status
+        s.capabilities.canPlay = canPlay
+        s.capabilities.wall = wall?.rawValue
+        s.capabilities.count = scene.sources.count
+        s.capabilities.controlURL = controlURL
+        s.panelStaysLit = !screenOn && !panelOff
         control.publish(s)
     }
 }

@@ -248,6 +248,8 @@ extension RunCommand {
         loop.screenPlan = ScreenPlan(hours: try schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
                                      wakeDuration: view.carouselSettings(behaviour).attract.idleResume)
         loop.canPlay = behaviour.autoplay != nil
+        loop.wall = view.home.isTiled ? view.home : nil
+        loop.controlURL = remote.peopleURL
         // The clock as this run's options say (a reload may change it).
         screen.compositor.clock = try view.clockPainter(height: Int(screen.compositor.viewport(physical: screen.renderer.outputSize).height))
         screen.compositor.clockText = ""

@@ -32,7 +32,11 @@ public enum MQTTCommand {
             default: return .failure(.badRequest("playing takes ON or OFF"))
             }
         case "goto":
-            if !json { return Int(text).map { .success(.gotoIndex($0)) } ?? .failure(.badRequest("goto takes an index or {\"index\": N} or {\"source\": \"...\"}")) }
+            // Home Assistant's number entity may send "3.0".
+            if !json {
+                let index = Int(text) ?? Double(text).flatMap { $0.rounded() == $0 && abs($0) < 1e9 ? Int($0) : nil }
+                return index.map { .success(.gotoIndex($0)) } ?? .failure(.badRequest("goto takes an index or {\"index\": N} or {\"source\": \"...\"}"))
+            }
         case "seek":
             // A number of seconds from the clip's start, or with a sign, from where it is.
             if !json {

@@ -68,6 +68,8 @@ public final class MQTTLink: @unchecked Sendable {
         var published: [String: String] = [:]
         var lastShot = -Double.infinity
         var shotPlanned = false
+        /// What the last discovery offered: announced again when the screen's abilities change.
+        var announced: ShowState.Capabilities?
     }
     private let state = NIOLockedValueBox(State())
     /// Held while a message is handed to the handle; `destroyed` once `stop` lets it go.
@@ -230,9 +232,12 @@ public final class MQTTLink: @unchecked Sendable {
     /// comes back.
     private func announce() {
         publish("availability", "online")
+        let s = desk.state
+        state.withLockedValue { $0.announced = s.capabilities }
         for (topic, config) in HomeAssistantDiscovery(settings: settings, base: base, version: desk.version,
-                                                      hasBacklight: desk.state.brightness != nil,
-                                                      inGroup: state.withLockedValue { !$0.listeners.isEmpty }).configs {
+                                                      hasBacklight: s.brightness != nil,
+                                                      inGroup: state.withLockedValue { !$0.listeners.isEmpty },
+                                                      capabilities: s.capabilities).configs {
             publish(raw: topic, config)
         }
         publishState(desk.state, force: true)
@@ -240,6 +245,11 @@ public final class MQTTLink: @unchecked Sendable {
     }
 
     private func publishState(_ s: ShowState, force: Bool) {
+        // Abilities changed (the first state after connecting, a rescan's count): discovery again.
+        if !force, state.withLockedValue({ $0.announced != nil && $0.announced != s.capabilities }) {
+            announce()
+            return
+        }
         let counts = desk.feed.counts
         let failed = counts.failed.values.reduce(0, +)
         var attributes: [String: Any] = ["count": s.count, "view": s.view, "screen_reason": s.screenReason]
@@ -252,6 +262,7 @@ public final class MQTTLink: @unchecked Sendable {
             ("state/index", s.index.map(String.init) ?? ""), ("state/title", s.title ?? ""), ("state/view", s.view),
             ("state/playing", s.playing ? "ON" : "OFF"), ("state/screen", s.screenOn ? "ON" : "OFF"),
             ("state/failed", String(failed)), ("state/attributes", Self.json(attributes)),
+            ("state/screen_attributes", Self.json(["panel": s.screenOn ? "on" : s.panelStaysLit ? "black, the panel stays lit" : "off"])),
         ] + (s.brightness.map { [("state/brightness", String(Int(($0 * 255).rounded())))] } ?? [])
         // The last clip's state and the frames its clips dropped.
         let video: [(String, String)] = [("state/video", counts.videoState ?? ""),

@@ -20,6 +20,23 @@ public struct ShowState: Hashable, Sendable {
     public var brightness: Double?
     /// `--group`: which group, and how this screen stands in it; nil alone.
     public var group: Group?
+    /// What this screen can be asked to do (Home Assistant offers only that).
+    public var capabilities = Capabilities()
+    /// The screen is off but the panel stays lit, black (no DPMS, no backlight control).
+    public var panelStaysLit = false
+
+    public struct Capabilities: Hashable, Sendable {
+        /// Autoplay is set (`--autoplay`): pause and play do something.
+        public var canPlay = false
+        /// The wall this screen goes back to (`mosaic` or `grid`); nil: the carousel only.
+        public var wall: String?
+        /// Pictures in the show.
+        public var count = 0
+        /// The control API's address for people (`configuration_url`); nil: none reachable.
+        public var controlURL: String?
+
+        public init() {}
+    }
 
     public struct Group: Hashable, Sendable {
         public var name: String

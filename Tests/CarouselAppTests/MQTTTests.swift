@@ -21,18 +21,29 @@ struct MQTTTests {
         #expect(broker.retained(base + "/state/screen") == "ON")
 
         // Discovery: one device, a unique id and the last will on every entity.
+        // Only what this screen can do: autoplay is set, there is no wall (so no View).
+        _ = broker.waitForRetained("homeassistant/number/lobby/index/config")
         let configs = broker.retainedAll("homeassistant/+/lobby/+/config")
-        #expect(Set(configs.keys) == Set(["button/lobby/next", "button/lobby/previous", "button/lobby/reload", "light/lobby/screen",
-                                         "switch/lobby/playing", "select/lobby/view", "sensor/lobby/title", "sensor/lobby/failed",
-                                         "image/lobby/screenshot"].map { "homeassistant/\($0)/config" }))
-        var uniqueIDs: Set<String> = []
-        for (_, text) in configs {
+        let offered = ["button/lobby/next", "button/lobby/previous", "button/lobby/first", "button/lobby/last",
+                       "button/lobby/reload", "number/lobby/index", "light/lobby/screen", "switch/lobby/playing",
+                       "sensor/lobby/title", "sensor/lobby/failed", "image/lobby/screenshot"]
+        #expect(Set(configs.keys) == Set(offered.map { "homeassistant/\($0)/config" }), "\(configs.keys.sorted())")
+        var uniqueIDs: Set<String> = [], names: Set<String> = []
+        for (topic, text) in configs {
             let c = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             #expect(c["availability_topic"] as? String == base + "/availability")
             if let id = c["unique_id"] as? String { uniqueIDs.insert(id) }
-            #expect((c["device"] as? [String: Any])?["identifiers"] as? [String] == ["kiosk-carousel-lobby"])
+            if let name = c["name"] as? String { names.insert(name) }
+            let device = c["device"] as? [String: Any]
+            #expect(device?["identifiers"] as? [String] == ["kiosk-carousel-lobby"])
+            #expect(device?["model"] as? String != device?["manufacturer"] as? String)
+            // default_entity_id, which Home Assistant 2025.10 and later want instead of object_id.
+            let component = topic.split(separator: "/")[1]
+            #expect(c["object_id"] == nil && (c["default_entity_id"] as? String)?.hasPrefix("\(component).kiosk_lobby_") == true)
         }
-        #expect(uniqueIDs.count == 9)
+        #expect(uniqueIDs.count == offered.count && names.count == offered.count, "one name each: \(names.sorted())")
+        #expect(configs["homeassistant/button/lobby/reload/config"]?.contains(#""entity_category":"config""#) == true)
+        #expect(configs["homeassistant/sensor/lobby/failed/config"]?.contains(#""entity_category":"diagnostic""#) == true)
         // The screenshot for the image entity: a PNG, small.
         // Encoded after the connection (seconds under ThreadSanitizer).
         _ = broker.waitForRetained(base + "/screenshot", timeout: 30)
@@ -44,6 +55,8 @@ struct MQTTTests {
         #expect(broker.waitForRetained(base + "/state/index", toBe: "1") == "1")
         broker.publish(base + "/cmd/goto", #"{"index": 3}"#)
         #expect(broker.waitForRetained(base + "/state/index", toBe: "3") == "3")
+        broker.publish(base + "/cmd/goto", "2.0")  // Home Assistant's number entity
+        #expect(broker.waitForRetained(base + "/state/index", toBe: "2") == "2")
         broker.publish(base + "/cmd/playing", "OFF")
         #expect(broker.waitForRetained(base + "/state/playing", toBe: "OFF") == "OFF")
         broker.publish(base + "/cmd/view", "mosaic")
@@ -92,6 +105,34 @@ struct MQTTTests {
         // Under ThreadSanitizer a race it reported makes the status 66: its report is in the log.
         #expect(app.process.terminationStatus == 0, "log: \(app.log)")
         #expect(broker.retained("kiosk-carousel/hall/availability") == "offline")
+    }
+
+    @Test func aScreenWithAWallAndNoAutoplayOffersTheViewAndNoAutoplaySwitch() throws {
+        let broker = try MosquittoBroker()
+        // An earlier start of this screen offered autoplay: its config is taken away.
+        broker.publish("homeassistant/switch/hall/playing/config", #"{"name": "Autoplay"}"#, retain: true)
+        let app = try RunningCarousel(args: [try Fixtures.imageFolder(), "--size", "640x360", "--view", "grid",
+                                             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", "hall"],
+                                      display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        let select = try #require(broker.waitForRetained("homeassistant/select/hall/view/config"), "log: \(app.log)")
+        let c = try #require(try JSONSerialization.jsonObject(with: Data(select.utf8)) as? [String: Any])
+        #expect(c["options"] as? [String] == ["Carousel", "Wall"])
+        #expect((c["command_template"] as? String)?.contains("'grid'") == true, "the wall is this screen's grid, not a mosaic")
+        #expect(Self.wait(10) { broker.retained("homeassistant/switch/hall/playing/config") == nil }, "no autoplay: no switch")
+        #expect(broker.waitForRetained("kiosk-carousel/hall/state/view") == "grid")
+        broker.publish("kiosk-carousel/hall/cmd/screen", "OFF")
+        let panel = broker.waitForRetained("kiosk-carousel/hall/state/screen_attributes", toBe: #"{"panel":"black, the panel stays lit"}"#)
+        #expect(panel == #"{"panel":"black, the panel stays lit"}"#, "the dummy display cannot switch its panel off")
+    }
+
+    static func wait(_ timeout: Double, until done: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if done() { return true }
+            Thread.sleep(forTimeInterval: 0.2)
+        }
+        return done()
     }
 
     @Test func badOptionsAreRefusedWithOneLine() throws {
