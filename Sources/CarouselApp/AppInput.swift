@@ -42,6 +42,8 @@ public enum AppInput: Equatable, Sendable {
     case showView(ViewKind)
     /// A remote `brightness`, 0 to 1.
     case brightness(Double)
+    /// A presence sensor (`--presence-topic`, a remote `presence`): someone there or not.
+    case presence(Bool)
 }
 
 /// Which keys do what beyond navigation.

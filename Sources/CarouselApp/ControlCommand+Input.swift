@@ -20,7 +20,7 @@ extension ControlCommand {
             let clip = scene.state.kind == .carousel && scene.state.focus.map { scene.sources.indices.contains($0) && scene.sources[$0].isClip } == true
             if !clip { return .failure(.conflict("no clip is in focus")) }
             if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
-        case .screen, .brightness, .reload:
+        case .screen, .brightness, .reload, .presence:
             break
         }
         let count = scene.sources.count
@@ -48,6 +48,7 @@ extension ControlCommand {
         case .screen(let on): return .success([.screen(on: on)])
         case .brightness(let v): return .success([.brightness(v)])
         case .reload: return .success([.reload])
+        case .presence(let p): return .success([.presence(p)])
         }
     }
 }

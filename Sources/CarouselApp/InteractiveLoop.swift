@@ -335,6 +335,9 @@ struct InteractiveLoop {
             needsDraw = true
         case .brightness(let value):
             if backlight?.set(value) == nil { brightness = backlight?.level }
+        case .presence(let present):
+            screenPlan.presence(present, at: now)
+            try followScreenPlan(now: now)
         }
     }
 
@@ -403,6 +406,7 @@ struct InteractiveLoop {
         s.capabilities.wall = wall?.rawValue
         s.capabilities.count = scene.sources.count
         s.capabilities.controlURL = controlURL
+        s.capabilities.inGroup = group != nil
         s.panelStaysLit = !screenOn && !panelOff
         control.publish(s)
     }

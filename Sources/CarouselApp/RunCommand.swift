@@ -40,6 +40,12 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Opening hours, e.g. \"Mon-Fri 08:00-18:00, Sat 10:00-16:00\": outside them the screen is black and the program sleeps; a touch wakes it for --idle-resume seconds.", valueName: "HOURS"))
     var schedule: String?
 
+    @Option(help: ArgumentHelp("Within the opening hours, the screen goes dark SECONDS after the last presence (--presence-topic, the control API's /presence) or touch, and a presence wakes it.", valueName: "SECONDS"))
+    var presenceTimeout: Double?
+
+    @Option(help: ArgumentHelp("An MQTT topic saying whether someone is there (a Home Assistant occupancy or motion sensor's state: ON/OFF, or Zigbee2MQTT's {\"occupancy\": true}); needs --mqtt.", valueName: "TOPIC"))
+    var presenceTopic: String?
+
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
     var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
 
@@ -67,6 +73,14 @@ public struct RunCommand: ParsableCommand {
         }
         if !(rescan >= 0 && rescan.isFinite) { throw ValidationError("--rescan must be 0 or more seconds, not \(rescan)") }
         if display < 0 { throw ValidationError("--display must be 0 or more, not \(display)") }
+        if let t = presenceTimeout, !(t >= 5 && t <= 86_400) { throw ValidationError("--presence-timeout must be 5 to 86400 seconds, not \(t)") }
+        if let topic = presenceTopic {
+            if remote.mqtt == nil { throw ValidationError("--presence-topic needs --mqtt (the broker the sensor publishes to)") }
+            if topic.isEmpty || topic.contains("+") || topic.contains("#") || topic.utf8.count > 256 {
+                throw ValidationError("--presence-topic must be one topic, without + or #, not \(topic)")
+            }
+            if presenceTimeout == nil { throw ValidationError("--presence-topic needs --presence-timeout SECONDS (how long the screen stays on after the last presence)") }
+        }
         try screens.validate(mqtt: remote.mqtt)
     }
 
@@ -82,6 +96,8 @@ public struct RunCommand: ParsableCommand {
          .init("display", .number(Double(display))), .init("vsync", .bool(vsync)),
          .init("kiosk", .bool(kiosk)), .init("schedule", schedule.map { .string($0) }, unset: "always on"),
          .init("touch-transform", .string(touchTransform.description)),
+         .init("presence-timeout", presenceTimeout.map { .number($0) }, unset: "off"),
+         .init("presence-topic", presenceTopic.map { .string($0) }, unset: "none"),
          .init("quit-keys", .string(quitKeys.defaultValueDescription)),
          .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
             + source.configEntries + view.configEntries + behaviour.configEntries + remote.configEntries + screens.configEntries
@@ -116,7 +132,8 @@ public struct RunCommand: ParsableCommand {
         // The control API: listening before the screen opens, so a wrong address or a
         // missing token stops the start at once.
         var channel: GroupChannel?
-        let control = try remote.start(clock: clock) { link in
+        let control = try remote.start(clock: clock) { [presenceTopic] link in
+            if let presenceTopic { link.listenForPresence(on: presenceTopic) { Log.info($0) } }
             channel = screens.group.map { name in
                 GroupChannel(link: link, group: name, screen: link.id, show: "", log: { Log.info($0) }, wake: { WakeReason.workDone.post() })
             }
@@ -247,6 +264,7 @@ extension RunCommand {
                                    keys: KeyBindings(kiosk: kiosk, quit: quitKeys.combo), catalog: catalog, clock: clock)
         loop.screenPlan = ScreenPlan(hours: try schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
                                      wakeDuration: view.carouselSettings(behaviour).attract.idleResume)
+        loop.screenPlan.presenceTimeout = presenceTimeout
         loop.canPlay = behaviour.autoplay != nil
         loop.wall = view.home.isTiled ? view.home : nil
         loop.controlURL = remote.peopleURL

@@ -1,14 +1,25 @@
 /// Whether the screen is on, and why: opening hours (`--schedule`), a remote `screen`
-/// command, and touches. A command holds until the next command or the next change of the
-/// hours; a touch wakes a screen that is off (by the hours or a command) for the wake
-/// duration after the last input.
+/// command, touches and presence. A command holds until the next command or the next change
+/// of the hours; a touch wakes a screen that is off (by the hours or a command) for the wake
+/// duration after the last input. With `--presence-timeout`, within the hours (or all the
+/// time without them) the screen is on only while someone is there: a presence sensor says
+/// so (a motion sensor's pulse, or an occupancy sensor's on), or a touch; it goes dark that
+/// many seconds after the last of them. Outside the hours presence wakes nothing (a closed
+/// shop's cleaner does not light the window); a touch still does.
 struct ScreenPlan {
     /// Nil without `--schedule`: open all the time.
     var hours: OpeningHours?
     /// Seconds a touch keeps a dark screen on (`--idle-resume`).
     let wakeDuration: Double
+    /// `--presence-timeout`: seconds the screen stays on after the last presence or touch;
+    /// nil: presence plays no part.
+    var presenceTimeout: Double?
     private var command: (on: Bool, until: Double?)?
     private var wokenUntil: Double?
+    /// An occupancy sensor says someone is there now.
+    private var occupied = false
+    /// The last presence or touch (the program's start counts as one).
+    private var lastSeen = 0.0
 
     init(hours: OpeningHours?, wakeDuration: Double) {
         self.hours = hours
@@ -32,8 +43,17 @@ struct ScreenPlan {
             if woken { return State(on: true, reason: "touch", nextChange: min(wokenUntil!, hoursNext ?? .infinity)) }
             return State(on: false, reason: "command", nextChange: hoursNext)
         }
+        if let h, !h.on {
+            if woken { return State(on: true, reason: "touch", nextChange: min(wokenUntil!, hoursNext ?? .infinity)) }
+            return State(on: false, reason: "hours", nextChange: hoursNext)
+        }
+        if let timeout = presenceTimeout {
+            if occupied { return State(on: true, reason: "presence", nextChange: hoursNext) }
+            let until = lastSeen + timeout
+            if now < until { return State(on: true, reason: "presence", nextChange: min(until, hoursNext ?? .infinity)) }
+            return State(on: false, reason: "nobody", nextChange: hoursNext)
+        }
         guard let h else { return State(on: true, reason: "start", nextChange: nil) }
-        if !h.on && woken { return State(on: true, reason: "touch", nextChange: min(wokenUntil!, hoursNext ?? .infinity)) }
         return State(on: h.on, reason: "hours", nextChange: hoursNext)
     }
 
@@ -48,7 +68,17 @@ struct ScreenPlan {
     }
 
     /// Someone touched the screen (or pressed a key) at `now`.
-    mutating func touched(at now: Double) { wokenUntil = now + wakeDuration }
+    mutating func touched(at now: Double) {
+        wokenUntil = now + wakeDuration
+        lastSeen = max(lastSeen, now)
+    }
+
+    /// A presence sensor at `now`: someone there (a motion sensor's pulse, an occupancy
+    /// sensor's on) or nobody any more (an occupancy sensor's off: the timeout runs from now).
+    mutating func presence(_ present: Bool, at now: Double) {
+        occupied = present
+        lastSeen = max(lastSeen, now)
+    }
 
     /// A remote `screen` command: it holds until the hours next change.
     mutating func command(on: Bool, now: Double) {

@@ -18,6 +18,8 @@ public enum ControlCommand: Hashable, Sendable {
     case brightness(Double)
     /// Read the configuration and the sources again (as SIGHUP).
     case reload
+    /// A presence sensor: someone there, or nobody any more (`--presence-timeout`).
+    case presence(Bool)
 
 
     /// Its name in logs and MQTT topics.
@@ -35,6 +37,7 @@ public enum ControlCommand: Hashable, Sendable {
         case .screen: "screen"
         case .brightness: "brightness"
         case .reload: "reload"
+        case .presence: "presence"
         }
     }
 }

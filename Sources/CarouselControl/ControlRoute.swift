@@ -38,7 +38,7 @@ public enum ControlRoute: Hashable, Sendable {
     }
 
     static let commandPaths: Set<String> = ["/next", "/previous", "/first", "/last", "/goto", "/pause", "/play",
-                                            "/seek", "/view", "/screen", "/brightness", "/reload"]
+                                            "/seek", "/view", "/screen", "/brightness", "/reload", "/presence"]
 
     static func command(path: String, body: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
         switch path {
@@ -49,7 +49,7 @@ public enum ControlRoute: Hashable, Sendable {
         case "/pause": return .success(.pause)
         case "/play": return .success(.play)
         case "/reload": return .success(.reload)
-        case "/goto", "/seek", "/view", "/screen", "/brightness":
+        case "/goto", "/seek", "/view", "/screen", "/brightness", "/presence":
             return ControlPayload.command(String(path.dropFirst()), json: body)
         default:
             return .failure(ControlRefusal(404, "no such endpoint: \(clip(path))"))
@@ -120,6 +120,12 @@ public enum ControlPayload {
                 return .failure(.badRequest("brightness takes {\"value\": 0.0 to 1.0}"))
             }
             return .success(.brightness(v))
+        case "presence":
+            struct Presence: Decodable { var present: Bool }
+            guard let p = decode(Presence.self)?.present else {
+                return .failure(.badRequest("presence takes {\"present\": true} or {\"present\": false}"))
+            }
+            return .success(.presence(p))
         default:
             return .failure(ControlRefusal(404, "no such command: \(ControlRoute.clip(name))"))
         }

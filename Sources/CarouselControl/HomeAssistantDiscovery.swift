@@ -9,8 +9,6 @@ struct HomeAssistantDiscovery {
     let base: String
     let version: String
     let hasBacklight: Bool
-    /// `--group`: a problem sensor for the clock.
-    var inGroup = false
     /// What this screen can do: only that is offered (a control Home Assistant shows that
     /// the screen then refuses would snap back without a word).
     var capabilities = ShowState.Capabilities()
@@ -77,7 +75,7 @@ struct HomeAssistantDiscovery {
         } else {
             withdrawn.append(topic("select", "view"))
         }
-        if inGroup {
+        if capabilities.inGroup {
             offered.append(entity("binary_sensor", "clock", "Clock", [
                 "state_topic": base + "/state/clock_problem", "payload_on": "ON", "payload_off": "OFF", "device_class": "problem",
                 "json_attributes_topic": base + "/state/clock", "entity_category": "diagnostic"]))

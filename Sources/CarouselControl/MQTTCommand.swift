@@ -9,7 +9,26 @@ public enum MQTTCommand {
 
     /// Names of the command topics (`kiosk-carousel/<id>/cmd/<name>`).
     public static let names = ["next", "previous", "first", "last", "reload", "pause", "play", "playing",
-                               "goto", "seek", "view", "screen", "brightness"]
+                               "goto", "seek", "view", "screen", "brightness", "presence"]
+
+    /// A presence sensor's payload as sensors send it: Home Assistant's binary sensor (`ON`,
+    /// `OFF`), words (`true`, `occupied`, `detected`, `clear`...), `1`/`0`, or a JSON object
+    /// with `occupancy`, `presence`, `present` or `motion` (Zigbee2MQTT's sensors); nil for
+    /// anything else.
+    public static func presence(_ payload: [UInt8]) -> Bool? {
+        guard payload.count <= payloadLimit else { return nil }
+        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        switch text {
+        case "on", "true", "1", "occupied", "detected", "home", "present", "motion": return true
+        case "off", "false", "0", "clear", "unoccupied", "not_home", "away", "absent", "none": return false
+        default: break
+        }
+        guard text.hasPrefix("{"), let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any] else { return nil }
+        for key in ["occupancy", "presence", "present", "motion"] {
+            if let b = object[key] as? Bool { return b }
+        }
+        return nil
+    }
 
     public static func parse(name: String, payload: [UInt8]) -> Result<ControlCommand, ControlRefusal> {
         guard payload.count <= payloadLimit else {
@@ -55,6 +74,9 @@ public enum MQTTCommand {
                 default: return .failure(.badRequest("screen takes ON or OFF"))
                 }
             }
+        case "presence":
+            return presence(payload).map { .success(.presence($0)) }
+                ?? .failure(.badRequest("presence takes ON or OFF (or true/false, 1/0, occupied/clear, {\"occupancy\": true})"))
         case "brightness":
             // Home Assistant's light sends 0-255.
             if !json {

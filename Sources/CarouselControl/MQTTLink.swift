@@ -159,6 +159,23 @@ public final class MQTTLink: @unchecked Sendable {
         state.withLockedValue { $0.listeners.append((filter, prefix, heard, linkChanged)) }
     }
 
+    /// `--presence-topic`: a sensor's state topic; each message that says someone is there or
+    /// not becomes the `presence` command (one line per kind of payload not understood).
+    public func listenForPresence(on topic: String, log: @escaping @Sendable (String) -> Void) {
+        let said = NIOLockedValueBox(Set<String>())
+        listen(to: topic, heard: { [weak self] t, payload in
+            guard t == topic, let self else { return }
+            guard let present = MQTTCommand.presence(payload) else {
+                let line = String(decoding: payload.prefix(40), as: UTF8.self)
+                if said.withLockedValue({ $0.count < 16 && $0.insert(line).inserted }) {
+                    log("mqtt: \(topic): ignored, not a presence (ON or OFF): \(ControlRoute.clip(line))")
+                }
+                return
+            }
+            self.desk.inbox.post(.command(.presence(present))) { _ in }
+        }, linkChanged: { _ in })
+    }
+
     /// The screen's id (`--mqtt-id`).
     public var id: String { settings.id }
 
@@ -236,7 +253,6 @@ public final class MQTTLink: @unchecked Sendable {
         state.withLockedValue { $0.announced = s.capabilities }
         for (topic, config) in HomeAssistantDiscovery(settings: settings, base: base, version: desk.version,
                                                       hasBacklight: s.brightness != nil,
-                                                      inGroup: state.withLockedValue { !$0.listeners.isEmpty },
                                                       capabilities: s.capabilities).configs {
             publish(raw: topic, config)
         }

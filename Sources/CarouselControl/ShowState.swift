@@ -14,7 +14,8 @@ public struct ShowState: Hashable, Sendable {
     /// Autoplay set and not paused.
     public var playing = false
     public var screenOn = true
-    /// Why the screen is as it is: `start`, `hours`, `touch` or `command`.
+    /// Why the screen is as it is: `start`, `hours`, `touch`, `command`, `presence` or
+    /// `nobody` (`--presence-timeout` passed without presence or touch).
     public var screenReason = "start"
     /// The backlight's level, 0 to 1; nil where the panel has none the program may set.
     public var brightness: Double?
@@ -34,6 +35,8 @@ public struct ShowState: Hashable, Sendable {
         public var count = 0
         /// The control API's address for people (`configuration_url`); nil: none reachable.
         public var controlURL: String?
+        /// In a group (`--group`): the clock's health is reported.
+        public var inGroup = false
 
         public init() {}
     }

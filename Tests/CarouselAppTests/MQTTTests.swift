@@ -126,6 +126,44 @@ struct MQTTTests {
         #expect(panel == #"{"panel":"black, the panel stays lit"}"#, "the dummy display cannot switch its panel off")
     }
 
+    @Test func anOccupancySensorWakesTheScreenAndNobodyThereLetsItGoDark() throws {
+        let broker = try MosquittoBroker()
+        let topic = "zigbee2mqtt/hall_sensor"
+        let app = try RunningCarousel(args: [try Fixtures.imageFolder(), "--size", "640x360", "--control", "127.0.0.1:0",
+                                             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", "hall",
+                                             "--presence-timeout", "5", "--presence-topic", topic],
+                                      display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitForLog("mqtt: connected"), "\(app.log)")
+        let port = try #require(app.log.split(separator: "\n").first { $0.contains("control: listening on") }
+            .flatMap { Int($0.split(separator: ":").last!) })
+        func screen() -> [String: Any]? { HTTPProbe(port: port).request("GET", "/status")?.json?["screen"] as? [String: Any] }
+        // On at start; dark 5 s after it with nobody there.
+        #expect(screen()?["on"] as? Bool == true)
+        #expect(Self.wait(15) { screen()?["on"] as? Bool == false }, "\(String(describing: screen()))")
+        #expect(screen()?["reason"] as? String == "nobody")
+        // Someone comes (Zigbee2MQTT's JSON): on at once, and on while occupied.
+        let woke = Date()
+        broker.publish(topic, #"{"occupancy": true, "battery": 90}"#)
+        #expect(Self.wait(5) { screen()?["on"] as? Bool == true }, "\(String(describing: screen()))")
+        let took = Date().timeIntervalSince(woke)
+        Thread.sleep(forTimeInterval: 6)
+        #expect(screen()?["on"] as? Bool == true, "still occupied after the timeout")
+        // Gone (Home Assistant's binary sensor's OFF): dark 5 s later.
+        broker.publish(topic, "OFF")
+        Thread.sleep(forTimeInterval: 2)
+        #expect(screen()?["on"] as? Bool == true)
+        #expect(Self.wait(10) { screen()?["on"] as? Bool == false })
+        // Not a presence: one line, nothing changes.
+        broker.publish(topic, "banana")
+        #expect(app.waitForLog("mqtt: \(topic): ignored, not a presence (ON or OFF): banana"), "\(app.log)")
+        #expect(screen()?["on"] as? Bool == false)
+        // The control API's /presence does the same.
+        #expect(HTTPProbe(port: port).request("POST", "/presence", body: #"{"present": true}"#)?.status == 200)
+        #expect(screen()?["on"] as? Bool == true)
+        print("presence to a lit screen: \(String(format: "%.0f", took * 1000)) ms (polled at 0.2 s)")
+    }
+
     static func wait(_ timeout: Double, until done: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
@@ -140,7 +178,11 @@ struct MQTTTests {
         for (args, said) in [(["--mqtt", "http://x"], "--mqtt must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT]"),
                              (["--mqtt-id", "x"], "are for --mqtt, which is not set"),
                              (["--mqtt", "mqtt://x", "--mqtt-password-file", "/p"], "--mqtt-password-file needs --mqtt-user"),
-                             (["--mqtt", "mqtt://x", "--mqtt-id", "a/b"], "--mqtt-id may hold letters, digits")] {
+                             (["--mqtt", "mqtt://x", "--mqtt-id", "a/b"], "--mqtt-id may hold letters, digits"),
+                             (["--presence-topic", "a/b", "--presence-timeout", "30"], "--presence-topic needs --mqtt"),
+                             (["--mqtt", "mqtt://x", "--presence-topic", "a/#", "--presence-timeout", "30"], "--presence-topic must be one topic"),
+                             (["--mqtt", "mqtt://x", "--presence-topic", "a/b"], "--presence-topic needs --presence-timeout"),
+                             (["--presence-timeout", "1"], "--presence-timeout must be 5 to 86400 seconds")] {
             let r = try CarouselBinary.run([folder] + args, environment: ["SDL_VIDEODRIVER": "dummy"])
             #expect(r.status == 64 && r.stderr.contains(said), "\(args): \(r.stderr)")
         }

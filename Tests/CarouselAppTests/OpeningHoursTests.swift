@@ -74,3 +74,33 @@ import Testing
         #expect(plan.state(now: 1e6 + 1) == .init(on: true, reason: "command", nextChange: nil))
     }
 }
+
+extension OpeningHoursTests {
+    @Test func withPresenceTheScreenIsOnWhileSomeoneIsThereAndDarkAfterTheTimeout() throws {
+        nonisolated(unsafe) var clock = Self.monday(9, 0, 0)
+        var plan = ScreenPlan(hours: OpeningHours(schedule: try Schedule(parsing: "Mon-Fri 08:00-18:00"), wallClock: { clock }),
+                              wakeDuration: 20)
+        plan.presenceTimeout = 60
+        // The start counts as someone there.
+        #expect(plan.state(now: 10) == .init(on: true, reason: "presence", nextChange: 60))
+        #expect(plan.state(now: 60) == .init(on: false, reason: "nobody", nextChange: 60 + 9 * 3600))
+        // A motion sensor's pulse: on for the timeout from then.
+        plan.presence(true, at: 100)
+        plan.presence(false, at: 100)
+        #expect(plan.state(now: 101) == .init(on: true, reason: "presence", nextChange: 160))
+        // An occupancy sensor: on while occupied, however long, then the timeout.
+        plan.presence(true, at: 200)
+        #expect(plan.state(now: 5_000) == .init(on: true, reason: "presence", nextChange: 5_000 + 9 * 3600), "until closing")
+        plan.presence(false, at: 6_000)
+        #expect(plan.state(now: 6_059).on && !plan.state(now: 6_060).on)
+        // A touch counts as presence.
+        plan.touched(at: 7_000)
+        #expect(plan.state(now: 7_059).on && plan.state(now: 7_059).reason == "presence")
+        // Outside the hours presence wakes nothing; a touch still does, for the wake duration.
+        clock = Self.monday(19, 0, 0)
+        plan.presence(true, at: 8_000)
+        #expect(plan.state(now: 8_001).on == false && plan.state(now: 8_001).reason == "hours")
+        plan.touched(at: 8_002)
+        #expect(plan.state(now: 8_003) == .init(on: true, reason: "touch", nextChange: 8_022))
+    }
+}
