@@ -34,15 +34,6 @@ struct GroupTests {
         return items.filter { Set($0.value).count > 1 }.map { "at \($0.key): \($0.value)" }
     }
 
-    static func wait(_ timeout: Double, until done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if done() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return done()
-    }
-
     @Test func screensStartedApartStepTogetherAndACommandOnOneMovesAllAtOneInstant() throws {
         let broker = try MosquittoBroker()
         let folder = try Fixtures.imageFolder()
@@ -56,7 +47,7 @@ struct GroupTests {
         defer { kill(c.process.processIdentifier, SIGKILL) }
 
         // The last to start joins the group's epoch (a's, the earliest) and steps with it.
-        #expect(Self.wait(30) { Self.steps(c).count >= 4 }, "c: \(c.log)")
+        #expect(Poll.until(30) { Self.steps(c).count >= 4 }, "c: \(c.log)")
         let late = Self.steps(c).dropFirst().map(\.since)
         #expect(Set(late).isSubset(of: Set(Self.steps(a).map(\.since))), "c's step instants are a's: \(late) / \(Self.steps(a))")
         #expect(Self.disagreements([a, b, c]).isEmpty, "\(Self.disagreements([a, b, c]))")
@@ -68,10 +59,10 @@ struct GroupTests {
         #expect(answer.status == 200 && answer.json?["index"] as? Int == 3, "the answer comes once a shows it: \(answer.text)")
         let announced = try #require(a.ofType("group").last { $0["action"] as? String == "announce" }?["at_ms"] as? Double)
         for s in [a, b, c] {
-            #expect(Self.wait(10) { Self.steps(s).contains { $0.since == announced && $0.to == 3 } }, "\(Self.steps(s))")
+            #expect(Poll.until(10) { Self.steps(s).contains { $0.since == announced && $0.to == 3 } }, "\(Self.steps(s))")
         }
         // Autoplay waits 2 s after it on all, then steps on together.
-        #expect(Self.wait(10) { Self.steps(c).contains { $0.since == announced + 3_000 && $0.to == 4 } }, "\(Self.steps(c))")
+        #expect(Poll.until(10) { Self.steps(c).contains { $0.since == announced + 3_000 && $0.to == 4 } }, "\(Self.steps(c))")
         #expect(Self.disagreements([a, b, c]).isEmpty, "\(Self.disagreements([a, b, c]))")
 
         // c killed and started again: back in step at its first pass, with the group's item.
@@ -79,7 +70,7 @@ struct GroupTests {
         c.process.waitUntilExit()
         Thread.sleep(forTimeInterval: 1.2)
         c = try Self.screen("c", broker: broker, folder: folder)
-        #expect(Self.wait(20) { Self.steps(c).count >= 3 }, "c again: \(c.log)")
+        #expect(Poll.until(20) { Self.steps(c).count >= 3 }, "c again: \(c.log)")
         #expect(Self.disagreements([a, c]).isEmpty, "\(Self.disagreements([a, c]))")
         #expect(Set(Self.steps(c).dropFirst().map(\.since)).isSubset(of: Set(Self.steps(a).map(\.since))))
     }
@@ -91,7 +82,7 @@ struct GroupTests {
         defer { kill(a.process.processIdentifier, SIGKILL) }
         let b = try Self.screen("b", broker: broker, folder: folder)
         defer { kill(b.process.processIdentifier, SIGKILL) }
-        #expect(Self.wait(20) { Self.steps(b).count >= 2 && Self.steps(a).count >= 2 })
+        #expect(Poll.until(20) { Self.steps(b).count >= 2 && Self.steps(a).count >= 2 })
         let port = try #require(a.log.split(separator: "\n").first { $0.contains("control: listening on") }
             .flatMap { Int($0.split(separator: ":").last!) })
         func commands() -> String? {
@@ -113,13 +104,13 @@ struct GroupTests {
         broker.stop()
         #expect(a.waitForLog("mqtt: lost the broker"))
         let before = Self.steps(b).count
-        #expect(Self.wait(10) { Self.steps(b).count >= before + 3 })
+        #expect(Poll.until(10) { Self.steps(b).count >= before + 3 })
         #expect(commands() == "local", "/status says commands stay on this screen")
         try broker.restart()
-        #expect(Self.wait(90) { a.log.components(separatedBy: "mqtt: connected").count == 3 }, "\(a.log)")
+        #expect(Poll.until(90) { a.log.components(separatedBy: "mqtt: connected").count == 3 }, "\(a.log)")
         // Each screen says its epoch again to a broker that lost it.
-        #expect(Self.wait(10) { broker.retained("kiosk-carousel/group/hall/epoch/a") != nil && broker.retained("kiosk-carousel/group/hall/epoch/b") != nil })
-        #expect(Self.wait(10) { Self.steps(a).count >= before + 4 })
+        #expect(Poll.until(10) { broker.retained("kiosk-carousel/group/hall/epoch/a") != nil && broker.retained("kiosk-carousel/group/hall/epoch/b") != nil })
+        #expect(Poll.until(10) { Self.steps(a).count >= before + 4 })
         #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
         #expect(a.process.isRunning && b.process.isRunning)
         #expect(commands() == "group")
@@ -139,7 +130,7 @@ struct GroupTests {
         Thread.sleep(forTimeInterval: 0.5)
         let a = try Self.screen("a", broker: broker, folder: folder, extra: ["--control", "127.0.0.1:0"])
         defer { kill(a.process.processIdentifier, SIGKILL) }
-        #expect(Self.wait(20) { a.log.contains("mqtt: connected") })
+        #expect(Poll.until(20) { a.log.contains("mqtt: connected") })
         let b = try Self.screen("b", broker: broker, folder: folder, extra: ["--control", "127.0.0.1:0"])
         defer { kill(b.process.processIdentifier, SIGKILL) }
         func group(_ app: RunningCarousel) -> [String: Any]? {
@@ -148,7 +139,7 @@ struct GroupTests {
             return HTTPProbe(port: port).request("GET", "/status")?.json?["group"] as? [String: Any]
         }
         // b asked at its connection and a answered: one host, one clock.
-        #expect(Self.wait(20) { group(b)?["clock_offset_ms"] is Double }, "\(String(describing: group(b)))")
+        #expect(Poll.until(20) { group(b)?["clock_offset_ms"] is Double }, "\(String(describing: group(b)))")
         let offset = try #require(group(b)?["clock_offset_ms"] as? Double)
         #expect(abs(offset) < 1000.0 / 60, "\(offset) ms")
         // In step with the group: a problem only where the kernel says NTP does not keep it.
@@ -167,7 +158,7 @@ struct GroupTests {
         broker.publish("kiosk-carousel/group/hall/clock/z", reply)
         #expect(a.waitForLog("group hall: this screen's clock is -"), "\(a.log)")
         #expect(a.log.contains("ms from the group's (more than a frame)"))
-        #expect(Self.wait(10) { group(a)?["clock_problem"] as? Bool == true }, "\(String(describing: group(a)))")
+        #expect(Poll.until(10) { group(a)?["clock_problem"] as? Bool == true }, "\(String(describing: group(a)))")
         #expect(broker.waitForRetained("kiosk-carousel/a/state/clock_problem", toBe: "ON") == "ON")
         // An answer to a ping a never sent is not taken.
         let forged = reply.replacingOccurrences(of: "\"ping_us\":\(sent)", with: "\"ping_us\":\(sent - 1_000_000)")

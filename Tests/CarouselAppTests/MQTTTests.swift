@@ -119,7 +119,7 @@ struct MQTTTests {
         let c = try #require(try JSONSerialization.jsonObject(with: Data(select.utf8)) as? [String: Any])
         #expect(c["options"] as? [String] == ["Carousel", "Wall"])
         #expect((c["command_template"] as? String)?.contains("'grid'") == true, "the wall is this screen's grid, not a mosaic")
-        #expect(Self.wait(10) { broker.retained("homeassistant/switch/hall/playing/config") == nil }, "no autoplay: no switch")
+        #expect(Poll.until(10) { broker.retained("homeassistant/switch/hall/playing/config") == nil }, "no autoplay: no switch")
         #expect(broker.waitForRetained("kiosk-carousel/hall/state/view") == "grid")
         broker.publish("kiosk-carousel/hall/cmd/screen", "OFF")
         let panel = broker.waitForRetained("kiosk-carousel/hall/state/screen_attributes", toBe: #"{"panel":"black, the panel stays lit"}"#)
@@ -140,12 +140,12 @@ struct MQTTTests {
         func screen() -> [String: Any]? { HTTPProbe(port: port).request("GET", "/status")?.json?["screen"] as? [String: Any] }
         // On at start; dark 5 s after it with nobody there.
         #expect(screen()?["on"] as? Bool == true)
-        #expect(Self.wait(15) { screen()?["on"] as? Bool == false }, "\(String(describing: screen()))")
+        #expect(Poll.until(15) { screen()?["on"] as? Bool == false }, "\(String(describing: screen()))")
         #expect(screen()?["reason"] as? String == "nobody")
         // Someone comes (Zigbee2MQTT's JSON): on at once, and on while occupied.
         let woke = Date()
         broker.publish(topic, #"{"occupancy": true, "battery": 90}"#)
-        #expect(Self.wait(5) { screen()?["on"] as? Bool == true }, "\(String(describing: screen()))")
+        #expect(Poll.until(5) { screen()?["on"] as? Bool == true }, "\(String(describing: screen()))")
         let took = Date().timeIntervalSince(woke)
         Thread.sleep(forTimeInterval: 6)
         #expect(screen()?["on"] as? Bool == true, "still occupied after the timeout")
@@ -153,7 +153,7 @@ struct MQTTTests {
         broker.publish(topic, "OFF")
         Thread.sleep(forTimeInterval: 2)
         #expect(screen()?["on"] as? Bool == true)
-        #expect(Self.wait(10) { screen()?["on"] as? Bool == false })
+        #expect(Poll.until(10) { screen()?["on"] as? Bool == false })
         // Not a presence: one line, nothing changes.
         broker.publish(topic, "banana")
         #expect(app.waitForLog("mqtt: \(topic): ignored, not a presence (ON or OFF): banana"), "\(app.log)")
@@ -162,15 +162,6 @@ struct MQTTTests {
         #expect(HTTPProbe(port: port).request("POST", "/presence", body: #"{"present": true}"#)?.status == 200)
         #expect(screen()?["on"] as? Bool == true)
         print("presence to a lit screen: \(String(format: "%.0f", took * 1000)) ms (polled at 0.2 s)")
-    }
-
-    static func wait(_ timeout: Double, until done: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if done() { return true }
-            Thread.sleep(forTimeInterval: 0.2)
-        }
-        return done()
     }
 
     @Test func badOptionsAreRefusedWithOneLine() throws {
