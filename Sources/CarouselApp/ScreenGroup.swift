@@ -73,7 +73,8 @@ final class ScreenGroup {
     /// How the screen stands in the group, for /status.
     var status: ShowState.Group {
         var s = ShowState.Group(name: name, screen: member.screen, epoch: member.timeline.epoch, linked: channel?.isConnected ?? false)
-        s.clockOffset = channel?.clockOffset
+        let clock = channel?.clock
+        (s.clockOffset, s.clockError) = (clock?.offset, clock?.error)
         s.clockSynchronised = clockSynchronised
         return s
     }

@@ -11,9 +11,21 @@ public enum ClockExchange {
     /// This clock minus the group's, from the other screens' offsets (theirs minus this
     /// one): minus their median, so one screen far off does not move it; nil for none.
     public static func offsetFromGroup(_ others: [Double]) -> Double? {
-        let sorted = others.filter(\.isFinite).sorted()
+        median(others).map { -$0 }
+    }
+
+    /// This clock minus the group's and how far that may be off, from each other screen's
+    /// best exchange (its offset and round trip): the median offset negated, and the median
+    /// of half the round trips (an exchange's error is at most half its round trip).
+    public static func fromGroup(_ best: [(offset: Double, roundTrip: Double)]) -> (offset: Double, error: Double)? {
+        guard let offset = offsetFromGroup(best.map(\.offset)), let error = median(best.map { $0.roundTrip / 2 }) else { return nil }
+        return (offset, error)
+    }
+
+    static func median(_ values: [Double]) -> Double? {
+        let sorted = values.filter(\.isFinite).sorted()
         guard !sorted.isEmpty else { return nil }
         let mid = sorted.count / 2
-        return -(sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2)
+        return sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
     }
 }

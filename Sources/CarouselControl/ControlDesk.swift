@@ -111,6 +111,7 @@ public final class ControlDesk: Sendable {
             video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos,
             group: s.group.map { .init(name: $0.name, screen: $0.screen, epoch: Self.iso8601($0.epoch), commands: $0.linked ? "group" : "local",
                                        clock_offset_ms: $0.clockOffset.map { ($0 * 10_000).rounded() / 10 },
+                                       clock_error_ms: $0.clockError.map { ($0 * 10_000).rounded() / 10 },
                                        clock_synchronised: $0.clockSynchronised, clock_problem: $0.clockProblem) })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -134,7 +135,7 @@ public final class ControlDesk: Sendable {
         /// is a problem (more than a frame off, or not kept).
         struct Group: Encodable {
             var name: String, screen: String, epoch: String, commands: String
-            var clock_offset_ms: Double?, clock_synchronised: Bool?, clock_problem: Bool
+            var clock_offset_ms: Double?, clock_error_ms: Double?, clock_synchronised: Bool?, clock_problem: Bool
         }
         var group: Group?
     }

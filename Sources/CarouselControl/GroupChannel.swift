@@ -36,6 +36,8 @@ public final class GroupChannel: @unchecked Sendable {
         /// The last pings sent (a burst): an answer must name one of them.
         var pings: [Double] = []
         var pingWanted = false
+        /// Screens whose first ping made this one ask the group again.
+        var greeted: Set<String> = []
         /// Screens and shows already said to differ, and refusals already said.
         var said: Set<String> = []
         var refused = 0
@@ -117,10 +119,11 @@ public final class GroupChannel: @unchecked Sendable {
     private let clockQueue = DispatchQueue(label: "group-clock")
 
     /// This screen's clock minus the group's (the median of the other screens' clocks, by
-    /// NTP's exchange over the broker); nil before an answer came.
-    public var clockOffset: Double? {
-        ClockExchange.offsetFromGroup(state.withLockedValue { s in
-            s.clocks.values.compactMap { samples in samples.min { $0.roundTrip < $1.roundTrip }?.offset }
+    /// NTP's exchange over the broker), and how far it may be off (half the round trip of
+    /// the exchanges it comes from); nil before an answer came.
+    public var clock: (offset: Double, error: Double)? {
+        ClockExchange.fromGroup(state.withLockedValue { s in
+            s.clocks.values.compactMap { samples in samples.min { $0.roundTrip < $1.roundTrip } }
         })
     }
 
@@ -163,6 +166,18 @@ public final class GroupChannel: @unchecked Sendable {
         case .clockPing(let ping, let from, _) where from != screen:
             let reply = GroupMessage.clockReply(ping: ping, got: received, sent: Self.wallClock(), to: from, screen: screen, show: show)
             link.send(base + "/clock/" + screen, reply.payload, retain: false)
+            // A screen this one has not measured yet (it joined later): asked once it has
+            // settled, a few seconds on.
+            let newcomer = state.withLockedValue { s in
+                s.clocks[from] == nil && s.greeted.count < 64 && s.greeted.insert(from).inserted
+            }
+            if newcomer {
+                clockQueue.asyncAfter(deadline: .now() + 3) { [weak self] in
+                    guard let self, self.link.isConnected else { return }
+                    self.sendPing()
+                    for i in 1...3 { self.clockQueue.asyncAfter(deadline: .now() + Double(i)) { [weak self] in self?.sendPing() } }
+                }
+            }
         case .clockReply(let ping, let got, let sent, let to, let from, _) where to == screen && from != screen:
             // One of this screen's pings (JSON may have rounded it below a microsecond).
             guard let ping = state.withLockedValue({ $0.pings.first { abs($0 - ping) < 1e-5 } }) else { return }
@@ -174,8 +189,10 @@ public final class GroupChannel: @unchecked Sendable {
                 return true
             }
             guard kept else { return }
-            guard let mine = clockOffset else { return }
-            let out = abs(mine) > Self.clockTolerance
+            guard let (mine, error) = clock else { return }
+            // Out of step only when surely so: a slow exchange (a screen busy starting) says
+            // little, and the next one, at most ten minutes on, says more.
+            let out = abs(mine) - error > Self.clockTolerance
             let changed = state.withLockedValue { s -> Bool in
                 defer { s.saidOutOfStep = out }
                 return s.saidOutOfStep != out

@@ -52,12 +52,14 @@ public struct ShowState: Hashable, Sendable {
         /// This host's clock minus the group's (by NTP's exchange with the other screens
         /// over the broker); nil before an answer came.
         public var clockOffset: Double?
+        /// How far `clockOffset` may be off (half the exchanges' round trip).
+        public var clockError: Double?
         /// The kernel says NTP keeps this host's clock; nil where it cannot say.
         public var clockSynchronised: Bool?
 
-        /// Out of step with the group by more than a frame, or not kept by NTP.
+        /// Surely out of step with the group by more than a frame, or not kept by NTP.
         public var clockProblem: Bool {
-            clockSynchronised == false || (clockOffset.map { abs($0) > 1.0 / 60 } ?? false)
+            clockSynchronised == false || (clockOffset.map { abs($0) - (clockError ?? 0) > 1.0 / 60 } ?? false)
         }
 
         public init(name: String, screen: String, epoch: Double, linked: Bool) {

@@ -18,4 +18,10 @@ import Testing
         #expect(ClockExchange.offsetFromGroup([0.010, 0.020]) == -0.015)
         #expect(ClockExchange.offsetFromGroup([.nan, 0.004]) == -0.004)
     }
+
+    @Test func theErrorIsHalfTheMedianRoundTrip() {
+        let r = ClockExchange.fromGroup([(0.002, 0.004), (0.001, 0.040), (0.003, 0.006)])
+        #expect(r?.offset == -0.002 && r?.error == 0.003)
+        #expect(ClockExchange.fromGroup([]) == nil)
+    }
 }
