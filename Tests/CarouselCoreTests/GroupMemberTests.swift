@@ -102,4 +102,17 @@ import Testing
         late.adopt(epoch: GroupAgreement.epoch(own: Self.epoch + 20, seen: [Self.epoch]))
         do { let r = late.pass(at: Self.epoch + 21, count: 10, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 2, forward: false)]) }
     }
+
+    @Test func aClockSetBackOrForwardShowsTheItemOfItsNewTime() {
+        var a = member("a")
+        let t = Self.epoch + 8 * 100 + 3  // item 100 % 7
+        do { let r = a.pass(at: t, count: 7, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 100 % 7, forward: false)]) }
+        // NTP steps the clock back 400 s: the screen shows what the group shows at that time
+        // (the others, on their own clocks, show the right one: the clock health says which).
+        let back = t - 400
+        do { let r = a.pass(at: back, count: 7, shown: 100 % 7, resting: true, paused: false); #expect(r == [.show(item: 50 % 7, forward: false)]) }
+        #expect(a.nextDue(after: back)! > back && a.nextDue(after: back)! <= back + 8, "the next step one interval at most away, not 400 s")
+        // And forward again: the right item at once.
+        do { let r = a.pass(at: t + 80, count: 7, shown: 3, resting: true, paused: false); #expect(r == [.show(item: 110 % 7, forward: false)]) }
+    }
 }
