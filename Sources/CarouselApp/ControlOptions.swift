@@ -30,6 +30,9 @@ struct ControlOptions: ParsableArguments, Sendable {
 
     init() {}
 
+    /// The screen's name when `--mqtt-id` is not given (and a group's screen id): the host name.
+    static var defaultScreenID: String { MQTTSettings.topicSafe(RemoteURL.hostname) }
+
     /// `--control`'s host and port.
     var endpoint: (host: String, port: Int)? {
         guard let control, let colon = control.lastIndex(of: ":") else { return nil }
@@ -143,7 +146,7 @@ extension ControlOptions {
     private func startMQTT(_ url: String, desk: ControlDesk, beforeConnecting: (MQTTLink) -> Void) throws(ControlRefusal) -> MQTTLink {
         guard let (host, port, tls) = MQTTSettings.parse(url: url) else { throw ControlRefusal(0, "--mqtt \(url): not an mqtt:// URL") }
         var settings = MQTTSettings(host: host, port: port, tls: tls,
-                                    id: mqttId ?? MQTTSettings.topicSafe(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "kiosk"))
+                                    id: mqttId ?? Self.defaultScreenID)
         settings.caFile = mqttCaFile
         settings.user = mqttUser
         if let file = mqttPasswordFile {

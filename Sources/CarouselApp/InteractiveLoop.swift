@@ -277,7 +277,7 @@ struct InteractiveLoop {
                 switch c {
                 case .resize, .autoplay, .holding: break
                 case .step(let step, _): if group.step(step, now: now, scene: scene) { return }
-                default: group.acted(now: now)
+                default: group.acted()
                 }
             }
             try scene.handle(c)

@@ -163,7 +163,7 @@ public struct RunCommand: ParsableCommand {
 
         // In a group the group's timeline steps the show (the engine's autoplay is off).
         let group = screens.group.map { name in
-            ScreenGroup(name: name, screen: channel?.screen ?? MQTTSettings.topicSafe(ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? "kiosk"),
+            ScreenGroup(name: name, screen: channel?.screen ?? ControlOptions.defaultScreenID,
                         epoch: screens.epoch, interval: behaviour.autoplay, lead: screens.groupLead ?? GroupOptions.defaultLead,
                         idle: behaviour.idleResume ?? AttractSettings().idleResume, channel: channel, now: clock.now(),
                         wallOffset: { Date().timeIntervalSince1970 - clock.now() }, log: log, timeOrigin: clockOrigin)

@@ -21,8 +21,6 @@ final class ScreenGroup {
     private let wallOffset: () -> Double
     private let log: EventLog?
     private let timeOrigin: Double
-    /// Steps this screen made for the group.
-    private(set) var steps = 0
 
     init(name: String, screen: String, epoch: Double?, interval: Double?, lead: Double, idle: Double,
          channel: GroupChannel?, now: Double, wallOffset: @escaping () -> Double, log: EventLog?, timeOrigin: Double) {
@@ -53,7 +51,7 @@ final class ScreenGroup {
     }
 
     /// A person or a remote on this screen moved or touched the view.
-    func acted(now: Double) { member.acted(at: now + wallOffset()) }
+    func acted() { member.acted() }
 
     /// A key or remote step on this screen: a command for the group, this screen moving with
     /// the others at its instant; false when the step is the view's own to make (a page, a
@@ -62,7 +60,7 @@ final class ScreenGroup {
         let t = now + wallOffset()
         guard scene.state.kind == .carousel,
               let c = member.command(step, at: t, shown: scene.state.focus, count: scene.sources.count) else {
-            member.acted(at: t)
+            member.acted()
             return false
         }
         channel?.send(c)
@@ -125,7 +123,6 @@ final class ScreenGroup {
             case .show(let item, let forward):
                 // Forward round from the last item as autoplay goes; elsewhere straight there.
                 steps.append(.step(forward && item != 0 ? .next : .item(item), time: now))
-                self.steps += 1
                 record(now, t, "step", [("to", .int(item)), ("since_ms", .double(member.timeline.since(t) * 1000))])
             case .announce(let c):
                 channel?.send(c)

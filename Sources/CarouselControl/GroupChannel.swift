@@ -173,9 +173,7 @@ public final class GroupChannel: @unchecked Sendable {
             }
             if newcomer {
                 clockQueue.asyncAfter(deadline: .now() + 3) { [weak self] in
-                    guard let self, self.link.isConnected else { return }
-                    self.sendPing()
-                    for i in 1...3 { self.clockQueue.asyncAfter(deadline: .now() + Double(i)) { [weak self] in self?.sendPing() } }
+                    if self?.link.isConnected == true { self?.pingClocks() }
                 }
             }
         case .clockReply(let ping, let got, let sent, let to, let from, _) where to == screen && from != screen:

@@ -38,7 +38,7 @@ public struct GroupMember: Sendable {
     /// Seconds autoplay waits after a command before stepping again (`--idle-resume`).
     public let idle: Double
     /// A person or remote on this screen acted since its last announcement.
-    private var acted = false
+    private var hasActed = false
 
     public init(screen: String, epoch: Double, interval: Double?, lead: Double, idle: Double) {
         self.screen = screen
@@ -67,7 +67,7 @@ public struct GroupMember: Sendable {
 
     /// A person or a remote on this screen moved, touched or steered the view: at the next
     /// rest the screen announces where it is.
-    public mutating func acted(at t: Double) { acted = true }
+    public mutating func acted() { hasActed = true }
 
     /// A key or a remote command on this screen (`step`, from `shown` of `count` items) made
     /// a command for the whole group: every screen, this one too, shows its item from `lead`
@@ -104,8 +104,8 @@ public struct GroupMember: Sendable {
         }
         if timeline.isPaused != wasPaused, timeline.last?.screen != screen { actions.append(.paused(timeline.isPaused)) }
         guard resting, count > 0 else { return actions }
-        if acted, let shown {
-            acted = false
+        if hasActed, let shown {
+            hasActed = false
             let action: Command.Action = paused ? .pause(item: shown) : .show(item: shown, idle: idle)
             let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: action)
             hear(command)

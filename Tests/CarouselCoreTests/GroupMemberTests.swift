@@ -30,7 +30,7 @@ import Testing
         var a = member("a"), b = member("b")
         let t = Self.epoch + 20  // the group shows item 2
         // A finger on a: a drags, the group is not told and a does not follow it meanwhile.
-        a.acted(at: t)
+        a.acted()
         do { let r = a.pass(at: t, count: 10, shown: 2, resting: false, paused: false); #expect(r.isEmpty) }
         // At rest on 5: announced for t + 0.5 + lead.
         let actions = a.pass(at: t + 0.5, count: 10, shown: 5, resting: true, paused: false)
@@ -57,8 +57,8 @@ import Testing
     @Test func twoPeopleAtOnceEndTheSameOnEveryScreen() {
         var a = member("a"), b = member("b"), c = member("c")
         let t = Self.epoch + 100
-        a.acted(at: t)
-        b.acted(at: t)
+        a.acted()
+        b.acted()
         let fromA = a.pass(at: t, count: 10, shown: 3, resting: true, paused: false)
         let fromB = b.pass(at: t, count: 10, shown: 7, resting: true, paused: false)
         var commands: [GroupTimeline.Command] = []
