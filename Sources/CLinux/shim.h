@@ -9,6 +9,7 @@
 #include <malloc.h>          /* malloc_trim: freed memory handed back after a reload */
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>           /* snprintf: the CEC names */
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -26,6 +27,7 @@
 #include <time.h>
 #include <sys/ioctl.h>
 #include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
+#include <linux/cec.h>       /* HDMI-CEC: the TV's power and its remote (--cec) */
 #include <unistd.h>
 #include <stdint.h>
 #include <libdrm/drm.h>       /* the kernel's KMS ioctls (headers only: libdrm itself is not linked) */
@@ -272,6 +274,103 @@ static inline int kc_clock_synchronised(void) {
     int state = adjtimex(&tx);
     if (state < 0) return -1;
     return (state != TIME_ERROR && !(tx.status & STA_UNSYNC)) ? 1 : 0;
+}
+
+/* HDMI-CEC through the kernel's CEC API (/dev/cecN). Messages go in and out as flat bytes
+   (the header byte first, at most 16), not as the kernel's struct with its arrays. */
+
+/* The adapter's driver name and capabilities (CEC_CAP_*); -1 and errno when `fd` is no CEC
+   adapter. */
+static inline int kc_cec_caps(int fd, char *driver, int bytes, unsigned *capabilities) {
+    struct cec_caps caps;
+    memset(&caps, 0, sizeof caps);
+    if (ioctl(fd, CEC_ADAP_G_CAPS, &caps) != 0) return -1;
+    snprintf(driver, (size_t)bytes, "%s", caps.driver);
+    *capabilities = caps.capabilities;
+    return 0;
+}
+/* The adapter's physical address (0xffff: none, no HDMI sink connected). */
+static inline int kc_cec_physical_address(int fd, unsigned short *address) {
+    __u16 pa = 0xffff;
+    if (ioctl(fd, CEC_ADAP_G_PHYS_ADDR, &pa) != 0) return -1;
+    *address = pa;
+    return 0;
+}
+/* The logical addresses claimed: their mask (bit n: address n) and the first one (15: none). */
+static inline int kc_cec_logical_addresses(int fd, unsigned *mask, unsigned *first) {
+    struct cec_log_addrs l;
+    memset(&l, 0, sizeof l);
+    if (ioctl(fd, CEC_ADAP_G_LOG_ADDRS, &l) != 0) return -1;
+    *mask = l.log_addr_mask;
+    *first = l.num_log_addrs > 0 ? l.log_addr[0] : 15;
+    return l.num_log_addrs;
+}
+/* Claims one playback device's logical address, named `osd_name` (at most 14 bytes), CEC
+   1.4, without the kernel's remote-control passthrough (the program reads the keys from
+   the messages). The claim finishes later when no physical address is known yet; an
+   adapter already configured answers EBUSY. */
+static inline int kc_cec_claim_playback(int fd, const char *osd_name) {
+    struct cec_log_addrs l;
+    memset(&l, 0, sizeof l);
+    l.cec_version = CEC_OP_CEC_VERSION_1_4;
+    l.vendor_id = CEC_VENDOR_ID_NONE;
+    l.num_log_addrs = 1;
+    l.log_addr_type[0] = CEC_LOG_ADDR_TYPE_PLAYBACK;
+    l.primary_device_type[0] = CEC_OP_PRIM_DEVTYPE_PLAYBACK;
+    l.all_device_types[0] = CEC_OP_ALL_DEVTYPE_PLAYBACK;
+    l.flags = CEC_LOG_ADDRS_FL_ALLOW_UNREG_FALLBACK;
+    snprintf(l.osd_name, sizeof l.osd_name, "%s", osd_name);
+    return ioctl(fd, CEC_ADAP_S_LOG_ADDRS, &l);
+}
+/* Initiator, and follower of the messages the kernel does not answer itself. */
+static inline int kc_cec_follow(int fd) {
+    __u32 mode = CEC_MODE_INITIATOR | CEC_MODE_FOLLOWER;
+    return ioctl(fd, CEC_S_MODE, &mode);
+}
+/* Sends `len` bytes and waits for the bus: returns the transmit status (CEC_TX_STATUS_*),
+   or -1 and errno. With `reply` an opcode, also waits up to `timeout_ms` for that answer:
+   its bytes in `out` (16), their count in *out_len (0: none came, or a Feature Abort). */
+static inline int kc_cec_send(int fd, const unsigned char *bytes, int len, unsigned char reply, unsigned timeout_ms,
+                              unsigned char *out, int *out_len) {
+    struct cec_msg m;
+    memset(&m, 0, sizeof m);
+    if (len < 1 || len > CEC_MAX_MSG_SIZE) { errno = EINVAL; return -1; }
+    memcpy(m.msg, bytes, (size_t)len);
+    m.len = (__u32)len;
+    m.reply = reply;
+    m.timeout = reply ? timeout_ms : 0;
+    *out_len = 0;
+    if (ioctl(fd, CEC_TRANSMIT, &m) != 0) return -1;
+    if (reply && m.rx_status & CEC_RX_STATUS_OK && m.reply != 0) {
+        memcpy(out, m.msg, m.len <= CEC_MAX_MSG_SIZE ? m.len : CEC_MAX_MSG_SIZE);
+        *out_len = (int)(m.len <= CEC_MAX_MSG_SIZE ? m.len : CEC_MAX_MSG_SIZE);
+    }
+    return m.tx_status;
+}
+static inline int kc_cec_tx_ok(int status) { return (status & CEC_TX_STATUS_OK) != 0; }
+static inline int kc_cec_tx_nack(int status) { return (status & CEC_TX_STATUS_NACK) != 0; }
+/* One received message (call when poll says POLLIN): its length, 0 when none was there. */
+static inline int kc_cec_receive(int fd, unsigned char *out) {
+    struct cec_msg m;
+    memset(&m, 0, sizeof m);
+    m.timeout = 1;
+    if (ioctl(fd, CEC_RECEIVE, &m) != 0) return errno == ETIMEDOUT || errno == EAGAIN ? 0 : -1;
+    int n = (int)(m.len <= CEC_MAX_MSG_SIZE ? m.len : CEC_MAX_MSG_SIZE);
+    memcpy(out, m.msg, (size_t)n);
+    return n;
+}
+/* One event (call when poll says POLLPRI): 1 for a state change (*physical_address and
+   *mask then say the new state), 2 for messages lost, 0 for another, -1 and errno. */
+static inline int kc_cec_event(int fd, unsigned short *physical_address, unsigned *mask) {
+    struct cec_event e;
+    memset(&e, 0, sizeof e);
+    if (ioctl(fd, CEC_DQEVENT, &e) != 0) return -1;
+    if (e.event == CEC_EVENT_STATE_CHANGE) {
+        *physical_address = e.state_change.phys_addr;
+        *mask = e.state_change.log_addr_mask;
+        return 1;
+    }
+    return e.event == CEC_EVENT_LOST_MSGS ? 2 : 0;
 }
 
 #endif

@@ -42,8 +42,13 @@ public enum AppInput: Equatable, Sendable {
     case showView(ViewKind)
     /// A remote `brightness`, 0 to 1.
     case brightness(Double)
-    /// A presence sensor (`--presence-topic`, a remote `presence`): someone there or not.
+    /// A presence sensor (`--presence-key`, `--presence-topic`, a remote `presence`):
+    /// someone there or not.
     case presence(Bool)
+    /// The TV said something over HDMI-CEC: its remote's keys, its standby (`CECAdapter.take`).
+    case television
+    /// A presence sensor's key said something (`PresenceKeyReader.take`).
+    case presenceKey
 }
 
 /// Which keys do what beyond navigation.

@@ -12,6 +12,11 @@ import TOMLReader
 /// file, the line, the key and what is expected, and a value means the same in the file
 /// as on the command line.
 struct ConfigFile {
+    /// True while one key of a file is checked alone: rules between options (`--mqtt-user`
+    /// needs `--mqtt`) wait for the whole file and the command line, which are checked
+    /// together after (a file giving both keys was refused at the first of them).
+    @TaskLocal static var checkingOneKey = false
+
     /// Options as arguments, in the file's order.
     var arguments: [String] = []
     /// `sources`, used only when the command line names none.
@@ -47,7 +52,7 @@ struct ConfigFile {
                 throw Failure("\(at): unknown key '\(key)' (expected a command-line option without its dashes, or 'sources'; every key is in kiosk/carousel.toml)")
             }
             let args = try Self.arguments(for: entry, value: value, at: at, key: key)
-            do { _ = try command.parse(args) } catch {
+            do { _ = try Self.$checkingOneKey.withValue(true) { try command.parse(args) } } catch {
                 throw Failure("\(at): \(key): \(command.message(for: error))\(Self.expected(entry))")
             }
             arguments += args

@@ -54,22 +54,22 @@ struct ControlOptions: ParsableArguments, Sendable {
         if let mqtt, MQTTSettings.parse(url: mqtt) == nil {
             throw ValidationError("--mqtt must be mqtt://HOST[:PORT] or mqtts://HOST[:PORT], not \(mqtt)")
         }
-        if mqtt == nil, mqttCaFile != nil || mqttUser != nil || mqttPasswordFile != nil || mqttId != nil {
-            throw ValidationError("--mqtt-ca-file, --mqtt-user, --mqtt-password-file and --mqtt-id are for --mqtt, which is not set")
+        if !ConfigFile.checkingOneKey {
+            if mqtt == nil, mqttCaFile != nil || mqttUser != nil || mqttPasswordFile != nil || mqttId != nil {
+                throw ValidationError("--mqtt-ca-file, --mqtt-user, --mqtt-password-file and --mqtt-id are for --mqtt, which is not set")
+            }
+            if mqttPasswordFile != nil && mqttUser == nil { throw ValidationError("--mqtt-password-file needs --mqtt-user") }
+            if control == nil && controlTokenFile != nil { throw ValidationError("--control-token-file is for --control, which is not set") }
         }
         if let mqtt, mqttCaFile != nil, !mqtt.hasPrefix("mqtts://") { throw ValidationError("--mqtt-ca-file is for an mqtts:// broker") }
-        if mqttPasswordFile != nil && mqttUser == nil { throw ValidationError("--mqtt-password-file needs --mqtt-user") }
         if let id = mqttId, id.isEmpty || MQTTSettings.topicSafe(id) != id {
             throw ValidationError("--mqtt-id may hold letters, digits, - and _ only (up to 64), not \(id)")
         }
-        guard let control else {
-            if controlTokenFile != nil { throw ValidationError("--control-token-file is for --control, which is not set") }
-            return
-        }
+        guard let control else { return }
         guard let (host, _) = endpoint else {
             throw ValidationError("--control must be ADDR:PORT (e.g. 127.0.0.1:8080 or 0.0.0.0:8080), not \(control)")
         }
-        if !ControlServer.isLoopback(host) && controlTokenFile == nil {
+        if !ControlServer.isLoopback(host) && controlTokenFile == nil && !ConfigFile.checkingOneKey {
             throw ValidationError("--control \(control) is reachable from other machines: give it --control-token-file FILE (or listen on 127.0.0.1)")
         }
     }

@@ -32,7 +32,7 @@ struct GroupOptions: ParsableArguments, Sendable {
 
     func validate(mqtt: String?) throws {
         guard let group else {
-            if groupEpoch != nil || groupLead != nil { throw ValidationError("--group-epoch and --group-lead are for --group, which is not set") }
+            if (groupEpoch != nil || groupLead != nil) && !ConfigFile.checkingOneKey { throw ValidationError("--group-epoch and --group-lead are for --group, which is not set") }
             return
         }
         if group.isEmpty || MQTTSettings.topicSafe(group) != group {
@@ -44,7 +44,7 @@ struct GroupOptions: ParsableArguments, Sendable {
             }
         }
         if let lead = groupLead, !(lead >= 0 && lead <= 5) { throw ValidationError("--group-lead must be from 0 to 5 seconds, not \(lead)") }
-        if mqtt == nil && groupEpoch == nil {
+        if mqtt == nil && groupEpoch == nil && !ConfigFile.checkingOneKey {
             throw ValidationError("--group \(group) needs --mqtt (the screens agree and pass commands over the broker), or --group-epoch for autoplay in step alone")
         }
     }

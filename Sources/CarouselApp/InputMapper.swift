@@ -35,6 +35,8 @@ struct InputMapper {
             case .foldersChanged: [.foldersChanged]
             case .memoryPressure: [.memoryPressureChanged]
             case .control: [.control]
+            case .television: [.television]
+            case .presenceKey: [.presenceKey]
             case .workDone: []
             case .imageReady, nil: [.redraw]
             }
@@ -54,6 +56,8 @@ struct InputMapper {
         case .plus, .minus: return [.view(ZoomSettings.keyStep(in: press.name == .plus, time: press.time))]
         case .f11, .f: return keys.kiosk ? [] : [.toggleFullscreen]
         case .k, .playPause: return [.togglePause]
+        // A wall opens the picture in focus; the carousel plays and pauses, as a TV's OK does.
+        case .enter: return verticalSteps ? [.showView(.carousel)] : [.togglePause]
         case .j, .rewind: return [.seekClip(.by(-ClipSeek.step))]
         case .l, .fastForward: return [.seekClip(.by(ClipSeek.step))]
         case .escape where canGoBack: return [.back]

@@ -78,6 +78,14 @@ struct InteractiveLoop {
     /// `--group`: the group's show steps this screen, and what is done here moves the group;
     /// nil alone.
     var group: ScreenGroup?
+    /// `--cec`: the TV sleeps and wakes with the screen, and its remote steers the show; nil
+    /// without.
+    var television: CECAdapter?
+    /// `--presence-key`: a motion sensor wired as a key; nil without.
+    var presenceSensor: PresenceKeyReader?
+    /// The TV is told the screen's state at the first pass (false after a reload: a family
+    /// that switched the TV to another input keeps it).
+    var tellTelevisionAtStart = false
 
     /// The program's one clock (`LoopClock.system`; a test's own in tests).
     let clock: LoopClock
@@ -192,11 +200,18 @@ struct InteractiveLoop {
     /// autoplay) or back on as the hours, commands and touches say.
     private mutating func followScreenPlan(now: Double) throws {
         let state = screenPlan.state(now: now)
+        if tellTelevisionAtStart, let television {
+            tellTelevisionAtStart = false
+            if state.on { television.wake(takeOver: true) }
+        }
         guard state.on != screenOn else { return }
         screenOn = state.on
         screenReason = state.reason
         if screenOn {
             switchPanelOn()
+            // A presence or a touch does not take the TV from another input; the hours, a
+            // command and the TV itself do.
+            television?.wake(takeOver: !["presence", "touch"].contains(state.reason))
             try scene.apply(.screenOn(time: now, reason: state.reason))
             needsDraw = true
         } else {
@@ -204,6 +219,7 @@ struct InteractiveLoop {
             renderer.setTarget(nil)
             renderer.clear(.black)
             renderer.present()
+            television?.standby()
             // Then the panel itself, where the display layer allows; else it stays black.
             switch PanelPower.set(on: false, window: window) {
             case .done(let how):
@@ -338,6 +354,44 @@ struct InteractiveLoop {
         case .presence(let present):
             screenPlan.presence(present, at: now)
             try followScreenPlan(now: now)
+        case .television:
+            try heardTelevision(now: now)
+        case .presenceKey:
+            for present in presenceSensor?.take() ?? [] { try perform(.presence(present), now: now, byPerson: false) }
+        }
+    }
+
+    /// What the TV said over HDMI-CEC: its remote's keys are keys (through the key
+    /// bindings), Play and Pause set the state they name, and the TV switched off by its own
+    /// remote darkens the screen until it comes back to this input, a touch, a command or
+    /// the hours' next change.
+    private mutating func heardTelevision(now: Double) throws {
+        guard let television else { return }
+        for heard in television.take() {
+            switch heard {
+            case .key(let key):
+                if debugInput { Log.info("input tv \(key)") }
+                if let name = key.key {
+                    mapper.canGoBack = scene.state.canGoBack
+                    mapper.verticalSteps = scene.scrollsVertically
+                    for input in mapper.map(.key(KeyPress(name: name, keycode: 0, time: now))) {
+                        try perform(input, now: now, byPerson: true)
+                    }
+                } else {
+                    screenPlan.touched(at: now)
+                    let play = key == .play || key == .playFunction
+                    if screenOn && paused == play { try perform(.togglePause, now: now, byPerson: true) }
+                }
+            case .tvStandby:
+                Log.info("screen: the TV went to standby (its remote); dark until it shows this screen again")
+                screenPlan.command(on: false, now: now, reason: "tv")
+                try followScreenPlan(now: now)
+            case .selected:
+                screenPlan.command(on: true, now: now, reason: "tv")
+                try followScreenPlan(now: now)
+            case .tvPower:
+                break
+            }
         }
     }
 
@@ -408,6 +462,11 @@ struct InteractiveLoop {
         s.capabilities.controlURL = controlURL
         s.capabilities.inGroup = group != nil
         s.panelStaysLit = !screenOn && !panelOff
+        s.tv = television.map { tv in
+            let t = tv.state
+            return ShowState.TV(answers: t.tvAnswers, power: t.tvPower?.name, address: t.physical == 0xFFFF ? nil : CECMessage.dotted(t.physical),
+                                showsThisScreen: t.activeSource)
+        }
         control.publish(s)
     }
 }

@@ -40,11 +40,17 @@ public struct RunCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Opening hours, e.g. \"Mon-Fri 08:00-18:00, Sat 10:00-16:00\": outside them the screen is black and the program sleeps; a touch wakes it for --idle-resume seconds.", valueName: "HOURS"))
     var schedule: String?
 
-    @Option(help: ArgumentHelp("Within the opening hours, the screen goes dark SECONDS after the last presence (--presence-topic, the control API's /presence) or touch, and a presence wakes it.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Within the opening hours, the screen goes dark SECONDS after the last presence (--presence-key, --presence-topic, the control API's /presence) or touch, and a presence wakes it.", valueName: "SECONDS"))
     var presenceTimeout: Double?
 
     @Option(help: ArgumentHelp("An MQTT topic saying whether someone is there (a Home Assistant occupancy or motion sensor's state: ON/OFF, or Zigbee2MQTT's {\"occupancy\": true}); needs --mqtt.", valueName: "TOPIC"))
     var presenceTopic: String?
+
+    @Option(help: ArgumentHelp("An input key that says someone is there while it is held (a PIR motion sensor through the gpio-key overlay; the kernel's key code, e.g. 143 for KEY_WAKEUP); needs --presence-timeout.", valueName: "CODE"))
+    var presenceKey: Int?
+
+    @Option(help: ArgumentHelp("Switch the TV over HDMI-CEC (/dev/cecN, or auto: the first adapter): it goes to standby and wakes with the screen, and its remote's arrows, OK and Back steer the show.", valueName: "DEVICE|auto"))
+    var cec: String?
 
     @Option(help: ArgumentHelp("Key combination that quits, also in kiosk mode, or none.", valueName: "COMBO|none"))
     var quitKeys = QuitKeys(combo: KeyCombo(parsing: "ctrl+alt+q"))
@@ -75,11 +81,18 @@ public struct RunCommand: ParsableCommand {
         if display < 0 { throw ValidationError("--display must be 0 or more, not \(display)") }
         if let t = presenceTimeout, !(t >= 5 && t <= 86_400) { throw ValidationError("--presence-timeout must be 5 to 86400 seconds, not \(t)") }
         if let topic = presenceTopic {
-            if remote.mqtt == nil { throw ValidationError("--presence-topic needs --mqtt (the broker the sensor publishes to)") }
+            if remote.mqtt == nil && !ConfigFile.checkingOneKey { throw ValidationError("--presence-topic needs --mqtt (the broker the sensor publishes to)") }
             if topic.isEmpty || topic.contains("+") || topic.contains("#") || topic.utf8.count > 256 {
                 throw ValidationError("--presence-topic must be one topic, without + or #, not \(topic)")
             }
-            if presenceTimeout == nil { throw ValidationError("--presence-topic needs --presence-timeout SECONDS (how long the screen stays on after the last presence)") }
+            if presenceTimeout == nil && !ConfigFile.checkingOneKey { throw ValidationError("--presence-topic needs --presence-timeout SECONDS (how long the screen stays on after the last presence)") }
+        }
+        if let key = presenceKey {
+            if !(1...0x2FF).contains(key) { throw ValidationError("--presence-key must be a key code from 1 to 767 (linux/input-event-codes.h), not \(key)") }
+            if presenceTimeout == nil && !ConfigFile.checkingOneKey { throw ValidationError("--presence-key needs --presence-timeout SECONDS (how long the screen stays on after the last presence)") }
+        }
+        if let cec, cec != "auto" && !cec.hasPrefix("/") {
+            throw ValidationError("--cec must be a device (/dev/cec0) or auto, not \(cec)")
         }
         try screens.validate(mqtt: remote.mqtt)
     }
@@ -98,6 +111,8 @@ public struct RunCommand: ParsableCommand {
          .init("touch-transform", .string(touchTransform.description)),
          .init("presence-timeout", presenceTimeout.map { .number($0) }, unset: "off"),
          .init("presence-topic", presenceTopic.map { .string($0) }, unset: "none"),
+         .init("presence-key", presenceKey.map { .number(Double($0)) }, unset: "none"),
+         .init("cec", cec.map { .string($0) }, unset: "off"),
          .init("quit-keys", .string(quitKeys.defaultValueDescription)),
          .init("rescan", .number(rescan)), .init("events", events.map { .string($0) }, unset: "none")]
             + source.configEntries + view.configEntries + behaviour.configEntries + remote.configEntries + screens.configEntries
@@ -170,6 +185,10 @@ public struct RunCommand: ParsableCommand {
         }
         if let group { Log.info("group \(group.name): screen \(group.member.screen), \(screens.epoch == nil ? "the epoch agreed over the broker" : "epoch \(screens.groupEpoch ?? "")"), \(behaviour.autoplay.map { "a step every \($0) s" } ?? "no autoplay")") }
 
+        let television = openTelevision()
+        let presenceSensor = presenceKey.flatMap { code in
+            PresenceKeyReader(code: UInt16(code), log: { Log.info($0) }, notify: { WakeReason.presenceKey.post() })
+        }
         var reloads = 0
         while true {
             // The scene before a reload is gone now: hand back what it freed.
@@ -205,6 +224,9 @@ public struct RunCommand: ParsableCommand {
             loop.broken = loadings.broken
             loop.control = control?.desk
             loop.group = group
+            loop.television = television
+            loop.presenceSensor = presenceSensor
+            loop.tellTelevisionAtStart = reloads == 0
             guard try loop.run() == .reload else { break }
             reloads += 1
 
@@ -224,6 +246,8 @@ public struct RunCommand: ParsableCommand {
             startIndex = centred.flatMap { p in found.firstIndex { $0.path == p } } ?? scene.state.focus ?? 0
         }
         control?.stop()
+        television?.stop()
+        presenceSensor?.stop()
         withExtendedLifetime(session) {}
     }
 }
@@ -281,12 +305,37 @@ extension RunCommand {
         do {
             let next = config == nil ? self : try Self.parseMerged(Array(CommandLine.arguments.dropFirst()))
             let fresh = try next.source.resolveAll(tolerant: next.kiosk, pairs: next.source.pairs(on: viewport), note: note)
+            if next.cec != cec || next.presenceKey != presenceKey {
+                Log.warn("reload: --cec and --presence-key take effect at the next start (systemctl restart kiosk-carousel)")
+            }
             if next.remote.values != remote.values {
                 Log.warn("reload: the control and MQTT options take effect at the next start (systemctl restart kiosk-carousel); the token file is read again now")
             }
             return (next, fresh)
         } catch {
             Log.warn("reload failed, nothing changed: \(Self.message(for: error))")
+            return nil
+        }
+    }
+
+    /// `--cec`'s adapter, opened for the whole run (reloads keep it); nil, said in one line,
+    /// when there is none or it cannot be used: the panel is then switched by DPMS alone.
+    func openTelevision() -> CECAdapter? {
+        guard let cec else { return nil }
+        var path = cec
+        if cec == "auto" {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? []
+            guard let first = names.filter({ $0.hasPrefix("cec") && Int($0.dropFirst(3)) != nil })
+                .sorted(by: { Int($0.dropFirst(3))! < Int($1.dropFirst(3))! }).first else {
+                Log.warn("--cec auto: this machine has no HDMI-CEC adapter (/dev/cec*); the panel is switched by DPMS only")
+                return nil
+            }
+            path = "/dev/" + first
+        }
+        switch CECAdapter.open(path, name: "KioskCarousel", log: { Log.info($0) }, notify: { WakeReason.television.post() }) {
+        case .success(let adapter): return adapter
+        case .failure(let problem):
+            Log.warn("--cec: \(problem); the panel is switched by DPMS only")
             return nil
         }
     }

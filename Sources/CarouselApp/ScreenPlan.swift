@@ -14,7 +14,7 @@ struct ScreenPlan {
     /// `--presence-timeout`: seconds the screen stays on after the last presence or touch;
     /// nil: presence plays no part.
     var presenceTimeout: Double?
-    private var command: (on: Bool, until: Double?)?
+    private var command: (on: Bool, until: Double?, reason: String)?
     private var wokenUntil: Double?
     /// An occupancy sensor says someone is there now.
     private var occupied = false
@@ -28,7 +28,8 @@ struct ScreenPlan {
 
     struct State: Equatable {
         var on: Bool
-        /// `hours`, `touch` or `command`; `start` before anything changed it.
+        /// `hours`, `touch`, `command`, `presence`, `nobody` or `tv`; `start` before anything
+        /// changed it.
         var reason: String
         /// When it may change next by itself (monotonic seconds); nil: not by itself.
         var nextChange: Double?
@@ -39,9 +40,9 @@ struct ScreenPlan {
         let woken = wokenUntil.map { now < $0 } ?? false
         let hoursNext = h?.nextChange
         if let command, command.until.map({ now < $0 }) ?? true {
-            if command.on { return State(on: true, reason: "command", nextChange: hoursNext) }
+            if command.on { return State(on: true, reason: command.reason, nextChange: hoursNext) }
             if woken { return State(on: true, reason: "touch", nextChange: min(wokenUntil!, hoursNext ?? .infinity)) }
-            return State(on: false, reason: "command", nextChange: hoursNext)
+            return State(on: false, reason: command.reason, nextChange: hoursNext)
         }
         if let h, !h.on {
             if woken { return State(on: true, reason: "touch", nextChange: min(wokenUntil!, hoursNext ?? .infinity)) }
@@ -80,9 +81,10 @@ struct ScreenPlan {
         lastSeen = max(lastSeen, now)
     }
 
-    /// A remote `screen` command: it holds until the hours next change.
-    mutating func command(on: Bool, now: Double) {
-        command = (on, hours?.state(now: now).nextChange)
+    /// A remote `screen` command (`reason` "command"), or the TV switched off or to this
+    /// screen by its own remote ("tv"): it holds until the hours next change.
+    mutating func command(on: Bool, now: Double, reason: String = "command") {
+        command = (on, hours?.state(now: now).nextChange, reason)
         wokenUntil = nil
     }
 }

@@ -193,7 +193,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
             throw ValidationError("--span must be COLSxROWS:C,R (1 to 16 panels a side, the panel's column and row from 0), e.g. 2x1:0,0, not \(s)")
         }
         if let b = bezel {
-            if span == nil { throw ValidationError("--bezel is for --span, which is not set") }
+            if span == nil && !ConfigFile.checkingOneKey { throw ValidationError("--bezel is for --span, which is not set") }
             if WallSpan.bezel(parsing: b) == nil { throw ValidationError("--bezel must be PX or PX,PX (0 to 1000), not \(b)") }
         }
     }

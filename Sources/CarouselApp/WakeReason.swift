@@ -18,6 +18,10 @@ enum WakeReason: Int32, Sendable {
     case memoryPressure = 5
     /// The control API or MQTT posted a request.
     case control = 6
+    /// The TV's remote or power said something over HDMI-CEC (`--cec`).
+    case television = 7
+    /// A presence sensor's key was pressed or released (`--presence-key`).
+    case presenceKey = 8
 
     /// Wakes the loop for this reason, from any thread; false when SDL's queue does not
     /// exist (yet).

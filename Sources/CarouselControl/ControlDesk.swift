@@ -103,7 +103,8 @@ public final class ControlDesk: Sendable {
         let body = StatusBody(
             version: version, uptime_s: ((now - started) * 10).rounded() / 10, view: s.view, index: s.index, count: s.count,
             source: s.source, paired: s.paired, title: s.title, caption: s.caption, playing: s.playing,
-            screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness),
+            screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness,
+                          tv: s.tv.map { .init(answers: $0.answers, power: $0.power, address: $0.address, shows_this_screen: $0.showsThisScreen) }),
             sources: f.sources.map { .init(url: $0.url, state: $0.state, last_success: $0.lastSuccess.map(Self.iso8601)) },
             pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
             rss_bytes: f.rssBytes, frames_drawn: drawn,
@@ -119,7 +120,10 @@ public final class ControlDesk: Sendable {
     }
 
     struct StatusBody: Encodable {
-        struct Screen: Encodable { var on: Bool; var reason: String; var brightness: Double? }
+        struct Screen: Encodable { var on: Bool; var reason: String; var brightness: Double?; var tv: TV? }
+        /// `--cec`: whether the TV answers, its power, the screen's HDMI address, and whether
+        /// the TV shows it.
+        struct TV: Encodable { var answers: Bool?; var power: String?; var address: String?; var shows_this_screen: Bool }
         struct Source: Encodable { var url: String; var state: String; var last_success: String? }
         var version: String, uptime_s: Double, view: String, index: Int?, count: Int
         var source: String?, paired: String?, title: String?, caption: String?, playing: Bool

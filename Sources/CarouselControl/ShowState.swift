@@ -14,8 +14,9 @@ public struct ShowState: Hashable, Sendable {
     /// Autoplay set and not paused.
     public var playing = false
     public var screenOn = true
-    /// Why the screen is as it is: `start`, `hours`, `touch`, `command`, `presence` or
-    /// `nobody` (`--presence-timeout` passed without presence or touch).
+    /// Why the screen is as it is: `start`, `hours`, `touch`, `command`, `presence`,
+    /// `nobody` (`--presence-timeout` passed without presence or touch) or `tv` (the TV's
+    /// own remote, over HDMI-CEC).
     public var screenReason = "start"
     /// The backlight's level, 0 to 1; nil where the panel has none the program may set.
     public var brightness: Double?
@@ -25,6 +26,22 @@ public struct ShowState: Hashable, Sendable {
     public var capabilities = Capabilities()
     /// The screen is off but the panel stays lit, black (no DPMS, no backlight control).
     public var panelStaysLit = false
+    /// `--cec`: the TV as the HDMI-CEC bus tells it; nil without.
+    public var tv: TV?
+
+    public struct TV: Hashable, Sendable {
+        /// The TV answered the question of its power at start (nil: not asked yet).
+        public var answers: Bool?
+        /// `on`, `standby`, `waking`, `going to standby`; nil before it said.
+        public var power: String?
+        /// The screen's physical address (1.0.0.0: the TV's first input); nil off the bus.
+        public var address: String?
+        /// The TV shows this screen's input.
+        public var showsThisScreen: Bool
+        public init(answers: Bool?, power: String?, address: String?, showsThisScreen: Bool) {
+            (self.answers, self.power, self.address, self.showsThisScreen) = (answers, power, address, showsThisScreen)
+        }
+    }
 
     public struct Capabilities: Hashable, Sendable {
         /// Autoplay is set (`--autoplay`): pause and play do something.

@@ -144,6 +144,7 @@ public struct SDLInputTranslator {
             Int(SDLK_AUDIOFASTFORWARD.rawValue): .fastForward,
             Int(SDLK_PLUS.rawValue): .plus, Int(SDLK_EQUALS.rawValue): .plus, Int(SDLK_KP_PLUS.rawValue): .plus,
             Int(SDLK_MINUS.rawValue): .minus, Int(SDLK_KP_MINUS.rawValue): .minus,
+            Int(SDLK_RETURN.rawValue): .enter, Int(SDLK_KP_ENTER.rawValue): .enter, Int(SDLK_SELECT.rawValue): .enter,
         ]
         return [.key(KeyPress(name: names[Int(sym)], keycode: sym, modifiers: KeyCombo.Modifiers(sdl: mod), time: time))]
     }

@@ -32,6 +32,8 @@ public struct KeyPress: Equatable, Sendable {
     /// The keys the program gives a meaning to; nil for any other.
     public enum Name: Equatable, Sendable {
         case left, right, up, down, home, end, pageUp, pageDown, space, escape, backspace, f11, f, q, plus, minus
+        /// Return, the keypad's Enter and a remote's OK: opens the picture in focus on a wall.
+        case enter
         /// K (as in web video players) and a keyboard's or remote's Play/Pause key.
         case k, playPause
         /// J and L (as in web video players) and a keyboard's or remote's rewind and

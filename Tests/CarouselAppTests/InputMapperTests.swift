@@ -42,6 +42,16 @@ import Testing
         #expect(m.map(Self.press(.down)) == [.view(.step(.next, time: 1))])
     }
 
+    /// Enter (and a TV remote's OK over HDMI-CEC) opens the picture in focus on a wall and
+    /// plays and pauses the carousel; the TV's word wakes the loop for its inputs.
+    @Test func enterOpensOnAWallAndPausesTheCarousel() {
+        var m = InputMapper()
+        #expect(m.map(Self.press(.enter)) == [.togglePause])
+        m.verticalSteps = true
+        #expect(m.map(Self.press(.enter)) == [.showView(.carousel)])
+        #expect(m.map(.wake(WakeReason.television.rawValue)) == [.television])
+    }
+
     @Test func kioskIgnoresQuitAndFullScreenKeysButNotItsCombination() {
         let m = InputMapper(keys: KeyBindings(kiosk: true, quit: KeyCombo(parsing: "ctrl+alt+q")))
         #expect(m.map(Self.press(.escape)).isEmpty)

@@ -103,4 +103,17 @@ extension OpeningHoursTests {
         plan.touched(at: 8_002)
         #expect(plan.state(now: 8_003) == .init(on: true, reason: "touch", nextChange: 8_022))
     }
+
+    /// The TV switched off by its own remote (HDMI-CEC) darkens the screen as a command does,
+    /// said as the TV's; a touch wakes it and the hours' next change ends it.
+    @Test func theTVsOwnStandbyHoldsLikeACommandUntilTheHoursChange() {
+        var plan = ScreenPlan(hours: nil, wakeDuration: 30)
+        plan.command(on: false, now: 100, reason: "tv")
+        #expect(plan.state(now: 101).on == false && plan.state(now: 101).reason == "tv")
+        plan.touched(at: 200)
+        #expect(plan.state(now: 201) == .init(on: true, reason: "touch", nextChange: 230))
+        #expect(plan.state(now: 231).reason == "tv")
+        plan.command(on: true, now: 300, reason: "tv")
+        #expect(plan.state(now: 301).on && plan.state(now: 301).reason == "tv")
+    }
 }

@@ -59,13 +59,16 @@ public struct RemoteOptions: ParsableArguments, Sendable {
             guard RemoteURL.isRemote(immich), URL(string: immich)?.host != nil else {
                 throw ValidationError("--immich must be the http:// or https:// address of an Immich server, not \(immich)")
             }
-            guard let file = immichKeyFile else { throw ValidationError("--immich needs --immich-key-file FILE (the API key)") }
+            guard let file = immichKeyFile else {
+                if ConfigFile.checkingOneKey { return }
+                throw ValidationError("--immich needs --immich-key-file FILE (the API key)")
+            }
             guard let key = try? String(contentsOfFile: file, encoding: .utf8),
                   !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw ValidationError("--immich-key-file \(file): no readable file holding a key")
             }
         } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPerson.isEmpty || !immichTag.isEmpty || immichFavorites || immichMemories
-                    || immichRandom != nil || immichOriginals {
+                    || immichRandom != nil || immichOriginals, !ConfigFile.checkingOneKey {
             throw ValidationError("the --immich- options need --immich URL")
         }
         if let n = immichRandom, n < 1 || n > 10_000 { throw ValidationError("--immich-random must be 1 to 10000, not \(n)") }

@@ -43,6 +43,30 @@ public enum FuzzTargets {
         },
         // A group message as the broker hands it over (`--group`).
         "group-message": { bytes in _ = GroupMessage.parse(bytes) },
+        // What an HDMI-CEC bus sends the screen (--cec): byte 0 the screen's logical address
+        // (low nibble) and whether it shows on the TV (bit 4), byte 1 a length, then that
+        // many bytes a message, again and again; each answered by the follower, whose
+        // answers must be messages the bus can carry.
+        "cec-message": { bytes in
+            guard bytes.count >= 2 else { return }
+            var follower = CECFollower()
+            follower.logicalAddress = bytes[0] & 0x0F
+            follower.physicalAddress = 0x1000
+            if bytes[0] & 0x10 != 0 { _ = follower.wake(takeOver: true) }
+            var i = 1
+            while i < bytes.count {
+                let length = Int(bytes[i]) % 18
+                let end = min(bytes.count, i + 1 + length)
+                if let m = CECMessage(bytes: Array(bytes[(i + 1)..<end])) {
+                    let (send, _) = follower.receive(m)
+                    for reply in send where reply.bytes.count > 16 || CECMessage(bytes: reply.bytes) != reply {
+                        fatalError("cec-message: an answer the bus cannot carry: \(reply)")
+                    }
+                }
+                _ = follower.standby()
+                i = end
+            }
+        },
         // An input device's event stream (KMS/DRM, EventDeviceReader): byte 0 says what the
         // device is and byte 1 its slots, then 8 bytes an event (type, code, value; little-endian).
         "evdev": { bytes in
