@@ -116,6 +116,45 @@ struct GroupTests {
         #expect(commands() == "group")
     }
 
+    /// A broker set up with passwords and an ACL (the kiosks may write the group's topics,
+    /// a visitor may only read, nobody anonymous): a command from outside moves nothing,
+    /// the same command from a kiosk's account moves every screen.
+    @Test func withPasswordsAndAnACLOnlyTheGroupsAccountsMoveIt() throws {
+        let broker = try MosquittoBroker(users: ["kiosk": ("wall-secret", ["kiosk-carousel/#"]), "visitor": ("look-only", [])])
+        broker.user = ("kiosk", "wall-secret")
+        let folder = try Fixtures.imageFolder()
+        let secret = try Fixtures.temporaryFolder("group-acl") + "/password"
+        try "wall-secret\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        let account = ["--mqtt-user", "kiosk", "--mqtt-password-file", secret]
+        let a = try Self.screen("a", broker: broker, folder: folder, extra: account + ["--control", "127.0.0.1:0"])
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        let b = try Self.screen("b", broker: broker, folder: folder, extra: account)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(20) { Self.steps(a).count >= 2 && Self.steps(b).count >= 2 }, "\(a.log)")
+        #expect(Self.disagreements([a, b]).isEmpty)
+        // A command a member would obey: the show's own fingerprint, item 2 held a minute.
+        let epoch = try #require(broker.waitForRetained("kiosk-carousel/group/hall/epoch/a", timeout: 10))
+        let show = try #require((try JSONSerialization.jsonObject(with: Data(epoch.utf8)) as? [String: Any])?["show"] as? String)
+        func command() -> String {
+            #"{"v":1,"screen":"x","show":""# + show + #"","time_us":"#
+                + String(Int64((Date().timeIntervalSince1970 + 0.3) * 1e6)) + #","action":"show","item":2,"idle":60}"#
+        }
+        func heard(_ s: RunningCarousel) -> Bool { s.ofType("group").contains { $0["action"] as? String == "heard" && $0["from"] as? String == "x" } }
+        // Anonymous, then the visitor's read-only account: the broker takes neither.
+        broker.user = nil
+        broker.publish("kiosk-carousel/group/hall/command/x", command())
+        broker.user = ("visitor", "look-only")
+        broker.publish("kiosk-carousel/group/hall/command/x", command())
+        Thread.sleep(forTimeInterval: 2)
+        #expect(!heard(a) && !heard(b), "a command from outside the group's accounts moved it")
+        // The same from the kiosks' account: both screens go to item 2.
+        broker.user = ("kiosk", "wall-secret")
+        broker.publish("kiosk-carousel/group/hall/command/x", command())
+        #expect(Poll.until(10) { heard(a) && heard(b) }, "\(a.log)")
+        for s in [a, b] { #expect(Poll.until(5) { Self.steps(s).last?.to == 2 }, "\(Self.steps(s))") }
+        broker.clearRetained("kiosk-carousel/group/hall/command/x")
+    }
+
     @Test func eachScreenKnowsItsClockFromTheGroupsAndSaysWhenItIsOutOfStep() throws {
         let broker = try MosquittoBroker()
         let folder = try Fixtures.imageFolder()

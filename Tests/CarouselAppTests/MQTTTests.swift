@@ -191,12 +191,44 @@ final class MosquittoBroker {
     let port: Int
     private var process: Process?
     private let config: String
+    /// The user the broker's own clients (publish, retained) connect as; nil: anonymous.
+    var user: (name: String, password: String)?
 
     init() throws {
         try RequiredTools.check(Self.unavailableReason)
         port = Int(ControlPoller.freePort() ?? 18830)
         config = try Fixtures.temporaryFolder("mosquitto") + "/mosquitto.conf"
         try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n".write(toFile: config, atomically: true, encoding: .utf8)
+        try restart()
+    }
+
+    /// A broker as a wall's should be set up: no anonymous clients, a password for each user,
+    /// and an ACL: `users` name → (password, the topic filters it may write; it reads all).
+    init(users: [String: (password: String, writes: [String])]) throws {
+        try RequiredTools.check(Self.unavailableReason)
+        port = Int(ControlPoller.freePort() ?? 18830)
+        let folder = try Fixtures.temporaryFolder("mosquitto-users")
+        config = folder + "/mosquitto.conf"
+        // mosquitto_passwd's file format: user:$7$... (PBKDF2); made by the tool itself.
+        for (name, u) in users.sorted(by: { $0.key < $1.key }) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+            p.arguments = ["-b"] + (FileManager.default.fileExists(atPath: folder + "/passwd") ? [] : ["-c"]) + [folder + "/passwd", name, u.password]
+            try p.run()
+            p.waitUntilExit()
+        }
+        let acl = users.sorted(by: { $0.key < $1.key }).map { name, u in
+            "user \(name)\ntopic read #\n" + u.writes.map { "topic write \($0)\n" }.joined()
+        }.joined(separator: "\n")
+        try acl.write(toFile: folder + "/acl", atomically: true, encoding: .utf8)
+        try """
+            listener \(port) 127.0.0.1
+            allow_anonymous false
+            password_file \(folder)/passwd
+            acl_file \(folder)/acl
+            persistence false
+
+            """.write(toFile: config, atomically: true, encoding: .utf8)
         try restart()
     }
 
@@ -225,7 +257,7 @@ final class MosquittoBroker {
     private func run(_ tool: String, _ args: [String], seconds: Double = 1.5) -> Data {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = ["-h", "127.0.0.1", "-p", String(port)] + args
+        p.arguments = ["-h", "127.0.0.1", "-p", String(port)] + (user.map { ["-u", $0.name, "-P", $0.password] } ?? []) + args
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
