@@ -44,9 +44,6 @@ struct HomeAssistantDiscovery {
             entity("button", "previous", "Previous", ["command_topic": base + "/cmd/previous", "icon": "mdi:skip-previous"]),
             entity("button", "first", "First", ["command_topic": base + "/cmd/first", "icon": "mdi:skip-backward"]),
             entity("button", "last", "Last", ["command_topic": base + "/cmd/last", "icon": "mdi:skip-forward"]),
-            entity("number", "index", "Picture number", [
-                "command_topic": base + "/cmd/goto", "state_topic": base + "/state/index", "min": 0,
-                "max": max(0, capabilities.count - 1), "step": 1, "mode": "box", "icon": "mdi:numeric"]),
             entity("button", "reload", "Reload", ["command_topic": base + "/cmd/reload", "icon": "mdi:reload",
                                                  "entity_category": "config"]),
             entity("light", "screen", "Screen", light),
@@ -57,6 +54,16 @@ struct HomeAssistantDiscovery {
             entity("image", "screenshot", "Screenshot", ["image_topic": base + "/screenshot", "content_type": "image/png"]),
         ]
         var withdrawn: [String] = []
+        // A number to choose among: Home Assistant refuses a number entity whose max is not
+        // above its min (seen in 2024.3.3: "'max' must be > 'min'", at the start of a show
+        // not scanned yet, or of one picture).
+        if capabilities.count >= 2 {
+            offered.append(entity("number", "index", "Picture number", [
+                "command_topic": base + "/cmd/goto", "state_topic": base + "/state/index", "min": 0,
+                "max": capabilities.count - 1, "step": 1, "mode": "box", "icon": "mdi:numeric"]))
+        } else {
+            withdrawn.append(topic("number", "index"))
+        }
         if capabilities.canPlay {
             offered.append(entity("switch", "playing", "Autoplay", [
                 "command_topic": base + "/cmd/playing", "state_topic": base + "/state/playing",
