@@ -267,11 +267,16 @@ struct InteractiveLoop {
     }
 
     private mutating func handle(_ e: SDLEvent, now: Double) throws {
-        mapper.canGoBack = scene.state.canGoBack
-        mapper.verticalSteps = scene.scrollsVertically
-        for input in translator.translate(e, geometry: geometry).flatMap(mapper.map) {
+        for input in translator.translate(e, geometry: geometry).flatMap({ mapped($0) }) {
             try perform(input, now: now, byPerson: true)
         }
+    }
+
+    /// What a window's input (or a TV remote's key) means in the view shown now.
+    private mutating func mapped(_ input: WindowInput) -> [AppInput] {
+        mapper.canGoBack = scene.state.canGoBack
+        mapper.verticalSteps = scene.scrollsVertically
+        return mapper.map(input)
     }
 
     /// Does what an input asks: a person's (keys, touches, the window) or a remote
@@ -372,9 +377,7 @@ struct InteractiveLoop {
             case .key(let key):
                 if debugInput { Log.info("input tv \(key)") }
                 if let name = key.key {
-                    mapper.canGoBack = scene.state.canGoBack
-                    mapper.verticalSteps = scene.scrollsVertically
-                    for input in mapper.map(.key(KeyPress(name: name, keycode: 0, time: now))) {
+                    for input in mapped(.key(KeyPress(name: name, keycode: 0, time: now))) {
                         try perform(input, now: now, byPerson: true)
                     }
                 } else {
