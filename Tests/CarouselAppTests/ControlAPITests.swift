@@ -194,7 +194,8 @@ import CarouselCore
     @Test func theWallAndTheCarouselOpenedOverIt() throws {
         let k = try Kiosk([try Fixtures.imageFolder(), "--size", "640x360", "--view", "mosaic"])
         defer { k.stop() }
-        #expect(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 }?["view"] as? String == "mosaic")
+        // A tile placed (the wall places them as their sizes are read; before, the command is refused).
+        #expect(k.status { $0["index"] as? Int != nil }?["view"] as? String == "mosaic")
         let opened = try #require(k.probe.request("POST", "/view", body: #"{"mode": "carousel"}"#))
         #expect(opened.status == 200 && opened.json?["view"] as? String == "carousel")
         #expect(k.probe.request("POST", "/next")?.json?["index"] as? Int == 1)
@@ -208,7 +209,7 @@ import CarouselCore
     @Test func theGridIsCalledGrid() throws {
         let k = try Kiosk([try Fixtures.imageFolder(), "--size", "640x360", "--view", "grid"])
         defer { k.stop() }
-        #expect(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 }?["view"] as? String == "grid")
+        #expect(k.status { $0["index"] as? Int != nil }?["view"] as? String == "grid")
         #expect(k.probe.request("POST", "/view", body: #"{"mode": "carousel"}"#)?.json?["view"] as? String == "carousel")
         #expect(k.probe.request("POST", "/view", body: #"{"mode": "grid"}"#)?.json?["view"] as? String == "grid")
     }
