@@ -40,6 +40,11 @@ public final class GroupChannel: @unchecked Sendable {
         var greeted: Set<String> = []
         /// Screens and shows already said to differ, and refusals already said.
         var said: Set<String> = []
+        /// Each other screen's latest epoch (64 screens at most): judged again when this
+        /// screen's show changes, so that both sides of a difference say it.
+        var epochs: [String: GroupMessage] = [:]
+        /// Screens whose show differs from this one's now: said again when it is the same.
+        var differing: Set<String> = []
         var refused = 0
 
         /// Whether `line` is to be said: the first time, and of at most 256 different ones
@@ -76,11 +81,11 @@ public final class GroupChannel: @unchecked Sendable {
     public var show: String {
         get { state.withLockedValue { $0.show } }
         set {
-            let (early, ping) = state.withLockedValue { s in
+            let (early, ping, epochs) = state.withLockedValue { s in
                 defer { s.show = newValue; s.early = []; s.pingWanted = false }
-                return (s.early, s.pingWanted)
+                return (s.early, s.pingWanted, s.show.isEmpty ? [] : Array(s.epochs.values))
             }
-            for message in early { admit(message) }
+            for message in early + epochs { admit(message) }
             if ping { sendPing() }
         }
     }
@@ -244,19 +249,24 @@ public final class GroupChannel: @unchecked Sendable {
         case .epoch(_, _, let screen, let show), .clockPing(_, let screen, let show), .clockReply(_, _, _, _, let screen, let show):
             (screen, show, false)
         }
-        let kept = state.withLockedValue { s -> Bool? in
+        let (kept, again) = state.withLockedValue { s -> (Bool?, Bool) in
             if s.show.isEmpty {
                 s.early.append(message)
-                return nil
+                return (nil, false)
             }
-            guard show == s.show else { return s.firstTime(from + " " + show) ? false : nil }
+            if !isCommand, from != screen, s.epochs[from] != nil || s.epochs.count < 64 { s.epochs[from] = message }
+            guard show == s.show else {
+                if from != screen, s.differing.count < 64 { s.differing.insert(from) }
+                return (s.firstTime(from + " " + show) ? false : nil, false)
+            }
             s.heard.append(message)
-            return true
+            return (true, s.differing.remove(from) != nil)
         }
+        if again { log("group \(group): screen \(from) shows this screen's show again (\(show)): in step with it") }
         switch kept {
         case true?: wake()
         case false?:
-            log("group \(group): screen \(from) shows another show (\(show), this one \(self.show)): its \(isCommand ? "commands are" : "epoch is") ignored; give every screen of the group the same sources and options")
+            log("group \(group): screen \(from) shows another show (\(show), this one \(self.show)): its \(isCommand ? "commands are" : "epoch is") ignored until the two are the same; give every screen of the group the same sources and options")
         case nil: break
         }
     }

@@ -155,6 +155,56 @@ struct GroupTests {
         broker.clearRetained("kiosk-carousel/group/hall/command/x")
     }
 
+    /// Each screen with a folder of its own, a picture copied to one and, a while later, to
+    /// the other (what a rollout by rsync or a USB stick does): meanwhile the two shows
+    /// differ and each says so in a line and goes on alone; once the copy is on both they are
+    /// the same show again and step together, on the group's epoch, without a restart.
+    @Test func aPictureCopiedToOneScreenFirstParksItUntilTheOthersHaveItToo() throws {
+        let broker = try MosquittoBroker()
+        let (fa, fb) = (try Fixtures.imageFolder(), try Fixtures.imageFolder())
+        let a = try Self.screen("a", broker: broker, folder: fa)
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        let b = try Self.screen("b", broker: broker, folder: fb)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(20) { Self.steps(a).count >= 2 && Self.steps(b).count >= 2 }, "\(a.log)")
+        #expect(Self.disagreements([a, b]).isEmpty)
+
+        let picture = Fixtures.bmp(320, 240) { x, _ in (UInt8(x * 255 / 319), 200, 40) }
+        try picture.write(to: URL(fileURLWithPath: fa + "/f-new.bmp"))
+        #expect(b.waitForLog("group hall: screen a shows another show", timeout: 20), "\(b.log)")
+        #expect(a.waitForLog("group hall: screen b shows another show", timeout: 20), "\(a.log)")
+        let aloneFrom = Self.steps(a).count
+        #expect(Poll.until(10) { Self.steps(a).count >= aloneFrom + 2 }, "a goes on alone: \(a.log)")
+
+        let copied = Date().timeIntervalSince1970 * 1000
+        try picture.write(to: URL(fileURLWithPath: fb + "/f-new.bmp"))
+        // Back in step from the first step each screen made with six pictures (the broken
+        // one shown as a placeholder): its catalogue changed, then its next step.
+        func sixFrom(_ s: RunningCarousel) -> Double? {
+            guard let changed = s.ofType("catalog_changed").last?["t_ms"] as? Double else { return nil }
+            return s.ofType("group").first { $0["action"] as? String == "step" && ($0["t_ms"] as? Double ?? 0) >= changed }?["since_ms"] as? Double
+        }
+        #expect(Poll.until(20) { sixFrom(a) != nil && sixFrom(b) != nil }, "a: \(a.log)\nb: \(b.log)")
+        let joined = try #require([sixFrom(a), sixFrom(b)].compactMap { $0 }.max())
+        #expect(Poll.until(10) { Self.steps(b).filter { $0.since >= joined }.count >= 6 })
+        #expect(a.log.contains("group hall: screen b shows this screen's show again"), "\(a.log)")
+        #expect(b.log.contains("group hall: screen a shows this screen's show again"), "\(b.log)")
+        let since = { (s: RunningCarousel) in Self.steps(s).filter { $0.since >= joined } }
+        // The item each shows from each instant: a step made with five pictures and
+        // corrected at once when the sixth came counts by its correction.
+        let sa = Dictionary(since(a).map { ($0.since, $0.to) }, uniquingKeysWith: { $1 })
+        let sb = Dictionary(since(b).map { ($0.since, $0.to) }, uniquingKeysWith: { $1 })
+        let differing = sb.filter { sa[$0.key] != nil && sa[$0.key] != $0.value }
+        #expect(differing.isEmpty, "after \(joined): \(differing)\na: \(Self.steps(a).map { "\(Int($0.since) % 100_000)→\($0.to)" })\nb: \(Self.steps(b).map { "\(Int($0.since) % 100_000)→\($0.to)" })\n\(a.ofType("catalog_changed"))\n\(b.ofType("catalog_changed"))")
+        #expect(Set(since(b).map(\.to)).contains(5), "the new picture is in the show: \(since(b))")
+        // The group's epoch stayed: every step of both, before, during and after, begins on
+        // the same grid of one-second instants.
+        let first = Self.steps(a)[0].since
+        let off = (Self.steps(a) + Self.steps(b)).filter { abs(($0.since - first).remainder(dividingBy: 1000)) > 0.5 }
+        #expect(off.isEmpty, "off the group's grid: \(off)")
+        print("group: one show again \(Int(joined - copied)) ms after the copy reached the second screen")
+    }
+
     @Test func eachScreenKnowsItsClockFromTheGroupsAndSaysWhenItIsOutOfStep() throws {
         let broker = try MosquittoBroker()
         let folder = try Fixtures.imageFolder()
