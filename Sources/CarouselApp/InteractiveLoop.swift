@@ -251,6 +251,9 @@ struct InteractiveLoop {
             }
             return EventQueue.poll()
         }
+        // The group's item fell due while the view moved, and the motion ended after the
+        // group's part of the pass (in the draw): one more pass now, not at the next step.
+        if group?.waitingForRest == true && !scene.activity.held { return EventQueue.poll() }
         // A check that fell due has begun by now, and while it runs or its result waits for
         // the finger to lift there is no deadline: a passed one would spin the loop.
         let deadlines = [scene.activity.nextStep, catalog?.nextCheck, screenPlan.wake(now: now, screenOn: screenOn),

@@ -97,6 +97,10 @@ final class ScreenGroup {
     /// Its own command is still to take effect (a remote's answer waits for it).
     var announcing: Bool { member.announcing }
 
+    /// The group's item (or this screen's outcome) is due but the view was moving at the
+    /// last pass: the loop passes again as soon as it rests. A `late` event says which.
+    var waitingForRest: Bool { member.waitingForRest }
+
     /// What the loop does at `now` for the group: the steps to make (at `now`: every screen
     /// makes them at the same shared instant) and, when another screen paused or let go the
     /// show, the pause to take.
@@ -118,7 +122,10 @@ final class ScreenGroup {
         }
         var steps: [ViewInput] = [], pause: Bool?
         let count = scene.sources.count
-        for action in member.pass(at: t, count: count, shown: scene.state.focus, resting: scene.activity.resting, paused: paused) {
+        let late = member.lateItem
+        let actions = member.pass(at: t, count: count, shown: scene.state.focus, resting: scene.activity.resting, paused: paused)
+        if let item = member.lateItem, item != late { record(now, t, "late", [("to", .int(item))]) }
+        for action in actions {
             switch action {
             case .show(let item, let forward):
                 // Forward round from the last item as autoplay goes; elsewhere straight there.

@@ -93,6 +93,15 @@ public struct GroupMember: Sendable {
     /// This screen's own command is still to take effect.
     public var announcing: Bool { pending.contains { $0.screen == screen } }
 
+    /// The group's item (or this screen's own outcome) is due but the view was moving or
+    /// held at the last pass: the screen must pass again as soon as it rests, not at the
+    /// next step instant (a slow screen, still busy at an instant, skipped the item).
+    public var waitingForRest: Bool { hasActed || lateItem != nil }
+    /// The group's item that fell due while the view moved elsewhere (not to it).
+    public private(set) var lateItem: Int?
+    /// The item this screen was last told to show: the view may still be moving to it.
+    private var asked: Int?
+
     /// What to do at shared time `t`, the view at rest or not, showing `shown` of `count`
     /// items, its autoplay held or not (`paused`: a remote's pause on this screen).
     public mutating func pass(at t: Double, count: Int, shown: Int?, resting: Bool, paused: Bool) -> [Action] {
@@ -103,7 +112,14 @@ public struct GroupMember: Sendable {
             timeline.apply(first)
         }
         if timeline.isPaused != wasPaused, timeline.last?.screen != screen { actions.append(.paused(timeline.isPaused)) }
-        guard resting, count > 0 else { return actions }
+        guard resting, count > 0 else {
+            let due = shown == nil ? nil : timeline.item(at: t, count: count)
+            lateItem = due != shown && due != asked ? due : nil
+            return actions
+        }
+        lateItem = nil
+        // At rest with nothing in focus (a wall placing its tiles) there is no outcome to say.
+        if hasActed && shown == nil { hasActed = false }
         if hasActed, let shown {
             hasActed = false
             let action: Command.Action = paused ? .pause(item: shown) : .show(item: shown, idle: idle)
@@ -122,6 +138,7 @@ public struct GroupMember: Sendable {
             return actions
         }
         guard !announcing, let item = timeline.item(at: t, count: count), item != shown else { return actions }
+        asked = item
         actions.append(.show(item: item, forward: shown.map { (($0 + 1) % count) == item } ?? false))
         return actions
     }

@@ -26,6 +26,23 @@ import Testing
         do { let r = a.pass(at: Self.epoch + 48, count: 5, shown: 0, resting: false, paused: false); #expect(r.isEmpty) }
     }
 
+    /// Seen in the boot proof's two guests: a screen still moving at a step instant (slow to
+    /// settle under emulation) skipped that item and slept to the next instant. It now says
+    /// it waits for rest, and shows the group's item at its first pass at rest.
+    @Test func aScreenMovingAtAStepInstantShowsTheItemOnceItRests() {
+        var a = member("a")
+        do { let r = a.pass(at: Self.epoch + 8, count: 5, shown: 0, resting: false, paused: false); #expect(r.isEmpty) }
+        #expect(a.waitingForRest && a.lateItem == 1)
+        do { let r = a.pass(at: Self.epoch + 8.4, count: 5, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 1, forward: true)]) }
+        #expect(!a.waitingForRest)
+        // Sliding to the item it was told (its focus still the last one): not late.
+        do { let r = a.pass(at: Self.epoch + 8.5, count: 5, shown: 0, resting: false, paused: false); #expect(r.isEmpty) }
+        #expect(!a.waitingForRest)
+        // Moving with nothing due (its own item already shown): nothing to wait for.
+        do { let r = a.pass(at: Self.epoch + 9, count: 5, shown: 1, resting: false, paused: false); #expect(r.isEmpty) }
+        #expect(!a.waitingForRest)
+    }
+
     @Test func aPersonsOutcomeIsAnnouncedAndShownEverywhereAtItsInstant() {
         var a = member("a"), b = member("b")
         let t = Self.epoch + 20  // the group shows item 2
