@@ -91,6 +91,10 @@ public final class ImageFeed {
                 decoded += 1
                 guard wanted.contains(item) else { continue }
                 images[item] = image
+            case .failure(let error) where error.transient:
+                // Still to come: the next plan asks again (a good picture a busy machine
+                // could not decode once was left out of a kiosk's show for good).
+                continue
             case .failure(let error):
                 failed += 1
                 failures[r.source.file] = error.reason

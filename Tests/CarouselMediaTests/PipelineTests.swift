@@ -213,6 +213,36 @@ struct CountingDecoder: ImageDecoding {
     }
 }
 
+/// A decoder whose helper cannot be started the first `refusals` times (a busy machine).
+final class NoHelperYetDecoder: ImageDecoding, @unchecked Sendable {
+    private let lock = NSLock()
+    private var refusals: Int
+    init(refusals: Int) { self.refusals = refusals }
+    func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        let refuse = lock.withLock { () -> Bool in defer { refusals -= 1 }; return refusals > 0 }
+        if refuse { throw ImageError(path: source.path, reason: "cannot be decoded: no decoder helper could be started", transient: true) }
+        return PixelImage(width: 2, height: 1, fill: (1, 1, 1, 255))
+    }
+}
+
+@Suite struct TransientFailureTests {
+    /// Seen with two screens on a loaded machine: a helper that did not start within 10 s
+    /// made good pictures broken, and a kiosk (`--broken skip`) left them out of its show
+    /// until a restart. Such a failure is no outcome: the next plan asks again.
+    @Test func aPictureNoHelperCouldDecodeIsAskedForAgainAndShows() {
+        let source = ImageSource(path: "/p/0.jpg", stamp: FileStamp(size: 1, modified: 1))
+        let feed = ImageFeed(sources: [source], workers: DecodeWorkers(decoder: NoHelperYetDecoder(refusals: 1), threads: 1))
+        let box = Size(width: 100, height: 100)
+        feed.plan([0], box: box)
+        while feed.isLoading { feed.waitForWorkers() }
+        #expect(feed.collect().isEmpty)
+        #expect(feed.outcome(for: 0) == nil, "not failed: still to come")
+        feed.plan([0], box: box)
+        while feed.isLoading || feed.outcome(for: 0) == nil { feed.waitForWorkers(); _ = feed.collect() }
+        #expect(feed.outcome(for: 0) == .image(PixelImage(width: 2, height: 1, fill: (1, 1, 1, 255))))
+    }
+}
+
 /// A decoder that reports, as its image's width, the nice value of the thread it ran on.
 struct NiceReportingDecoder: ImageDecoding {
     func decode(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {

@@ -75,7 +75,7 @@ final class HelperProcess: @unchecked Sendable {
             return helper
         case .timedOut:
             helper.terminate()
-            throw HelperFault("the decoder did not start within \(Int(startTimeout)) s")
+            throw HelperFault("the decoder did not start within \(Int(startTimeout)) s", transient: true)
         case .closed:
             let why = helper.reap()
             throw HelperFault("the decoder stopped at start (\(why))")

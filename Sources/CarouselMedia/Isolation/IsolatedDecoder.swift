@@ -97,6 +97,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     /// Why helpers could not be started, each said once; the last one, for the files it fails.
     private var spawnProblems: Set<String> = []
     private var lastSpawnProblem: String?
+    /// Whether that problem may pass (a helper slow to start): its pictures are tried again.
+    private var lastSpawnTransient = false
     private let warn: @Sendable (String) -> Void
     private let spawner = SpawnThread()
     /// Helpers being started in the background at creation; a decode waits for one of
@@ -196,8 +198,9 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             }
         }
         guard let helper = checkOut(forPart: part != nil) else {
-            let why = lock.withLock { lastSpawnProblem }.map { " (\($0))" } ?? ""
-            throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + why)
+            let (problem, transient) = lock.withLock { (lastSpawnProblem, lastSpawnTransient) }
+            throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + (problem.map { " (\($0))" } ?? ""),
+                             transient: transient)
         }
         let millionths = part.map { p in
             [p.minX, p.minY, p.size.width, p.size.height].map { Int((min(max($0, 0), 1) * 1e6).rounded()) }
@@ -349,6 +352,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         case .failure(let error)?:
             let first = lock.withLock { () -> Bool in
                 lastSpawnProblem = error.description
+                lastSpawnTransient = error.transient
                 return spawnProblems.insert(error.description).inserted
             }
             if first { warn("decoder helper: \(error.description)") }

@@ -72,5 +72,10 @@ enum SharedPixels {
 /// The helper is not trusted again; it is replaced.
 struct HelperFault: Error, CustomStringConvertible {
     var description: String
-    init(_ description: String) { self.description = description }
+    /// Likely to pass (a helper slow to start on a busy machine), not a broken setup.
+    var transient = false
+    init(_ description: String, transient: Bool = false) {
+        self.description = description
+        self.transient = transient
+    }
 }
