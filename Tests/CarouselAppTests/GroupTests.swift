@@ -229,8 +229,11 @@ struct GroupTests {
         }
         // b asked at its connection and a answered: one host, one clock.
         #expect(Poll.until(20) { group(b)?["clock_offset_ms"] is Double }, "\(String(describing: group(b)))")
-        let offset = try #require(group(b)?["clock_offset_ms"] as? Double)
-        #expect(abs(offset) < 1000.0 / 60, "\(offset) ms")
+        let measured = try #require(group(b))
+        let offset = try #require(measured["clock_offset_ms"] as? Double), error = try #require(measured["clock_error_ms"] as? Double)
+        // One host: the offset is 0 within the measure's own error (half the shortest round
+        // trip; on a loaded machine 18.9 ms was measured with a round trip to match).
+        #expect(abs(offset) <= error + 1000.0 / 60, "\(offset) ms ± \(error) ms")
         // In step with the group: a problem only where the kernel says NTP does not keep it.
         let unkept = group(b)?["clock_synchronised"] as? Bool == false
         #expect(group(b)?["clock_problem"] as? Bool == unkept)
