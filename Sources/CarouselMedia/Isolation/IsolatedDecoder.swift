@@ -96,9 +96,8 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     private var warnedUnsandboxed = false
     /// Why helpers could not be started, each said once; the last one, for the files it fails.
     private var spawnProblems: Set<String> = []
-    private var lastSpawnProblem: String?
-    /// Whether that problem may pass (a helper slow to start): its pictures are tried again.
-    private var lastSpawnTransient = false
+    /// The last one (a helper slow to start is transient: its pictures are tried again).
+    private var lastSpawnFault: HelperFault?
     private let warn: @Sendable (String) -> Void
     private let spawner = SpawnThread()
     /// Helpers being started in the background at creation; a decode waits for one of
@@ -198,9 +197,9 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             }
         }
         guard let helper = checkOut(forPart: part != nil) else {
-            let (problem, transient) = lock.withLock { (lastSpawnProblem, lastSpawnTransient) }
-            throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + (problem.map { " (\($0))" } ?? ""),
-                             transient: transient)
+            let fault = lock.withLock { lastSpawnFault }
+            throw ImageError(path: path, reason: "cannot be decoded: no decoder helper could be started" + (fault.map { " (\($0))" } ?? ""),
+                             transient: fault?.transient ?? false)
         }
         let millionths = part.map { p in
             [p.minX, p.minY, p.size.width, p.size.height].map { Int((min(max($0, 0), 1) * 1e6).rounded()) }
@@ -351,8 +350,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         case .success(let h)?: helper = h
         case .failure(let error)?:
             let first = lock.withLock { () -> Bool in
-                lastSpawnProblem = error.description
-                lastSpawnTransient = error.transient
+                lastSpawnFault = error
                 return spawnProblems.insert(error.description).inserted
             }
             if first { warn("decoder helper: \(error.description)") }
