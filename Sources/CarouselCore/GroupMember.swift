@@ -102,9 +102,16 @@ public struct GroupMember: Sendable {
     /// The item this screen was last told to show: the view may still be moving to it.
     private var asked: Int?
 
+    /// The shared time of the last pass. An instant after it is still to do however late the
+    /// loop comes back: a pass just before an instant (a decode woke the loop) may draw a
+    /// frame that outlasts the instant, and a wait reckoned from after that frame would sleep
+    /// to the next one (under emulation a screen skipped the same item every round).
+    private var passedAt: Double?
+
     /// What to do at shared time `t`, the view at rest or not, showing `shown` of `count`
     /// items, its autoplay held or not (`paused`: a remote's pause on this screen).
     public mutating func pass(at t: Double, count: Int, shown: Int?, resting: Bool, paused: Bool) -> [Action] {
+        passedAt = t
         var actions: [Action] = []
         let wasPaused = timeline.isPaused
         while let first = pending.first, first.time <= t {
@@ -144,8 +151,10 @@ public struct GroupMember: Sendable {
     }
 
     /// The next shared instant the screen has something to do at: a heard command's, or the
-    /// group's next step; nil: nothing until something is heard or done.
+    /// group's next step after its last pass (at or before `t`: due at once, when it fell
+    /// since); nil: nothing until something is heard or done.
     public func nextDue(after t: Double) -> Double? {
-        [pending.first?.time, timeline.nextStep(after: t)].compactMap { $0 }.min()
+        let from = passedAt.map { min($0, t) } ?? t
+        return [pending.first?.time, timeline.nextStep(after: from)].compactMap { $0 }.min()
     }
 }

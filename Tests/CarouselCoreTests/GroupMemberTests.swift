@@ -43,6 +43,21 @@ import Testing
         #expect(!a.waitingForRest)
     }
 
+    /// Seen in the boot proof's two guests: a screen skipped the same item every round. A
+    /// decode woke its loop just before a step instant, and the frame drawn after that pass
+    /// took longer than what was left to the instant (0.8 s under emulation); the wait,
+    /// reckoned from after the frame, slept to the next instant. An instant that passed since
+    /// the last pass is due at once.
+    @Test func anInstantThatPassesWhileTheLoopIsBusyIsDueAtOnce() {
+        var a = member("a")
+        let instant = Self.epoch + 8
+        do { let r = a.pass(at: instant - 0.003, count: 5, shown: 0, resting: true, paused: false); #expect(r.isEmpty) }
+        // The loop asks after its 0.85-s frame: the instant it passed meanwhile.
+        #expect(a.nextDue(after: instant + 0.85) == instant)
+        do { let r = a.pass(at: instant + 0.85, count: 5, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 1, forward: true)]) }
+        #expect(a.nextDue(after: instant + 1) == instant + 8)
+    }
+
     @Test func aPersonsOutcomeIsAnnouncedAndShownEverywhereAtItsInstant() {
         var a = member("a"), b = member("b")
         let t = Self.epoch + 20  // the group shows item 2
