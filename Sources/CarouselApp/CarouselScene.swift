@@ -21,9 +21,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private let clip: ClipStage?
     /// Whether the engine was told the clip holds the show.
     private var holding = false
-    /// When each file shown under `--caption-format`'s `{date}` was taken (nil: it says
-    /// not), read once when the strip first rests on it.
-    private var takenDates: [String: PhotoDate?] = [:]
+    /// What `--caption-format` says of each picture shown, its file read once at rest.
+    private let captionFacts: CaptionFacts
 
     public init(sources: [ImageSource], viewport: Size, settings: CarouselSettings, startIndex: Int,
                 renderer: SDLRenderer, painter: FramePainter, loading: ImageLoading, log: EventLog?, time: Double,
@@ -33,6 +32,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         self.pipeline = ImagePipeline(sources: sources, loading: loading, renderer: renderer, log: log,
                                       timeOrigin: timeOrigin ?? time, warn: warn)
         self.painter = painter
+        captionFacts = CaptionFacts(places: loading.places, waits: loading.waitsForImages)
         let pipeline = self.pipeline
         clip = pipeline.loading.clips.map { playing in
             ClipStage(playing: playing, renderer: renderer, waits: pipeline.loading.waitsForImages,
@@ -131,7 +131,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
         // A pair says each picture's lines side by side, once where both say the same.
         let pictures = [sources[current].alone] + sources[current].partners
         let each = pictures.map { source -> [String] in
-            if let template = style.captionTemplate { return template.lines(for: facts(of: source)) }
+            if let template = style.captionTemplate {
+                return template.lines(for: captionFacts.of(source, atRest: !engine.isAnimating && !engine.isInteracting, template: template))
+            }
             var lines: [String] = []
             if style.captions != .none { lines.append(source.title) }
             if style.captions == .full, let caption = source.caption, !caption.isEmpty { lines.append(caption) }
@@ -140,20 +142,6 @@ public final class CarouselScene: EngineScene, OpenedScene {
         let lines = CaptionTemplate.side(by: each)
         return Overlay(lines: lines, opacity: CaptionFade.opacity(at: engine.position),
                        dots: style.dots ? PageDots.layout(count: engine.itemCount, current: current) : [])
-    }
-
-    /// What `--caption-format` may say of `source`. Its date is its listing's, else read from
-    /// the file (a head of at most 64 KB) the first time the strip rests on it, never while
-    /// it moves, or taken from what `--taken`'s scan already read of it.
-    private func facts(of source: ImageSource) -> CaptionTemplate.Facts {
-        if takenDates[source.path] == nil, !engine.isAnimating, !engine.isInteracting {
-            if takenDates.count >= 4096 { takenDates.removeAll() }
-            takenDates[source.path] = .some(PhotoDate.of(source))
-        }
-        let taken = takenDates[source.path] ?? nil
-        let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
-        return CaptionTemplate.Facts(title: source.title, caption: source.caption, file: file,
-                                     date: taken.map { date in { date.formatted($0) } }, place: source.place, people: source.people)
     }
 
     /// Opening hours or a touch turned the screen back on: attract mode starts afresh.

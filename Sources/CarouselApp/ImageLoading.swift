@@ -28,6 +28,9 @@ public struct ImageLoading {
     public var clips: ClipPlaying?
     /// What was said of broken pictures, shared by the views of a show (`PictureReports`).
     public var reports = PictureReports()
+    /// Where `{place}` of a local picture comes from (its GPS, named by GeoNames' tables),
+    /// shared by the views of a show; nil: listed places only.
+    public var places: PlaceLookup?
 }
 
 /// What a view needs to play a clip: the helpers' settings and the loop's wake-up.

@@ -15,12 +15,18 @@ public final class LoadingMaker {
     public let broken: BrokenPictures?
     /// What was said of broken pictures: once for all the views made here.
     private let reports = PictureReports()
+    /// `{place}`'s tables, read once for all the views made here when a caption first asks.
+    private let places: PlaceLookup
 
     /// Starts a helper for each decode worker of the home view: the wall decodes on every
     /// core while it rests (its first screen), the carousel on all but one.
-    public init(_ source: SourceOptions, home: ViewKind, broken: BrokenMode = .show) {
+    /// `readsPlaces`: a caption says `{place}`, so GeoNames' tables are read from now on (on
+    /// a thread of their own), before the first frame asks.
+    public init(_ source: SourceOptions, home: ViewKind, broken: BrokenMode = .show, readsPlaces: Bool = false) {
         self.source = source
         self.broken = broken == .skip ? BrokenPictures() : nil
+        places = PlaceLookup(path: source.placeNames ?? PlaceLookup.defaultTable, say: { Log.warn($0) })
+        if readsPlaces { places.start() }
         let helpers = home.isTiled ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount
         // A JPEG that ends early shows what arrived under --broken show; skip leaves it out.
         var settings = source.decoderSettings
@@ -84,7 +90,8 @@ public final class LoadingMaker {
             // A frame's arrival wakes the loop to look: it draws only when one falls due. The
             // wall plays its animated tiles the same way.
             clips: clipPlaying(library: library, waits: waitsForImages),
-            reports: reports)
+            reports: reports,
+            places: places)
     }
 
     /// How the carousel plays clips: web ones from their cached copies.

@@ -60,7 +60,7 @@ public struct RenderCommand: ParsableCommand {
         do { parsed = try GestureScript(parsing: scriptText) } catch {
             throw Failure("\(script): \(error)")
         }
-        let loadings = LoadingMaker(source, home: view.home, broken: source.broken ?? .show)  // helpers start while the rest does
+        let loadings = LoadingMaker(source, home: view.home, broken: source.broken ?? .show, readsPlaces: view.captionsSayPlace)  // helpers start while the rest does
         var found = try source.resolveWaitingForWeb()
         do {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)

@@ -141,7 +141,8 @@ public struct RunCommand: ParsableCommand {
         var noted: Set<String> = []
         let noteOnce = { (line: String) in if noted.insert(line).inserted { Log.info(line) } }
         // Decoder helpers start while the folders are scanned and the screen is set up.
-        var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home, broken: source.broken ?? (kiosk ? .skip : .show))
+        var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home, broken: source.broken ?? (kiosk ? .skip : .show),
+                                                        readsPlaces: view.captionsSayPlace)
         var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)
         var found = scanned.sources
         // The control API: listening before the screen opens, so a wrong address or a
@@ -197,7 +198,8 @@ public struct RunCommand: ParsableCommand {
             view.startIndex = startIndex
             let thumbnails = current.source.thumbnails(standardByDefault: true)
             let loadings = earlyLoadings ?? LoadingMaker(current.source, home: current.view.home,
-                                                         broken: current.source.broken ?? (current.kiosk ? .skip : .show))
+                                                         broken: current.source.broken ?? (current.kiosk ? .skip : .show),
+                                                         readsPlaces: current.view.captionsSayPlace)
             earlyLoadings = nil
             var behaviour = current.behaviour
             if group != nil { behaviour.autoplay = nil }

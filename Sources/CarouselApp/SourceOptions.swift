@@ -58,6 +58,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Flag(help: "Two portrait pictures side by side on a landscape screen (two landscape ones one above the other on a portrait screen), as one item: partners taken the same day first, else close in time, from the next few such pictures; the show keeps its order otherwise. Pictures in folders and manifests (their headers read once); clips and web pictures stay on their own.")
     public var pairPortraits = false
 
+    @Option(help: ArgumentHelp("GeoNames' cities table, which names where local pictures and clips were taken (their GPS) for a caption's {place}: the nearest city within 25 km, else its region within 150 km, with the country; admin1Codes.txt and countryInfo.txt are read from beside it. Default: \(PlaceLookup.defaultTable) (Debian's libtimezonemap-data).", valueName: "FILE"))
+    public var placeNames: String?
+
     @Flag(help: "Only pictures and clips taken on today's date in earlier years, as their files say (the whole show when there are none, said once); it changes at midnight. Immich's own: --immich-memories.")
     public var onThisDay = false
 
@@ -92,6 +95,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
                 throw ValidationError("--display-profile \(file) \(problem)")
             }
         }
+        if let file = placeNames, !FileManager.default.fileExists(atPath: file) {
+            throw ValidationError("--place-names \(file) does not exist")
+        }
     }
 
     /// What the window says when the sources hold no images: the web sources that have not
@@ -120,7 +126,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show"),
          .init("taken", taken.map { .string($0) }, unset: "any day"), .init("on-this-day", .bool(onThisDay)),
-         .init("pair-portraits", .bool(pairPortraits))] + remote.configEntries
+         .init("pair-portraits", .bool(pairPortraits)),
+         .init("place-names", .string(placeNames ?? PlaceLookup.defaultTable))] + remote.configEntries
     }
 
     /// `--taken` and `--on-this-day`; nil with neither.

@@ -274,6 +274,11 @@ public struct ViewOptions: ParsableArguments, Sendable {
         return ClockPainter(face: face, font: font, scrim: style.scrim)
     }
 
+    /// A caption says `{place}`: GeoNames' tables are to be read.
+    var captionsSayPlace: Bool {
+        captionFormat.flatMap { try? CaptionTemplate(parsing: $0) }?.says(.place) ?? false
+    }
+
     public var style: ViewStyle {
         var s = ViewStyle()
         s.background = background

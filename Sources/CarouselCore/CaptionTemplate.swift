@@ -3,7 +3,7 @@
 /// else the file name), `caption` (the manifest's), `file` (the file's name), `date` (when
 /// it was taken, as its listing or its file says; `{date:FORMAT}` in strftime's format, else
 /// `%-d %B %Y`), `place` (where, as its listing says: Immich's city and country, a manifest's
-/// `place`) and `people` (who is in it, as its listing names them, joined by commas).
+/// `place`; else as its file's GPS falls in GeoNames' places) and `people` (who is in it, as its listing names them, joined by commas).
 /// Text between two fields shows only when both do, text before the first field only with
 /// it, after the last only with it: `{date} · {title}` of an undated picture is its title
 /// alone. `\n` (a backslash and n) starts a second line.
@@ -86,6 +86,11 @@ public struct CaptionTemplate: Sendable, Hashable {
     }
 
     /// The caption's lines for an item of `facts`; lines that come out empty are left out.
+    /// Whether a line of the template has `field` (what is not asked for is not looked up).
+    public func says(_ field: Field) -> Bool {
+        lines.contains { $0.contains { if case .field(field, _) = $0 { true } else { false } } }
+    }
+
     public func lines(for facts: Facts) -> [String] {
         lines.compactMap { parts -> String? in
             // Each field's text first, then the text around them kept as the rule says.

@@ -31,8 +31,12 @@ enum ISOBMFFHeader {
     /// The first box of `type` between `from` and `to`: its contents' range (also for
     /// `LivePhotoIdentity`'s HEIF and QuickTime boxes).
     static func box(_ type: String, in b: ByteReader, from: Int, to: Int) -> (start: Int, end: Int)? {
+        box(named: Array(type.utf8), in: b, from: from, to: to)
+    }
+
+    /// `box(_:in:from:to:)` for a type that is not text (QuickTime's `©xyz` begins with 0xA9).
+    static func box(named name: [UInt8], in b: ByteReader, from: Int, to: Int) -> (start: Int, end: Int)? {
         var at = from
-        let name = Array(type.utf8)
         var seen = 0
         while at + 8 <= to, seen < 1000 {
             seen += 1

@@ -31,31 +31,14 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
 
     // MARK: - Files
 
-    /// The most of a file's head read for its dates (a JPEG's APP1 is at most 64 KB), of a
-    /// HEIF's Exif item, and of a clip's `moov`.
-    static let headBytes = 64 << 10
-    static let moovLimit = 8 << 20
-
     /// The date in the file at `path`, or nil when it says none (or is no file).
     public static func read(path: String) -> PhotoDate? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        let size = Int(info.st_size)
-        let head = LivePhotoIdentity.read(fd, at: 0, count: min(size, headBytes))
-        if let date = read(head: head) { return date }
-        let b = ByteReader(head)
-        if b.matches(Array("ftyp".utf8), at: 4), let exif = LivePhotoIdentity.exifItem(heif: head),
-           exif.offset >= 0, exif.length > 0, exif.length <= headBytes, exif.offset <= size - exif.length {
-            return read(exifItem: LivePhotoIdentity.read(fd, at: exif.offset, count: exif.length))
-        }
-        if ClipContainer.isClip(Array(head.prefix(ClipContainer.sniffBytes))),
-           let moov = LivePhotoIdentity.topLevelAtom("moov", fd: fd, size: size), moov.length <= moovLimit {
-            return read(moov: LivePhotoIdentity.read(fd, at: moov.offset, count: moov.length))
-        }
-        return nil
+        MetadataBytes.read(path: path).flatMap(read(metadata:))
+    }
+
+    /// The date in a file's parts: its head's, else its HEIF Exif item's, else its clip's.
+    static func read(metadata m: MetadataBytes) -> PhotoDate? {
+        read(head: m.head) ?? m.exifItem.flatMap(read(exifItem:)) ?? m.moov.flatMap(read(moov:))
     }
 
     private static let known = StampedMemo<PhotoDate?>()
@@ -123,53 +106,10 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// (`exif:DateTimeOriginal`, `photoshop:DateCreated`, `xmp:CreateDate`): what a photo
     /// edited in Lightroom, or scanned, may keep only there; else a JPEG's IPTC.
     public static func read(head bytes: [UInt8]) -> PhotoDate? {
-        let b = ByteReader(bytes)
-        // Where the EXIF block, the XMP packet and (a JPEG's) IPTC lie.
-        var exifBlock: (tiff: Int, end: Int)?, xmpPacket: Range<Int>?, iptc: Range<Int>?
-        if b.matches([0xFF, 0xD8], at: 0) {
-            let xmpHeader = Array("http://ns.adobe.com/xap/1.0/\0".utf8), photoshop = Array("Photoshop 3.0\0".utf8)
-            // One pass over the segments before the frame: APP1 (EXIF, XMP) and APP13 (IPTC).
-            _ = b.firstJPEGSegment { marker, at, length -> Bool? in
-                if ByteReader.isJPEGFrame(marker) { return true }
-                let end = min(bytes.count, at + 2 + length)
-                if marker == 0xE1, exifBlock == nil, b.matches(Array("Exif\0\0".utf8), at: at + 4) { exifBlock = (at + 10, end) }
-                if marker == 0xE1, xmpPacket == nil, b.matches(xmpHeader, at: at + 4), at + 4 + xmpHeader.count <= end {
-                    xmpPacket = (at + 4 + xmpHeader.count)..<end
-                }
-                // A segment that says it is shorter than its own header holds nothing.
-                if marker == 0xED, iptc == nil, b.matches(photoshop, at: at + 4), at + 4 + photoshop.count <= end {
-                    iptc = (at + 4 + photoshop.count)..<end
-                }
-                return nil
-            }
-        } else if b.matches([0x89, 0x50, 0x4E, 0x47], at: 0) {
-            var at = 8
-            for _ in 0..<1024 {
-                guard let length = b.u32be(at), length <= bytes.count, at + 12 + length <= bytes.count else { break }
-                if exifBlock == nil, b.matches(Array("eXIf".utf8), at: at + 4) { exifBlock = (at + 8, at + 8 + length) }
-                if xmpPacket == nil, b.matches(Array("iTXtXML:com.adobe.xmp\0".utf8), at: at + 4) { xmpPacket = (at + 8)..<(at + 8 + length) }
-                // Before the pixels as the PNG spec's extension asks, or after them as some writers put it.
-                if b.matches(Array("IEND".utf8), at: at + 4) { break }
-                at += 12 + length
-            }
-        } else if b.matches(Array("RIFF".utf8), at: 0), b.matches(Array("WEBP".utf8), at: 8) {
-            var at = 12
-            for _ in 0..<64 {
-                guard let size = b.u32le(at + 4), size <= bytes.count else { break }
-                let start = at + 8, end = min(bytes.count, start + size)
-                if exifBlock == nil, b.matches(Array("EXIF".utf8), at: at) {
-                    exifBlock = (b.matches(Array("Exif\0\0".utf8), at: start) ? start + 6 : start, end)
-                }
-                if xmpPacket == nil, b.matches(Array("XMP ".utf8), at: at), start <= end { xmpPacket = start..<end }
-                at = start + size + (size & 1)
-                guard at + 8 <= bytes.count else { break }
-            }
-        } else if b.matches(Array("II*\0".utf8), at: 0) || b.matches(Array("MM\0*".utf8), at: 0) {
-            return exif(b, tiff: 0, end: bytes.count)
-        }
-        if let exifBlock, let date = exif(b, tiff: exifBlock.tiff, end: exifBlock.end) { return date }
-        if let xmpPacket, let date = xmp(bytes[xmpPacket]) { return date }
-        return iptc.flatMap { photoshopIPTC(b, in: $0) }
+        let b = ByteReader(bytes), blocks = MetadataBytes.Blocks(head: bytes)
+        if let e = blocks.exif, let date = exif(b, tiff: e.tiff, end: e.end) { return date }
+        if let x = blocks.xmp, let date = xmp(bytes[x]) { return date }
+        return blocks.iptc.flatMap { photoshopIPTC(b, in: $0) }
     }
 
     /// IPTC's Date Created (2:55, `CCYYMMDD`) and Time Created (2:60, `HHMMSS±HHMM`), in the

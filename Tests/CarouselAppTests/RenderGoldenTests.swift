@@ -256,6 +256,7 @@ import CarouselMedia
         (["--cache-mb", "0"], "--cache-mb"),
         (["--max-download-mb", "-3"], "--max-download-mb"),
         (["--downloads", "0"], "--downloads"),
+        (["--place-names", "/nonexistent/cities15000.txt"], "--place-names"),
     ])
     func badOptionValuesExitNonZeroNamingTheOption(options: [String], option: String) throws {
         let images = try Fixtures.imageFolder()

@@ -113,6 +113,23 @@ public enum MediaFuzzTargets {
             _ = PhotoDate.read(exifItem: bytes)
             _ = PhotoDate.read(moov: bytes)
         },
+        // Where a picture or clip was taken: a file's head (EXIF's GPS, XMP), a HEIF's Exif
+        // item, a clip's moov (ISO 6709), and ISO 6709's text itself.
+        "photo-location": { bytes in
+            _ = PhotoLocation.read(head: bytes)
+            _ = PhotoLocation.read(exifItem: bytes)
+            _ = PhotoLocation.read(moov: bytes)
+            _ = PhotoLocation(iso6709: String(decoding: bytes.prefix(80), as: UTF8.self))
+        },
+        // GeoNames' tables (a --place-names file is the user's): the same bytes as the cities,
+        // the regions and the countries, then a place asked for from the first bytes.
+        "place-names": { bytes in
+            let names = PlaceNames(cities: bytes, regions: bytes, countries: bytes)
+            let b = bytes.prefix(4).map { Double($0) }
+            if b.count == 4, let p = PhotoLocation(latitude: (b[0] - 127.5) / 1.4 + b[1] / 255, longitude: (b[2] - 127.5) * 1.4 + b[3] / 255) {
+                _ = names.name(of: p)
+            }
+        },
         // A file's first bytes, which say whether it is a clip (and which container).
         "clip-container": { _ = ClipContainer.isClip($0) },
         // A thumbnail's text chunks, read from a cache other programs write too.
