@@ -116,9 +116,14 @@ public struct PlaceNames: Sendable {
             let mid = (low + high) / 2
             if cities[mid].latitude < p.latitude - band { low = mid + 1 } else { high = mid }
         }
+        // And of longitudes, as wide as the band's highest latitude asks (all of them near a pole).
+        let highest = min(90, abs(p.latitude) + band)
+        let across = highest >= 89 ? 360 : band / cos(highest * .pi / 180)
         var found: [(city: City, km: Double)] = []
         for city in cities[low...] {
             if city.latitude > p.latitude + band { break }
+            let apart = abs(city.longitude - p.longitude)
+            if min(apart, 360 - apart) > across { continue }
             let d = Self.distance(p.latitude, p.longitude, city.latitude, city.longitude)
             if d <= km { found.append((city, d)) }
         }

@@ -92,6 +92,10 @@ import TestSupport
         let bare = PlaceNames(cities: Array("2267057\tLisbon\tLisbon\t\t38.71667\t-9.13333\tP\tPPLC\tPT\t\t14\n".utf8))
         #expect(bare.name(of: PhotoLocation(latitude: 38.7076, longitude: -9.1365)!) == "Lisbon")
         #expect(bare.name(of: PhotoLocation(latitude: 38.0, longitude: -9.0)!) == nil)
+        // Across the 180th meridian, and near the pole, where a degree of longitude is short.
+        let far = PlaceNames(cities: Array("1\tEast\tEast\t\t-16.5\t179.95\tP\tPPL\tFJ\t\t01\n2\tNorth\tNorth\t\t78.22\t15.64\tP\tPPL\tSJ\t\t21\n".utf8))
+        #expect(far.name(of: PhotoLocation(latitude: -16.5, longitude: -179.98)!) == "East")
+        #expect(far.name(of: PhotoLocation(latitude: 78.3, longitude: 16.3)!) == "North")
     }
 
     /// Debian's libtimezonemap-data (kiosk/setup installs it): GeoNames' 23,000 cities.
