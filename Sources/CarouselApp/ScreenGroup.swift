@@ -32,8 +32,15 @@ final class ScreenGroup {
         self.log = log
         self.timeOrigin = timeOrigin
         // Unconfigured, the epoch is this screen's start until the group says an earlier one.
-        member = GroupMember(screen: screen, epoch: epoch ?? (now + wallOffset()).rounded(.down), interval: interval, lead: lead, idle: idle)
+        // Agreed over the broker, the epoch is heard before the first step, for 3 s at most
+        // (a broker down at start: the screen goes on alone, on its own).
+        let shared = now + wallOffset()
+        member = GroupMember(screen: screen, epoch: epoch ?? shared.rounded(.down), interval: interval, lead: lead, idle: idle,
+                             joinBy: epoch == nil && channel != nil ? shared + Self.joinWait : nil)
     }
+
+    /// Seconds a screen agreeing its epoch over the broker waits to hear it before stepping.
+    static let joinWait = 3.0
 
     /// The fingerprint of a show: its items' file names and the interval.
     static func fingerprint(_ sources: [ImageSource], interval: Double?) -> String {
@@ -111,7 +118,9 @@ final class ScreenGroup {
             switch message {
             case .command(let c, _):
                 if member.hear(c), c.screen != member.screen { record(now, t, "heard", [("from", .string(c.screen)), ("at_ms", .double(c.time * 1000))]) }
-            case .epoch(let e, _, _, _):
+            case .epoch(let e, _, let from, _):
+                // Its own, come back: the broker has given every message it kept before it.
+                if from == member.screen { member.joined() }
                 guard !fixedEpoch, e < member.timeline.epoch else { continue }
                 member.adopt(epoch: e)
                 channel?.send(epoch: e, interval: interval)

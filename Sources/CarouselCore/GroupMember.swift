@@ -40,7 +40,15 @@ public struct GroupMember: Sendable {
     /// A person or remote on this screen acted since its last announcement.
     private var hasActed = false
 
-    public init(screen: String, epoch: Double, interval: Double?, lead: Double, idle: Double) {
+    /// Until this shared instant the screen waits to hear the group before it steps (its
+    /// epoch agreed over the broker: `joined`); nil: it has heard it, or has nothing to hear.
+    public private(set) var joinBy: Double?
+
+    /// `joinBy`: a screen that agrees its epoch over the broker waits until then to hear the
+    /// group's epoch before it steps; without it, it would slide to the item of its own epoch
+    /// and then, once the group's came, to the group's (seen under load: two moves at start).
+    public init(screen: String, epoch: Double, interval: Double?, lead: Double, idle: Double, joinBy: Double? = nil) {
+        self.joinBy = joinBy
         self.screen = screen
         self.timeline = GroupTimeline(epoch: GroupTimeline.microseconds(epoch), interval: interval)
         self.lead = max(0, lead)
@@ -64,6 +72,10 @@ public struct GroupMember: Sendable {
         guard epoch.isFinite else { return }
         timeline.epoch = GroupTimeline.microseconds(epoch)
     }
+
+    /// The group is heard: every message the broker kept for it came (this screen's own
+    /// epoch came back after them), and the epoch is the group's.
+    public mutating func joined() { joinBy = nil }
 
     /// A person or a remote on this screen moved, touched or steered the view: at the next
     /// rest the screen announces where it is.
@@ -112,6 +124,10 @@ public struct GroupMember: Sendable {
     /// items, its autoplay held or not (`paused`: a remote's pause on this screen).
     public mutating func pass(at t: Double, count: Int, shown: Int?, resting: Bool, paused: Bool) -> [Action] {
         passedAt = t
+        if let joinBy {
+            guard t >= joinBy else { return [] }
+            self.joinBy = nil
+        }
         var actions: [Action] = []
         let wasPaused = timeline.isPaused
         while let first = pending.first, first.time <= t {
@@ -155,6 +171,7 @@ public struct GroupMember: Sendable {
     /// since); nil: nothing until something is heard or done.
     public func nextDue(after t: Double) -> Double? {
         let from = passedAt.map { min($0, t) } ?? t
+        if let joinBy { return max(joinBy, from) }
         return [pending.first?.time, timeline.nextStep(after: from)].compactMap { $0 }.min()
     }
 }

@@ -58,6 +58,24 @@ import Testing
         #expect(a.nextDue(after: instant + 1) == instant + 8)
     }
 
+    /// Seen in GroupTests on a loaded machine: a screen joining stepped by its own epoch at
+    /// its first pass, before the broker's retained epoch of the group came, then again to
+    /// the group's item. It now waits to hear the group (for 3 s at most).
+    @Test func aJoiningScreenWaitsToHearTheGroupBeforeItSteps() {
+        let t = Self.epoch + 200
+        var c = GroupMember(screen: "c", epoch: Self.epoch + 100, interval: 8, lead: 0.15, idle: 30, joinBy: t + 3)
+        do { let r = c.pass(at: t, count: 7, shown: 0, resting: true, paused: false); #expect(r.isEmpty, "its own epoch's item is not shown") }
+        #expect(c.nextDue(after: t) == t + 3)
+        // The group's earlier epoch heard, then its own come back: the group's item at once.
+        c.adopt(epoch: Self.epoch)
+        c.joined()
+        do { let r = c.pass(at: t + 0.1, count: 7, shown: 0, resting: true, paused: false); #expect(r == [.show(item: (200 / 8) % 7, forward: false)]) }
+        // Nothing heard (the broker down): at the deadline it goes on by its own epoch.
+        var alone = GroupMember(screen: "d", epoch: Self.epoch + 100, interval: 8, lead: 0.15, idle: 30, joinBy: t + 3)
+        do { let r = alone.pass(at: t + 1, count: 7, shown: 0, resting: true, paused: false); #expect(r.isEmpty) }
+        do { let r = alone.pass(at: t + 3, count: 7, shown: 0, resting: true, paused: false); #expect(r == [.show(item: 103 / 8 % 7, forward: false)]) }
+    }
+
     @Test func aPersonsOutcomeIsAnnouncedAndShownEverywhereAtItsInstant() {
         var a = member("a"), b = member("b")
         let t = Self.epoch + 20  // the group shows item 2
