@@ -1,3 +1,4 @@
+import CSPNG
 import Foundation
 
 /// The parts of a picture or clip file where what it says of itself lies (when and where it
@@ -31,6 +32,65 @@ struct MetadataBytes {
             found.moov = LivePhotoIdentity.read(fd, at: moov.offset, count: moov.length)
         }
         return found
+    }
+
+    /// EXIF that a PNG keeps as text, as ImageMagick and exiv2 write it when a camera's JPEG
+    /// becomes a PNG: a zTXt (or tEXt, iTXt) `Raw profile type exif` (or `APP1`) holding
+    /// `\nexif\n  LENGTH\n` and the bytes in hex (`Exif\0\0`, then the TIFF structure).
+    /// Inflated by libspng, bounded (a chunk of at most 1 MB, text of at most 4 MB, EXIF of
+    /// at most 64 KB); with where its TIFF header starts. Nil when there is none.
+    static func pngTextExif(_ bytes: [UInt8]) -> (bytes: [UInt8], tiff: Int)? {
+        let b = ByteReader(bytes)
+        guard b.matches([0x89, 0x50, 0x4E, 0x47], at: 0),
+              bytes.firstRange(of: Array("Raw profile type ".utf8)) != nil, let ctx = spng_ctx_new(0) else { return nil }
+        defer { spng_ctx_free(ctx) }
+        spng_set_chunk_limits(ctx, 1 << 20, 4 << 20)
+        return bytes.withUnsafeBytes { raw -> (bytes: [UInt8], tiff: Int)? in
+            var count: UInt32 = 0
+            guard spng_set_png_buffer(ctx, raw.baseAddress, raw.count) == 0,
+                  spng_get_text(ctx, nil, &count) == 0, count > 0, count <= 256 else { return nil }
+            var texts = [spng_text](repeating: spng_text(), count: Int(count))
+            guard spng_get_text(ctx, &texts, &count) == 0 else { return nil }
+            for text in texts.prefix(Int(count)) {
+                let keyword = withUnsafeBytes(of: text.keyword) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard keyword == "Raw profile type exif" || keyword == "Raw profile type APP1", let chars = text.text,
+                      text.length > 0, text.length <= 4 << 20 else { continue }
+                let body = UnsafeRawBufferPointer(start: chars, count: text.length)
+                guard let exif = rawProfile(Array(body)) else { continue }
+                return (exif, ByteReader(exif).matches(Array("Exif\0\0".utf8), at: 0) ? 6 : 0)
+            }
+            return nil
+        }
+    }
+
+    /// ImageMagick's raw profile text: a name line, the length in bytes, then that many bytes
+    /// in hex, across lines. At most 64 KB; nil when the digits are fewer or not hex.
+    static func rawProfile(_ text: [UInt8]) -> [UInt8]? {
+        var i = 0
+        func skipSpace() { while i < text.count, text[i] == 0x0A || text[i] == 0x20 || text[i] == 0x0D || text[i] == 0x09 { i += 1 } }
+        skipSpace()
+        while i < text.count, text[i] != 0x0A { i += 1 }  // the profile's name
+        skipSpace()
+        var length = 0
+        while i < text.count, (0x30...0x39).contains(text[i]), length <= headBytes { length = length * 10 + Int(text[i] - 0x30); i += 1 }
+        guard length > 0, length <= headBytes else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(length)
+        var high: UInt8?
+        while out.count < length, i < text.count {
+            let c = text[i]
+            i += 1
+            let v: UInt8
+            switch c {
+            case 0x30...0x39: v = c - 0x30
+            case 0x61...0x66: v = c - 0x61 + 10
+            case 0x41...0x46: v = c - 0x41 + 10
+            case 0x0A, 0x0D, 0x20, 0x09: continue
+            default: return nil
+            }
+            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+        }
+        return out.count == length ? out : nil
     }
 
     /// Where the metadata lies in a file's head: the EXIF block (from its TIFF header to its

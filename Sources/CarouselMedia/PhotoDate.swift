@@ -104,12 +104,13 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The date in a file's first bytes: JPEG, PNG, WebP or TIFF (a HEIF's Exif item and a
     /// clip's `moov` lie elsewhere: `read(path:)`). EXIF's first; else its XMP packet's
     /// (`exif:DateTimeOriginal`, `photoshop:DateCreated`, `xmp:CreateDate`): what a photo
-    /// edited in Lightroom, or scanned, may keep only there; else a JPEG's IPTC.
+    /// edited in Lightroom, or scanned, may keep only there; else a JPEG's IPTC; else a PNG's EXIF kept as text by ImageMagick.
     public static func read(head bytes: [UInt8]) -> PhotoDate? {
         let b = ByteReader(bytes), blocks = MetadataBytes.Blocks(head: bytes)
         if let e = blocks.exif, let date = exif(b, tiff: e.tiff, end: e.end) { return date }
         if let x = blocks.xmp, let date = xmp(bytes[x]) { return date }
-        return blocks.iptc.flatMap { photoshopIPTC(b, in: $0) }
+        if let i = blocks.iptc, let date = photoshopIPTC(b, in: i) { return date }
+        return MetadataBytes.pngTextExif(bytes).flatMap { exif(ByteReader($0.bytes), tiff: $0.tiff, end: $0.bytes.count) }
     }
 
     /// IPTC's Date Created (2:55, `CCYYMMDD`) and Time Created (2:60, `HHMMSS±HHMM`), in the

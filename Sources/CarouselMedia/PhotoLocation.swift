@@ -4,7 +4,7 @@ import CarouselCore
 /// degrees, north and east positive. Read from EXIF's GPS IFD (GPSLatitude, GPSLongitude
 /// and their N/S, E/W references) in a JPEG's APP1, a PNG's `eXIf`, a WebP's `EXIF`, a
 /// TIFF's own IFDs and a HEIF's or AVIF's Exif item; else from XMP's `exif:GPSLatitude`
-/// (`41,24.5N`); from a clip's ISO 6709 string (`+38.7139-009.1394/`: an iPhone's
+/// (`41,24.5N`); else a PNG's EXIF kept as text by ImageMagick; from a clip's ISO 6709 string (`+38.7139-009.1394/`: an iPhone's
 /// `com.apple.quicktime.location.ISO6709`, an Android phone's `©xyz`). Bytes from outside,
 /// read like `PhotoDate`: every offset checked, reads bounded, fuzzed (`photo-location`).
 public struct PhotoLocation: Sendable, Hashable {
@@ -40,7 +40,8 @@ public struct PhotoLocation: Sendable, Hashable {
     public static func read(head bytes: [UInt8]) -> PhotoLocation? {
         let b = ByteReader(bytes), blocks = MetadataBytes.Blocks(head: bytes)
         if let e = blocks.exif, let found = exif(b, tiff: e.tiff, end: e.end) { return found }
-        return blocks.xmp.flatMap { xmp(bytes[$0]) }
+        if let x = blocks.xmp, let found = xmp(bytes[x]) { return found }
+        return MetadataBytes.pngTextExif(bytes).flatMap { exif(ByteReader($0.bytes), tiff: $0.tiff, end: $0.bytes.count) }
     }
 
     /// A HEIF Exif item's location: after its 4-byte offset to the TIFF header.

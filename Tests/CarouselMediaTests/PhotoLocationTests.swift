@@ -44,6 +44,29 @@ import TestSupport
         #expect(PhotoLocation.read(path: nowhere) == nil)
     }
 
+    /// A real photo from a Debian package: libjxl-testdata's flower, taken on Madeira, its EXIF
+    /// kept by exiv2 as a zTXt `Raw profile type exif` (hex in deflated text): where ExifTool
+    /// reads it, named, and its date.
+    @Test func aRealPhotosPlace() throws {
+        let path = "/usr/share/libjxl-testdata/jxl/flower/flower.png"
+        try #require(FileManager.default.fileExists(atPath: path), "kiosk/setup installs libjxl-testdata")
+        let found = PhotoLocation.read(path: path)
+        #expect(Self.near(found, (32.653419, -16.888161)), "\(String(describing: found))")
+        let names = try PlaceNames.load(path: PlaceLookup.defaultTable)
+        #expect(found.flatMap(names.name(of:)) == "Funchal, Portugal", "\(String(describing: found.flatMap(names.name(of:))))")
+        // Its only date is IFD0's DateTime (ExifTool's Modify Date, 2022:04:25 15:33:57).
+        #expect(PhotoDate.read(path: path) == PhotoDate(year: 2022, month: 4, day: 25, hour: 15, minute: 33, second: 57))
+    }
+
+    /// ImageMagick's raw profile text, and what is not one.
+    @Test func rawProfileText() {
+        #expect(MetadataBytes.rawProfile(Array("\nexif\n       4\n45786966\n".utf8)) == Array("Exif".utf8))
+        #expect(MetadataBytes.rawProfile(Array("\nexif\n 3\n4578\n69".utf8)) == Array("Exi".utf8), "across lines")
+        for bad in ["\nexif\n 4\n4578\n", "\nexif\n 2\n45zz\n", "\nexif\n 0\n", "\nexif\n 99999999\n00", ""] {
+            #expect(MetadataBytes.rawProfile(Array(bad.utf8)) == nil, "\(bad)")
+        }
+    }
+
     /// A phone's clip: an iPhone's `com.apple.quicktime.location.ISO6709`, an Android
     /// phone's `©xyz` (ffmpeg writes each as the phones do).
     @Test func aClipsLocation() throws {
