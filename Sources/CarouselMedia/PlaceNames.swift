@@ -35,6 +35,9 @@ public struct PlaceNames: Sendable {
     /// The most read of one table.
     public static let maxFileBytes = 64 << 20
     static let maxLineBytes = 16 << 10
+    /// The most places kept (GeoNames' cities500.txt holds about 200,000): a table of short
+    /// made-up lines fills no more than about 50 MB.
+    public static let maxPlaces = 500_000
     static let maxNameBytes = 200
     static let earthKm = 6371.0
 
@@ -44,6 +47,7 @@ public struct PlaceNames: Sendable {
     public init(cities table: [UInt8], regions regionTable: [UInt8] = [], countries countryTable: [UInt8] = []) {
         var found: [City] = []
         Self.eachLine(table) { fields in
+            guard found.count < Self.maxPlaces else { return }
             // geonameid, name, asciiname, alternatenames, latitude, longitude, feature class,
             // feature code, country code, cc2, admin1 code, ...
             guard fields.count >= 11, let name = Self.text(fields[1]), let country = Self.text(fields[8]), country.utf8.count == 2,

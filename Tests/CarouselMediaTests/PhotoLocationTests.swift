@@ -119,6 +119,10 @@ import TestSupport
         let far = PlaceNames(cities: Array("1\tEast\tEast\t\t-16.5\t179.95\tP\tPPL\tFJ\t\t01\n2\tNorth\tNorth\t\t78.22\t15.64\tP\tPPL\tSJ\t\t21\n".utf8))
         #expect(far.name(of: PhotoLocation(latitude: -16.5, longitude: -179.98)!) == "East")
         #expect(far.name(of: PhotoLocation(latitude: 78.3, longitude: 16.3)!) == "North")
+        // A table of more places than are kept: the first `maxPlaces`.
+        let line = Array("1\tA\tA\t\t10.0\t10.0\tP\tPPL\tAA\t\t01\n".utf8)
+        let many = PlaceNames(cities: Array([[UInt8]](repeating: line, count: PlaceNames.maxPlaces + 10).joined()))
+        #expect(many.count == PlaceNames.maxPlaces)
     }
 
     /// Debian's libtimezonemap-data (kiosk/setup installs it): GeoNames' 23,000 cities.
