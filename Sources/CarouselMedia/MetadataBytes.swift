@@ -93,6 +93,33 @@ struct MetadataBytes {
         return out.count == length ? out : nil
     }
 
+    /// The values of XMP property `key` in a packet, in order (an attribute `key="…"` or
+    /// `key='…'`, or an element `<key>…</key>`), each at most `limit` bytes.
+    static func xmpValues(_ key: String, in packet: ArraySlice<UInt8>, limit: Int) -> [String] {
+        let pattern = Array(key.utf8)
+        var values: [String] = []
+        var from = packet.startIndex
+        while let found = packet[from...].firstRange(of: pattern) {
+            var at = found.upperBound
+            from = at
+            while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
+            guard at < packet.endIndex else { break }
+            let close: UInt8
+            if packet[at] == UInt8(ascii: "=") {
+                at += 1
+                while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
+                guard at < packet.endIndex, packet[at] == UInt8(ascii: "\"") || packet[at] == UInt8(ascii: "'") else { continue }
+                close = packet[at]
+            } else if packet[at] == UInt8(ascii: ">") {
+                close = UInt8(ascii: "<")
+            } else {
+                continue
+            }
+            values.append(String(decoding: packet[(at + 1)...].prefix(limit).prefix { $0 != close }, as: UTF8.self))
+        }
+        return values
+    }
+
     /// Where the metadata lies in a file's head: the EXIF block (from its TIFF header to its
     /// end), the XMP packet and a JPEG's IPTC (Photoshop's APP13), for JPEG, PNG, WebP and TIFF.
     struct Blocks {

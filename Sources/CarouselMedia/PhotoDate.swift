@@ -156,27 +156,8 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// The date an XMP packet gives (an attribute `key="…"` or an element `<key>…</key>`).
     static func xmp(_ packet: ArraySlice<UInt8>) -> PhotoDate? {
         for key in xmpDateKeys {
-            let pattern = Array(key.utf8)
-            var from = packet.startIndex
-            while let found = packet[from...].firstRange(of: pattern) {
-                var at = found.upperBound
-                from = at
-                // `key="value"`, `key='value'` or `<key>value</key>`.
-                while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
-                guard at < packet.endIndex else { break }
-                let close: UInt8
-                if packet[at] == UInt8(ascii: "=") {
-                    at += 1
-                    while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
-                    guard at < packet.endIndex, packet[at] == UInt8(ascii: "\"") || packet[at] == UInt8(ascii: "'") else { continue }
-                    close = packet[at]
-                } else if packet[at] == UInt8(ascii: ">") {
-                    close = UInt8(ascii: "<")
-                } else {
-                    continue
-                }
-                let value = packet[(at + 1)...].prefix(64).prefix { $0 != close }
-                if let date = PhotoDate(listed: String(decoding: value, as: UTF8.self).trimmingCharacters(in: .whitespaces)) { return date }
+            for value in MetadataBytes.xmpValues(key, in: packet, limit: 64) {
+                if let date = PhotoDate(listed: value.trimmingCharacters(in: .whitespaces)) { return date }
             }
         }
         return nil

@@ -113,25 +113,7 @@ public struct PhotoLocation: Sendable, Hashable {
     /// XMP's `exif:GPSLatitude` and `exif:GPSLongitude`: `DDD,MM.mmk` or `DDD,MM,SSk`, k
     /// one of N, S, E, W (an attribute or an element, as `PhotoDate` reads XMP's dates).
     static func xmp(_ packet: ArraySlice<UInt8>) -> PhotoLocation? {
-        func value(_ key: String) -> String? {
-            let pattern = Array(key.utf8)
-            guard let found = packet.firstRange(of: pattern) else { return nil }
-            var at = found.upperBound
-            while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
-            guard at < packet.endIndex else { return nil }
-            let close: UInt8
-            if packet[at] == UInt8(ascii: "=") {
-                at += 1
-                while at < packet.endIndex, packet[at] == 0x20 { at += 1 }
-                guard at < packet.endIndex, packet[at] == UInt8(ascii: "\"") || packet[at] == UInt8(ascii: "'") else { return nil }
-                close = packet[at]
-            } else if packet[at] == UInt8(ascii: ">") {
-                close = UInt8(ascii: "<")
-            } else {
-                return nil
-            }
-            return String(decoding: packet[(at + 1)...].prefix(32).prefix { $0 != close }, as: UTF8.self)
-        }
+        func value(_ key: String) -> String? { MetadataBytes.xmpValues(key, in: packet, limit: 32).first }
         func coordinate(_ text: String?, positive: Character, negative: Character) -> Double? {
             guard let text, let letter = text.last, letter == positive || letter == negative else { return nil }
             let parts = text.dropLast().split(separator: ",").map { Double($0) }
