@@ -13,16 +13,9 @@ import TestSupport
         let dir = ScratchRoot.path + "/caption-facts-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let path = dir + "/lisbon.jpg"
-        for (tool, args) in [("convert", ["-size", "64x48", "xc:navy", path]),
-                             ("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2023:05:01 10:00:00", "-GPSLatitude=38.7076",
-                                           "-GPSLatitudeRef=N", "-GPSLongitude=9.1365", "-GPSLongitudeRef=W", path])] {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = [tool] + args
-            try p.run()
-            p.waitUntilExit()
-            try #require(p.terminationStatus == 0, "\(tool) failed")
-        }
+        try OutsideProgram.convert.run(["-size", "64x48", "xc:navy", path])
+        try OutsideProgram.exiftool.run(["-q", "-overwrite_original", "-DateTimeOriginal=2023:05:01 10:00:00", "-GPSLatitude=38.7076",
+                                         "-GPSLatitudeRef=N", "-GPSLongitude=9.1365", "-GPSLongitudeRef=W", path])
         return path
     }
 

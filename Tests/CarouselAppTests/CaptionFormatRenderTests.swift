@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--caption-format` in `carousel render`: a picture's date from its own file, in the
@@ -9,13 +10,13 @@ import Testing
         let dir = try Fixtures.temporaryFolder("caption-format")
         for (name, colour) in [("a.jpg", "firebrick"), ("b.jpg", "steelblue")] {
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+            p.executableURL = try OutsideProgram.convert.url
             p.arguments = ["-size", "320x240", "xc:\(colour)", dir + "/" + name]
             try p.run()
             p.waitUntilExit()
         }
         let exif = Process()
-        exif.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+        exif.executableURL = try OutsideProgram.exiftool.url
         exif.arguments = ["-q", "-overwrite_original", "-DateTimeOriginal=2024:07:14 21:30:05", dir + "/a.jpg"]
         try exif.run()
         exif.waitUntilExit()

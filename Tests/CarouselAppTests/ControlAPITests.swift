@@ -156,10 +156,8 @@ import CarouselCore
         #expect(metrics.text.contains("carousel_frame_seconds_bucket{le=\"+Inf\"}"))
         let decodes = metrics.text.split(separator: "\n").first { $0.hasPrefix("carousel_decodes_total ") }
         #expect((decodes?.split(separator: " ").last.flatMap { Double($0) } ?? 0) >= 2, "the pictures shown were decoded: \(decodes ?? "none")")
-        let promtool = "/usr/bin/promtool"
-        try #require(FileManager.default.isExecutableFile(atPath: promtool), "promtool missing: kiosk/setup installs it")
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: promtool)
+        p.executableURL = try OutsideProgram.promtool.url
         p.arguments = ["check", "metrics"]
         let input = Pipe(), output = Pipe()
         p.standardInput = input

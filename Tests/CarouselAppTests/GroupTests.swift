@@ -210,7 +210,7 @@ struct GroupTests {
         let folder = try Fixtures.imageFolder()
         // a's ping at its connection, caught on the way.
         let catcher = Process()
-        catcher.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
+        catcher.executableURL = try OutsideProgram.mosquittoSub.url
         catcher.arguments = ["-h", "127.0.0.1", "-p", String(broker.port), "-t", "kiosk-carousel/group/hall/clock/a", "-C", "1"]
         let caught = Pipe()
         catcher.standardOutput = caught

@@ -1,5 +1,6 @@
 import CarouselMedia
 import Foundation
+import TestSupport
 import Testing
 @testable import CarouselApp
 
@@ -139,7 +140,7 @@ extension InteractiveWindowTests {
         func decoding() -> Bool {
             helpers.contains { h in
                 Self.children(of: h).contains { c in
-                    ((try? String(contentsOfFile: "/proc/\(c)/cmdline", encoding: .utf8)) ?? "").hasPrefix("/bin/sleep")
+                    ((try? String(contentsOfFile: "/proc/\(c)/cmdline", encoding: .utf8)) ?? "").hasPrefix(OutsideProgram.sleep.path)
                 }
             }
         }

@@ -11,7 +11,7 @@ import TestSupport
     static func jpeg(_ colour: String) throws -> [UInt8] {
         let dir = try Fixtures.temporaryFolder("immich-jpeg")
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        p.executableURL = try OutsideProgram.convert.url
         p.arguments = ["-size", "320x240", "xc:\(colour)", dir + "/a.jpg"]
         try p.run()
         p.waitUntilExit()

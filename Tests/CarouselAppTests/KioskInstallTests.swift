@@ -7,9 +7,19 @@ import TestSupport
     static let kiosk = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../kiosk").standardized.path
 
+    /// Runs one of the project's scripts or programs.
     static func sh(_ path: String, _ args: [String], environment: [String: String] = [:]) throws -> CarouselBinary.Result {
+        try sh(URL(fileURLWithPath: path), args, environment: environment)
+    }
+
+    /// Runs an outside program (failing, when it is missing, with its name and package).
+    static func sh(_ program: OutsideProgram, _ args: [String], environment: [String: String] = [:]) throws -> CarouselBinary.Result {
+        try sh(program.url, args, environment: environment)
+    }
+
+    static func sh(_ executable: URL, _ args: [String], environment: [String: String]) throws -> CarouselBinary.Result {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: path)
+        p.executableURL = executable
         p.arguments = args
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()
@@ -55,8 +65,7 @@ import TestSupport
         #expect(r.status == 64 && r.stderr.contains("'--prefix'"))
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze"),
-                   "systemd-analyze is not installed"))
+    @Test(.enabled(if: RequiredTools.run(missing: OutsideProgram.systemdAnalyze.missingReason), "systemd-analyze is not installed"))
     func systemdFindsNothingWrongWithTheUnit() throws {
         // verify checks that ExecStart exists: point it at the built binary.
         let unit = try String(contentsOfFile: Self.kiosk + "/kiosk-carousel.service", encoding: .utf8)
@@ -65,28 +74,31 @@ import TestSupport
         let path = try Fixtures.temporaryFolder("unit") + "/kiosk-carousel.service"
         try unit.replacingOccurrences(of: "/usr/local/bin/carousel", with: CarouselBinary.url.path)
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try Self.sh("/usr/bin/systemd-analyze", ["verify", path])
+        let r = try Self.sh(.systemdAnalyze, ["verify", path])
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty && r.stdout.isEmpty, "systemd-analyze: \(r.stderr)\(r.stdout)")
     }
 
-    static let noDpkgDev = FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-shlibdeps") ? nil : "dpkg-dev is not installed (kiosk/setup installs it)"
+    /// What kiosk/package runs: dpkg-dev's tools, and lintian on what it built.
+    static let packaging = OutsideProgram.missing(.dpkgShlibdeps, .dpkgDeb, .lintian)
 
-    @Test(.enabled(if: RequiredTools.run(missing: noDpkgDev), "dpkg-dev is not installed"))
+    @Test(.enabled(if: RequiredTools.run(missing: packaging), "dpkg-dev or lintian is not installed"))
     func thePackageHoldsTheProgramItsUnitItsUserAndWhatItNeeds() throws {
-        try RequiredTools.check(Self.noDpkgDev)
+        try RequiredTools.check(Self.packaging)
         let out = try Fixtures.temporaryFolder("package")
-        let built = try Self.sh(Self.kiosk + "/package", ["--binary", CarouselBinary.url.path, "--out", out, "--no-lintian"])
+        let built = try Self.sh(Self.kiosk + "/package", ["--binary", CarouselBinary.url.path, "--out", out])
         #expect(built.status == 0, "\(built.stderr)")
+        // Checked by lintian, always (on this debug build, its runtime's RUNPATH is said and expected).
+        #expect(built.stdout.contains("kiosk/package: lintian: clean"), "\(built.stdout)")
         let deb = try #require(try FileManager.default.contentsOfDirectory(atPath: out).first { $0.hasSuffix(".deb") }.map { out + "/" + $0 })
         // What it needs, worked out from the binary (and what it loads without linking).
-        let depends = try Self.sh("/usr/bin/dpkg-deb", ["-f", deb, "Depends"]).stdout
+        let depends = try Self.sh(.dpkgDeb, ["-f", deb, "Depends"]).stdout
         for name in ["libsdl2-2.0-0", "libmosquitto1", "libgstreamer1.0-0", "libseccomp2", "libcurl4", "libheif1",
                      "gstreamer1.0-plugins-good", "gstreamer1.0-libav", "libegl1", "fonts-dejavu-core"] {
             #expect(depends.contains(name), "\(name) missing from Depends: \(depends)")
         }
         // kiosk/setup --runtime installs the same (a list of its own, kept equal here).
-        let recommends = try Self.sh("/usr/bin/dpkg-deb", ["-f", deb, "Recommends"]).stdout
+        let recommends = try Self.sh(.dpkgDeb, ["-f", deb, "Recommends"]).stdout
         let needed = Set((depends + "," + recommends).split(separator: ",").compactMap {
             $0.split(separator: "(").first?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty })
         let setup = try String(contentsOfFile: Self.kiosk + "/setup", encoding: .utf8)
@@ -96,7 +108,7 @@ import TestSupport
         // debug build takes Swift's from the toolchain.)
         #expect(needed.isSubset(of: runtime), "kiosk/setup --runtime lacks \(needed.subtracting(runtime).sorted())")
         #expect(runtime.subtracting(needed).isSubset(of: ["libgcc-s1", "libstdc++6"]), "kiosk/setup --runtime has more: \(runtime.subtracting(needed).sorted())")
-        let files = try Self.sh("/usr/bin/dpkg-deb", ["-c", deb]).stdout
+        let files = try Self.sh(.dpkgDeb, ["-c", deb]).stdout
         for path in ["./usr/bin/carousel", "./lib/systemd/system/kiosk-carousel.service", "./usr/lib/sysusers.d/kiosk-carousel.conf",
                      "./usr/lib/udev/rules.d/70-kiosk-carousel-backlight.rules", "./etc/kiosk-carousel/carousel.toml",
                      "./usr/share/man/man1/carousel.1.gz", "./usr/share/kiosk-carousel/Assets/manifest.toml",
@@ -107,13 +119,13 @@ import TestSupport
         // gets the screen's, the GPU's and the input devices' groups, the man page has the
         // options, and the program finds its demo pictures beside it.
         let root = out + "/root"
-        #expect(try Self.sh("/usr/bin/dpkg-deb", ["-R", deb, root]).status == 0)
+        #expect(try Self.sh(.dpkgDeb, ["-R", deb, root]).status == 0)
         let unit = try String(contentsOfFile: root + "/lib/systemd/system/kiosk-carousel.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/carousel --kiosk --config /etc/kiosk-carousel/carousel.toml"))
         #expect(try String(contentsOfFile: root + "/DEBIAN/conffiles", encoding: .utf8) == "/etc/kiosk-carousel/carousel.toml\n")
         let users = try String(contentsOfFile: root + "/usr/lib/sysusers.d/kiosk-carousel.conf", encoding: .utf8)
         #expect(["m kiosk video", "m kiosk render", "m kiosk input"].allSatisfy(users.contains))
-        let man = try Self.sh("/bin/sh", ["-c", "zcat '\(root)/usr/share/man/man1/carousel.1.gz'"]).stdout
+        let man = try Self.sh(.gzip, ["-dc", root + "/usr/share/man/man1/carousel.1.gz"]).stdout
         #expect(man.contains(".TH CAROUSEL 1") && man.contains("--group <NAME>") && man.contains("CAROUSEL RENDER"))
         for script in ["postinst", "prerm", "postrm"] {
             #expect(FileManager.default.isExecutableFile(atPath: root + "/DEBIAN/" + script))

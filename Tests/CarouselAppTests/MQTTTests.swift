@@ -183,9 +183,7 @@ struct MQTTTests {
 /// A mosquitto broker of the test's own on a free loopback port, and its clients.
 final class MosquittoBroker {
     static var unavailableReason: String? {
-        for tool in ["/usr/sbin/mosquitto", "/usr/bin/mosquitto_sub", "/usr/bin/mosquitto_pub"]
-        where !FileManager.default.isExecutableFile(atPath: tool) { return "\(tool) is not installed (kiosk/setup installs it)" }
-        return nil
+        OutsideProgram.missing(.mosquitto, .mosquittoPasswd, .mosquittoSub, .mosquittoPub)
     }
 
     let port: Int
@@ -212,7 +210,7 @@ final class MosquittoBroker {
         // mosquitto_passwd's file format: user:$7$... (PBKDF2); made by the tool itself.
         for (name, u) in users.sorted(by: { $0.key < $1.key }) {
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_passwd")
+            p.executableURL = try OutsideProgram.mosquittoPasswd.url
             p.arguments = ["-b"] + (FileManager.default.fileExists(atPath: folder + "/passwd") ? [] : ["-c"]) + [folder + "/passwd", name, u.password]
             try p.run()
             p.waitUntilExit()
@@ -236,7 +234,7 @@ final class MosquittoBroker {
 
     func restart() throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        p.executableURL = try OutsideProgram.mosquitto.url
         p.arguments = ["-c", config]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
@@ -254,9 +252,10 @@ final class MosquittoBroker {
 
     /// Runs a client; killed after `seconds` (its own -W relies on SIGALRM, which the test
     /// runner's threads block, and the block is inherited).
-    private func run(_ tool: String, _ args: [String], seconds: Double = 1.5) -> Data {
+    private func run(_ tool: OutsideProgram, _ args: [String], seconds: Double = 1.5) -> Data {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
+        guard let url = try? tool.url else { return Data() }
+        p.executableURL = url
         p.arguments = ["-h", "127.0.0.1", "-p", String(port)] + (user.map { ["-u", $0.name, "-P", $0.password] } ?? []) + args
         let out = Pipe()
         p.standardOutput = out
@@ -272,14 +271,14 @@ final class MosquittoBroker {
     }
 
     func publish(_ topic: String, _ message: String, retain: Bool = false) {
-        _ = run("/usr/bin/mosquitto_pub", ["-t", topic, "-m", message] + (retain ? ["-r"] : []))
+        _ = run(.mosquittoPub, ["-t", topic, "-m", message] + (retain ? ["-r"] : []))
     }
 
-    func clearRetained(_ topic: String) { _ = run("/usr/bin/mosquitto_pub", ["-t", topic, "-r", "-n"]) }
+    func clearRetained(_ topic: String) { _ = run(.mosquittoPub, ["-t", topic, "-r", "-n"]) }
 
     /// The retained message of `topic` (nil: none), read within a second.
     func retainedBytes(_ topic: String) -> [UInt8] {
-        Array(run("/usr/bin/mosquitto_sub", ["-t", topic, "-C", "1", "--retained-only", "-N"], seconds: 1))
+        Array(run(.mosquittoSub, ["-t", topic, "-C", "1", "--retained-only", "-N"], seconds: 1))
     }
 
     func retained(_ topic: String) -> String? {
@@ -289,7 +288,7 @@ final class MosquittoBroker {
 
     /// Every retained message under a filter, by topic.
     func retainedAll(_ filter: String) -> [String: String] {
-        let text = String(decoding: run("/usr/bin/mosquitto_sub", ["-t", filter, "--retained-only", "-v"], seconds: 1.5), as: UTF8.self)
+        let text = String(decoding: run(.mosquittoSub, ["-t", filter, "--retained-only", "-v"], seconds: 1.5), as: UTF8.self)
         var out: [String: String] = [:]
         for line in text.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)

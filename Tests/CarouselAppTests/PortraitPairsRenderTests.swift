@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `--pair-portraits` through `carousel render`, against committed references: portraits
@@ -7,7 +8,7 @@ import Testing
 @Suite struct PortraitPairsRenderTests {
     static func picture(_ dir: String, _ name: String, _ size: String, _ colour: String) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        p.executableURL = try OutsideProgram.convert.url
         p.arguments = ["-size", size, "xc:\(colour)", dir + "/" + name]
         try p.run()
         p.waitUntilExit()

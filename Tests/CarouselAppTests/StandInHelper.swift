@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Decoder helpers that misbehave on purpose, for the tests of what contains them: now that
 /// the common formats go through hardened libraries, no file at hand still crashes or hangs
@@ -44,7 +45,7 @@ enum StandInHelper {
         // while it lives the kernel refuses to run the file ("Text file busy").
         try text.write(toFile: path + ".txt", atomically: false, encoding: .utf8)
         let copy = Process()
-        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.executableURL = try OutsideProgram.cp.url
         copy.arguments = [path + ".txt", path]
         try copy.run()
         copy.waitUntilExit()

@@ -8,16 +8,12 @@ final class XvfbSession {
 
     /// Why Xvfb cannot be used here, or nil when it can.
     static var unavailableReason: String? {
-        for tool in ["/usr/bin/Xvfb", "/usr/bin/xdotool"] where !FileManager.default.isExecutableFile(atPath: tool) {
-            return "\(tool) is not installed (kiosk/setup installs it)"
-        }
-        return nil
+        OutsideProgram.missing(.xvfb, .xdotool)
     }
 
     /// Why xinput (to add and remove the server's devices) cannot be used here, or nil.
     static var xinputUnavailableReason: String? {
-        unavailableReason ?? (FileManager.default.isExecutableFile(atPath: "/usr/bin/xinput")
-            ? nil : "/usr/bin/xinput is not installed (kiosk/setup installs it)")
+        unavailableReason ?? OutsideProgram.xinput.missingReason
     }
 
     /// Display numbers handed out in this process: suites run in parallel, and two sessions
@@ -38,7 +34,7 @@ final class XvfbSession {
         }
         display = ":\(n)"
         server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        server.executableURL = try OutsideProgram.xvfb.url
         server.arguments = [display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
@@ -57,15 +53,15 @@ final class XvfbSession {
 
     /// Runs xdotool with these arguments on this display; returns its standard output.
     @discardableResult
-    func xdotool(_ args: [String]) throws -> String { try client("/usr/bin/xdotool", args) }
+    func xdotool(_ args: [String]) throws -> String { try client(.xdotool, args) }
 
     /// Runs xinput (the X server's input devices) with these arguments on this display.
     @discardableResult
-    func xinput(_ args: [String]) throws -> String { try client("/usr/bin/xinput", args) }
+    func xinput(_ args: [String]) throws -> String { try client(.xinput, args) }
 
-    private func client(_ tool: String, _ args: [String]) throws -> String {
+    private func client(_ tool: OutsideProgram, _ args: [String]) throws -> String {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
+        p.executableURL = try tool.url
         p.arguments = args
         p.environment = ["DISPLAY": display]
         let out = Pipe()

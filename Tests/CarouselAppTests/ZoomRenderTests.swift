@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import Foundation
+import TestSupport
 import Testing
 
 /// `carousel render` zooming a large JPEG: a pinch to the largest scale shows the picture's
@@ -24,7 +25,7 @@ import Testing
         try ppm.write(to: URL(fileURLWithPath: dir + "/in.ppm"))
         try FileManager.default.createDirectory(atPath: dir + "/pics", withIntermediateDirectories: true)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/cjpeg")
+        p.executableURL = try OutsideProgram.cjpeg.url
         p.arguments = ["-quality", "95", "-outfile", dir + "/pics/board.jpg", dir + "/in.ppm"]
         try p.run()
         p.waitUntilExit()

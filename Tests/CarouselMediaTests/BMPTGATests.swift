@@ -1,6 +1,7 @@
 import CarouselCore
 @testable import CarouselMedia
 import Foundation
+import TestSupport
 import Testing
 
 /// BMP, DIB and TGA read here, against ImageMagick (the reference) on the same files (turned
@@ -23,7 +24,7 @@ import Testing
     /// origin says (ImageMagick keeps a TGA's rows as stored and notes the orientation).
     static func magick(_ file: String, as format: String? = nil) throws -> [UInt8] {
         let out = file + ".rgba"
-        try ReferenceEncoders.run("convert", [(format.map { $0 + ":" } ?? "") + file, "-auto-orient", "-depth", "8", "rgba:" + out])
+        try ReferenceEncoders.run(.convert, [(format.map { $0 + ":" } ?? "") + file, "-auto-orient", "-depth", "8", "rgba:" + out])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
     }
 
@@ -35,7 +36,7 @@ import Testing
         let parts = name.split(separator: ":", maxSplits: 1).map(String.init)
         let file = dir + "/" + parts.last!
         let out = parts.count == 2 ? parts[0] + ":" + file : file
-        try ReferenceEncoders.run("convert", ["-size", "\(width)x\(height)", "-depth", "8", "rgba:" + dir + "/in.rgba"] + options + [out])
+        try ReferenceEncoders.run(.convert, ["-size", "\(width)x\(height)", "-depth", "8", "rgba:" + dir + "/in.rgba"] + options + [out])
         return file
     }
 

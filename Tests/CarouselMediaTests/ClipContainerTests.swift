@@ -18,7 +18,7 @@ import TestSupport
         }
         // A camcorder's M2TS: a 4-byte time stamp before each 188-byte packet.
         let m2ts = dir + "/00000.m2ts"
-        try ReferenceEncoders.run("ffmpeg", ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:size=64x48:rate=25:duration=1",
+        try ReferenceEncoders.run(.ffmpeg, ["-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=red:size=64x48:rate=25:duration=1",
                                              "-c:v", "libx264", "-preset", "ultrafast", "-f", "mpegts", "-mpegts_m2ts_mode", "1", m2ts])
         let head = try Self.head(m2ts)
         #expect(head[0] != 0x47 && head[4] == 0x47 && ClipContainer.isClip(head), "M2TS")
@@ -26,7 +26,7 @@ import TestSupport
 
     @Test func picturesAndOtherBytesAreNotClips() throws {
         let heic = try MediaFixtures.folder("sniff-heic") + "/still.heic"
-        try ReferenceEncoders.run("convert", ["-size", "64x48", "xc:red", heic])
+        try ReferenceEncoders.run(.convert, ["-size", "64x48", "xc:red", heic])
         #expect(!ClipContainer.isClip(try Self.head(heic)), "HEIC")
         var text = Array("RIFF....WAVEfmt ".utf8) + [UInt8](repeating: 0x47, count: 20)
         #expect(!ClipContainer.isClip(text), "a WAVE file")

@@ -3,6 +3,7 @@ import CarouselMedia
 import CLCMS
 import CSPNG
 import Foundation
+import TestSupport
 import Testing
 
 /// Little CMS's own transforms, to check the decoder's colours against.
@@ -279,9 +280,9 @@ enum LittleCMS {
         try MediaFixtures.write(source, to: dir + "/in.png")
         let out = dir + "/p3." + ext
         switch ext {
-        case "heic": try ReferenceEncoders.run("heif-enc", ["-L", "-o", out, dir + "/in.png"])
-        case "avif": try ReferenceEncoders.run("avifenc", ["-l", dir + "/in.png", out])
-        case "jxl": try ReferenceEncoders.run("cjxl", ["-d", "0", dir + "/in.png", out])
+        case "heic": try ReferenceEncoders.run(.heifEnc, ["-L", "-o", out, dir + "/in.png"])
+        case "avif": try ReferenceEncoders.run(.avifenc, ["-l", dir + "/in.png", out])
+        case "jxl": try ReferenceEncoders.run(.cjxl, ["-d", "0", dir + "/in.png", out])
         default: try MediaFixtures.write(source, to: out)
         }
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))

@@ -2,6 +2,7 @@ import CarouselCore
 import CarouselMedia
 import CTurboJPEG
 import Foundation
+import TestSupport
 import Testing
 import CWebP
 
@@ -22,8 +23,8 @@ import CWebP
         }
     }
 
-    @Test(arguments: [("heif-enc", "heic"), ("avifenc", "avif"), ("cjxl", "jxl")])
-    func phoneAndWebFormatsDecodeToTheirSizeAndColours(tool: String, ext: String) throws {
+    @Test(arguments: [(OutsideProgram.heifEnc, "heic"), (.avifenc, "avif"), (.cjxl, "jxl")])
+    func phoneAndWebFormatsDecodeToTheirSizeAndColours(tool: OutsideProgram, ext: String) throws {
         let bytes = try ReferenceEncoders.encode(Self.picture, with: tool, ext: ext)
         let header = ImageHeader.read(bytes)
         #expect(header.width == 128 && header.height == 64, "the header gives the size without decoding: \(header)")
@@ -35,7 +36,7 @@ import CWebP
 
     /// A misnamed file is decoded by what it is, not by its name.
     @Test func aHEICNamedJPGStillShows() throws {
-        let bytes = try ReferenceEncoders.encode(Self.picture, with: "heif-enc", ext: "heic")
+        let bytes = try ReferenceEncoders.encode(Self.picture, with: .heifEnc, ext: "heic")
         let dir = try MediaFixtures.folder("misnamed")
         try MediaFixtures.write(bytes, to: dir + "/IMG_0001.jpg")
         let image = try FittingDecoder().decode(ImageSource(path: dir + "/IMG_0001.jpg"), fittingIn: Self.box)
@@ -43,7 +44,7 @@ import CWebP
     }
 
     @Test func tenBitAVIFComesDownToEightBits() throws {
-        let bytes = try ReferenceEncoders.encode(Self.picture, with: "avifenc", ext: "avif", extra: ["--depth", "10"])
+        let bytes = try ReferenceEncoders.encode(Self.picture, with: .avifenc, ext: "avif", extra: ["--depth", "10"])
         let image = try FittingDecoder().decode(bytes, name: "deep.avif", fittingIn: Self.box)
         #expect(Self.showsQuadrants(image))
     }
@@ -180,13 +181,13 @@ import CWebP
         let out = dir + "/out." + ext
         var bytes: [UInt8]
         if ext == "heic" {
-            try ReferenceEncoders.run("heif-enc", ["-q", "95", "-o", out, dir + "/in.jpg"])
+            try ReferenceEncoders.run(.heifEnc, ["-q", "95", "-o", out, dir + "/in.jpg"])
             let stored = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
             #expect(try FittingDecoder().decode(stored, name: "exif-only.heic", fittingIn: Self.box).width == 64,
                     "HEIF's EXIF orientation alone turns nothing (MIAF: irot and imir are the only transforms)")
             bytes = try HEIFRotationEdit.addingRotation(stored, quarters: 3)
         } else {
-            try ReferenceEncoders.run("cjxl", [dir + "/in.jpg", out])
+            try ReferenceEncoders.run(.cjxl, [dir + "/in.jpg", out])
             bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
         }
         let header = ImageHeader.read(bytes)
@@ -201,12 +202,12 @@ import CWebP
     /// before it (a Sony ILCE-7M4's order, for which libheif 1.15 reports the stored size
     /// but hands back turned pixels): upright and taller than wide, never squashed into the
     /// stored shape, and its header says so too.
-    @Test(arguments: [("heif-enc", "heic"), ("avifenc", "avif")], [false, true])
-    func aTurnedHEIFIsFittedUprightWhateverItsBoxOrder(encoder: (String, String), irotFirst: Bool) throws {
+    @Test(arguments: [(OutsideProgram.heifEnc, "heic"), (.avifenc, "avif")], [false, true])
+    func aTurnedHEIFIsFittedUprightWhateverItsBoxOrder(encoder: (OutsideProgram, String), irotFirst: Bool) throws {
         // No alpha, as a camera's: libheif 1.15 cannot decode an alpha item left stored
         // beside a primary turned in this order ("Unsupported color conversion").
         let stored = try ReferenceEncoders.encode(Self.picture, with: encoder.0, ext: encoder.1,
-                                                  extra: encoder.0 == "heif-enc" ? ["--no-alpha"] : [])
+                                                  extra: encoder.0 == .heifEnc ? ["--no-alpha"] : [])
         let bytes = try HEIFRotationEdit.addingRotation(stored, quarters: 3, first: irotFirst)
         let header = ImageHeader.read(bytes)
         #expect(header.width == 64 && header.height == 128, "\(header)")

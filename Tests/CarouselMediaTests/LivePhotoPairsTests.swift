@@ -44,7 +44,7 @@ import TestSupport
             let bytes = id.map { MediaFixtures.withAppleIdentifier(Self.jpeg, $0) } ?? Self.jpeg
             if name.hasSuffix(".HEIC") {
                 try Data(bytes).write(to: URL(fileURLWithPath: dir + "/in.jpg"))
-                try ReferenceEncoders.run("heif-enc", ["-o", dir + "/" + name, dir + "/in.jpg"])
+                try ReferenceEncoders.run(.heifEnc, ["-o", dir + "/" + name, dir + "/in.jpg"])
                 try FileManager.default.removeItem(atPath: dir + "/in.jpg")
             } else {
                 try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + name))

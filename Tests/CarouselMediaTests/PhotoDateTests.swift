@@ -13,12 +13,12 @@ import TestSupport
     static func picture(_ name: String, in dir: String, tags: [String]) throws -> String {
         let path = dir + "/" + name
         if name.hasSuffix(".heic") {
-            try ReferenceEncoders.run("convert", ["-size", "64x48", "xc:red", dir + "/for-heic.png"])
-            try ReferenceEncoders.run("heif-enc", ["-q", "50", "-o", path, dir + "/for-heic.png"])
+            try ReferenceEncoders.run(.convert, ["-size", "64x48", "xc:red", dir + "/for-heic.png"])
+            try ReferenceEncoders.run(.heifEnc, ["-q", "50", "-o", path, dir + "/for-heic.png"])
         } else {
-            try ReferenceEncoders.run("convert", ["-size", "64x48", "xc:red", path])
+            try ReferenceEncoders.run(.convert, ["-size", "64x48", "xc:red", path])
         }
-        try ReferenceEncoders.run("exiftool", ["-q", "-overwrite_original"] + tags + [path])
+        try ReferenceEncoders.run(.exiftool, ["-q", "-overwrite_original"] + tags + [path])
         return path
     }
 
@@ -38,7 +38,7 @@ import TestSupport
         let dir = try MediaFixtures.folder("photo-date-xmp")
         let path = try Self.picture(name, in: dir, tags: [tag])
         #expect(PhotoDate.read(path: path) == Self.taken, "\(name): \(String(describing: PhotoDate.read(path: path)))")
-        try ReferenceEncoders.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2019:01:02 03:04:05", path])
+        try ReferenceEncoders.run(.exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=2019:01:02 03:04:05", path])
         #expect(PhotoDate.read(path: path)?.year == 2019, "EXIF's before the XMP's")
     }
 
@@ -72,11 +72,11 @@ import TestSupport
         let dir = try MediaFixtures.folder("clip-date")
         let mp4 = dir + "/a.mp4", mov = dir + "/b.mov"
         for path in [mp4, mov] {
-            try ReferenceEncoders.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=red:size=64x48:rate=10:duration=1", "-c:v", "libx264",
+            try ReferenceEncoders.run(.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "color=c=red:size=64x48:rate=10:duration=1", "-c:v", "libx264",
                                                  "-metadata", "creation_time=2021-03-04T05:06:07Z", path])
         }
         #expect(PhotoDate.read(path: mp4) == PhotoDate(year: 2021, month: 3, day: 4, hour: 5, minute: 6, second: 7, offsetMinutes: 0), "mvhd, UTC")
-        try ReferenceEncoders.run("exiftool", ["-q", "-overwrite_original", "-Keys:CreationDate=2023:06:01 12:34:56+05:30", mov])
+        try ReferenceEncoders.run(.exiftool, ["-q", "-overwrite_original", "-Keys:CreationDate=2023:06:01 12:34:56+05:30", mov])
         #expect(PhotoDate.read(path: mov) == PhotoDate(year: 2023, month: 6, day: 1, hour: 12, minute: 34, second: 56, offsetMinutes: 330),
                 "the phone's own wall time and offset: \(String(describing: PhotoDate.read(path: mov)))")
     }
@@ -91,7 +91,7 @@ import TestSupport
         for file in files {
             let path = dir + "/" + file
             let p = Process(), out = Pipe()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/exiftool")
+            p.executableURL = try OutsideProgram.exiftool.url
             p.arguments = ["-s3", "-d", "%Y %m %d %H %M %S", "-ExifIFD:DateTimeOriginal", path]
             p.standardOutput = out
             try p.run()

@@ -73,9 +73,9 @@ import TestSupport
         let dir = try MediaFixtures.folder("photo-location-clips")
         let apple = dir + "/iphone.mov", android = dir + "/android.mov"
         let clip = ["-loglevel", "error", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10", "-t", "0.5"]
-        try ReferenceEncoders.run("ffmpeg", clip + ["-movflags", "use_metadata_tags",
+        try ReferenceEncoders.run(.ffmpeg, clip + ["-movflags", "use_metadata_tags",
                                                     "-metadata", "com.apple.quicktime.location.ISO6709=+37.7749-122.4194+010.000/", "-y", apple])
-        try ReferenceEncoders.run("ffmpeg", clip + ["-metadata", "location=+48.8584+002.2945/", "-y", android])
+        try ReferenceEncoders.run(.ffmpeg, clip + ["-metadata", "location=+48.8584+002.2945/", "-y", android])
         #expect(Self.near(PhotoLocation.read(path: apple), (37.7749, -122.4194)), "\(String(describing: PhotoLocation.read(path: apple)))")
         #expect(Self.near(PhotoLocation.read(path: android), (48.8584, 2.2945)), "\(String(describing: PhotoLocation.read(path: android)))")
     }

@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct PortraitPairingTests {
     static func picture(_ path: String, _ size: String) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
+        p.executableURL = try OutsideProgram.convert.url
         p.arguments = ["-size", size, "xc:gray", path]
         try p.run()
         p.waitUntilExit()

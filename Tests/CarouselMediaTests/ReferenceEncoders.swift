@@ -2,34 +2,28 @@ import CarouselCore
 import CarouselMedia
 import CTurboJPEG
 import Foundation
+import TestSupport
 
 /// Pictures made by the formats' reference encoders (installed by kiosk/setup): heif-enc,
 /// avifenc, cjxl and cjpeg, each given a PNG or PPM the test wrote.
 enum ReferenceEncoders {
     /// Runs `tool` with `arguments`; its output is discarded, a failure throws.
-    static func run(_ tool: String, _ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/" + tool)
-        p.arguments = arguments
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw Failure(text: "\(tool) \(arguments.joined(separator: " ")) failed") }
+    static func run(_ tool: OutsideProgram, _ arguments: [String]) throws {
+        try tool.run(arguments)
     }
 
     struct Failure: Error, CustomStringConvertible { var text: String; var description: String { text } }
 
-    /// `image` encoded by `tool` ("heif-enc", "avifenc", "cjxl") from an RGB PNG, as bytes.
+    /// `image` encoded by `tool` (heif-enc, avifenc, cjxl) from an RGB PNG, as bytes.
     /// (heif-enc 1.15 misreads palette PNGs; libspng writes RGBA ones.)
-    static func encode(_ image: PixelImage, with tool: String, ext: String, extra: [String] = []) throws -> [UInt8] {
+    static func encode(_ image: PixelImage, with tool: OutsideProgram, ext: String, extra: [String] = []) throws -> [UInt8] {
         let dir = try MediaFixtures.folder("enc")
         try PNGCodec.write(image, to: dir + "/in.png")
         let out = dir + "/out." + ext
         switch tool {
-        case "heif-enc": try run(tool, extra + ["-q", "95", "-o", out, dir + "/in.png"])
-        case "avifenc": try run(tool, extra + ["--min", "0", "--max", "10", dir + "/in.png", out])
-        case "cjxl": try run(tool, extra + [dir + "/in.png", out])
+        case .heifEnc: try run(tool, extra + ["-q", "95", "-o", out, dir + "/in.png"])
+        case .avifenc: try run(tool, extra + ["--min", "0", "--max", "10", dir + "/in.png", out])
+        case .cjxl: try run(tool, extra + [dir + "/in.png", out])
         default: throw Failure(text: "no encoder \(tool)")
         }
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
@@ -46,7 +40,7 @@ enum ReferenceEncoders {
     static func cjpeg(_ image: PixelImage, _ arguments: [String]) throws -> [UInt8] {
         let dir = try MediaFixtures.folder("cjpeg")
         try MediaFixtures.write(ppm(image), to: dir + "/in.ppm")
-        try run("cjpeg", arguments + ["-quality", "95", "-outfile", dir + "/out.jpg", dir + "/in.ppm"])
+        try run(.cjpeg, arguments + ["-quality", "95", "-outfile", dir + "/out.jpg", dir + "/in.ppm"])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/out.jpg")))
     }
 

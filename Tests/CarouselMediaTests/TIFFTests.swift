@@ -2,6 +2,7 @@ import CarouselCore
 @testable import CarouselMedia
 import CLCMS
 import Foundation
+import TestSupport
 import Testing
 
 /// TIFF through libtiff, against ImageMagick's files and Little CMS's colours: an Adobe RGB
@@ -17,7 +18,7 @@ import Testing
         let dir = try MediaFixtures.folder("tiff")
         try Data(pixels).write(to: URL(fileURLWithPath: dir + "/in.raw"))
         let out = dir + "/out.tif"
-        try ReferenceEncoders.run("convert", ["-size", "\(width)x\(height)", "-depth", "8", "\(channels):" + dir + "/in.raw"] + options + [out])
+        try ReferenceEncoders.run(.convert, ["-size", "\(width)x\(height)", "-depth", "8", "\(channels):" + dir + "/in.raw"] + options + [out])
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
     }
 

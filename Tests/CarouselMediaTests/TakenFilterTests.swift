@@ -1,6 +1,7 @@
 import CarouselCore
 @testable import CarouselMedia
 import Foundation
+import TestSupport
 import Testing
 
 /// `--taken` and `--on-this-day`: ranges with open ends and whole years or months, today's
@@ -40,8 +41,8 @@ import Testing
     @Test func aScanKeepsTheDatedFilesAndADayWithNoneShowsEverything() throws {
         let dir = try MediaFixtures.folder("taken")
         for (name, date) in [("a.jpg", "2019:11:27 10:00:00"), ("b.jpg", "2021:06:01 10:00:00"), ("c.jpg", nil)] as [(String, String?)] {
-            try ReferenceEncoders.run("convert", ["-size", "32x24", "xc:red", dir + "/" + name])
-            if let date { try ReferenceEncoders.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=" + date, dir + "/" + name]) }
+            try ReferenceEncoders.run(.convert, ["-size", "32x24", "xc:red", dir + "/" + name])
+            if let date { try ReferenceEncoders.run(.exiftool, ["-q", "-overwrite_original", "-DateTimeOriginal=" + date, dir + "/" + name]) }
         }
         var scanner = SourceScanner()
         scanner.today = { TakenFilterTests.today }

@@ -213,7 +213,7 @@ public enum ClipFixtures {
     /// Runs ffmpeg; what it said when it failed.
     private static func ffmpeg(_ args: [String], making what: String) throws {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.executableURL = try OutsideProgram.ffmpeg.url
         p.arguments = args
         p.standardOutput = FileHandle.nullDevice
         let errors = Pipe()

@@ -7,9 +7,8 @@ import Glibc
 /// configured from nothing but its own folder. Stopped by `stop` or when it goes.
 public final class DAVServer: @unchecked Sendable {
     public static var unavailableReason: String? {
-        for tool in ["/usr/sbin/apache2", "/usr/bin/htpasswd", modules + "/mod_dav_fs.so"]
-        where !FileManager.default.fileExists(atPath: tool) { return "\(tool) is not installed (kiosk/setup installs apache2)" }
-        return nil
+        OutsideProgram.missing(.apache2, .htpasswd)
+            ?? (FileManager.default.fileExists(atPath: modules + "/mod_dav_fs.so") ? nil : "Apache's mod_dav_fs is not installed: it comes with Debian's apache2 package, which kiosk/setup installs")
     }
 
     static let modules = "/usr/lib/apache2/modules"
@@ -34,7 +33,7 @@ public final class DAVServer: @unchecked Sendable {
         // Apache started as root serves as nobody: its lock database must be writable by it.
         chmod(folder + "/lock", 0o777)
         let htpasswd = Process()
-        htpasswd.executableURL = URL(fileURLWithPath: "/usr/bin/htpasswd")
+        htpasswd.executableURL = try OutsideProgram.htpasswd.url
         htpasswd.arguments = ["-cbB", folder + "/users", Self.user, Self.password]
         htpasswd.standardOutput = FileHandle.nullDevice
         htpasswd.standardError = FileHandle.nullDevice
@@ -87,7 +86,7 @@ public final class DAVServer: @unchecked Sendable {
         let file = folder + "/httpd-\(port).conf"
         try config.write(toFile: file, atomically: true, encoding: .utf8)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/apache2")
+        p.executableURL = try OutsideProgram.apache2.url
         p.arguments = ["-f", file, "-X", "-DFOREGROUND"]
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = FileHandle.nullDevice

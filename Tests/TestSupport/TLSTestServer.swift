@@ -12,7 +12,7 @@ public final class TLSTestServer {
     public init(serving folder: String) throws {
         func openssl(_ args: [String]) throws -> Process {
             let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            p.executableURL = try OutsideProgram.openssl.url
             p.arguments = args
             p.currentDirectoryURL = URL(fileURLWithPath: folder)
             p.standardInput = FileHandle.nullDevice
