@@ -99,6 +99,10 @@ import TestSupport
         }
         // kiosk/setup --runtime installs the same (a list of its own, kept equal here).
         let recommends = try Self.sh(.dpkgDeb, ["-f", deb, "Recommends"]).stdout
+        // Captions in every script README promises: the fonts come with the package.
+        for font in ["fonts-noto-core", "fonts-noto-cjk", "fonts-noto-color-emoji"] {
+            #expect(recommends.contains(font), "\(font) missing from Recommends: \(recommends)")
+        }
         let needed = Set((depends + "," + recommends).split(separator: ",").compactMap {
             $0.split(separator: "(").first?.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty })
         let setup = try String(contentsOfFile: Self.kiosk + "/setup", encoding: .utf8)
