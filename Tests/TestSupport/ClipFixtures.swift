@@ -210,6 +210,46 @@ public enum ClipFixtures {
         return path
     }
 
+    /// An HDR clip as phones write them: HEVC 10-bit 4:2:0 in a MOV (`hvc1`), BT.2020 primaries
+    /// and matrix, limited range, HLG (`arib-std-b67`, an iPhone's) or PQ (`smpte2084`,
+    /// HDR10's), 30 frames a second for `seconds`; its four quadrants `hdrColours` (sRGB)
+    /// turned into that signal by ffmpeg's zscale (libzimg; 100 cd/m² is sRGB's white),
+    /// encoded by x265 with the same colour description in the stream and the container.
+    public static func hdr(transfer: String, in folder: String, seconds: Double = 1, width: Int = 320, height: Int = 192) throws -> String {
+        let path = folder + "/hdr-\(transfer).mov"
+        let (w, h) = (width / 2, height / 2)
+        let sources = hdrColours.enumerated().map { i, c in
+            String(format: "color=c=0x%02X%02X%02X:s=\(w)x\(h):d=\(seconds):r=30[q\(i)]", c.0, c.1, c.2)
+        }.joined(separator: ";")
+        let graph = sources + ";[q0][q1]hstack[top];[q2][q3]hstack[bottom];[top][bottom]vstack,format=gbrp,"
+            + "zscale=tin=iec61966-2-1:pin=bt709:min=gbr:rin=full:t=\(transfer):p=bt2020:m=2020_ncl:r=limited,format=yuv420p10le"
+        try ffmpeg(["-hide_banner", "-loglevel", "error", "-y", "-filter_complex", graph,
+                    "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1",
+                    "-x265-params", "log-level=none:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:range=limited",
+                    "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", "-color_range", "tv", path],
+                   making: path)
+        return path
+    }
+
+    /// The four colours of `hdr`'s quadrants (left to right, top to bottom): a red, a green,
+    /// a skin tone and a grey.
+    public static let hdrColours: [(UInt8, UInt8, UInt8)] = [(200, 40, 40), (40, 160, 60), (225, 180, 150), (120, 120, 120)]
+
+    /// What ffmpeg makes of the first frame of `path` at (`x`, `y`): its code values
+    /// (Y, Cb, Cr at 10 bits) and zscale's conversion of it to sRGB (libzimg's own reading of
+    /// the clip's transfer and primaries, 100 cd/m² as white), 0–255.
+    public static func ffmpegReading(_ path: String, x: Int, y: Int) throws -> (codes: [Int], srgb: [Int]) {
+        let x = x & ~1, y = y & ~1
+        let codes = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-i", path, "-vf", "crop=2:2:\(x):\(y)", "-frames:v", "1",
+                                                        "-f", "rawvideo", "-pix_fmt", "yuv444p10le", "-"])
+        let rgb = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-i", path, "-vf",
+                                                      "zscale=t=iec61966-2-1:p=bt709:m=gbr:r=full,format=gbrp,crop=2:2:\(x):\(y),format=rgb24",
+                                                      "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+        guard codes.count == 24, rgb.count == 12 else { throw ClipFailure(text: "ffmpeg read \(codes.count) and \(rgb.count) bytes of \(path)") }
+        let sample = { (i: Int) in Int(codes[2 * i]) | Int(codes[2 * i + 1]) << 8 }
+        return ([sample(0), sample(4), sample(8)], [Int(rgb[0]), Int(rgb[1]), Int(rgb[2])])
+    }
+
     /// Runs ffmpeg; what it said when it failed.
     private static func ffmpeg(_ args: [String], making what: String) throws {
         let p = Process()

@@ -46,6 +46,15 @@ public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
     /// Returns its standard output.
     @discardableResult
     public func run(_ arguments: [String], environment: [String: String] = [:]) throws -> String {
+        String(decoding: try output(arguments, environment: environment), as: UTF8.self)
+    }
+
+    /// The same, its standard output as bytes.
+    public func runBytes(_ arguments: [String]) throws -> [UInt8] {
+        [UInt8](try output(arguments, environment: [:]))
+    }
+
+    private func output(_ arguments: [String], environment: [String: String]) throws -> Data {
         let p = Process()
         p.executableURL = try url
         p.arguments = arguments
@@ -66,7 +75,7 @@ public struct OutsideProgram: Sendable, Hashable, CustomStringConvertible {
             throw Failed(description: "\(name) \(arguments.joined(separator: " ")) exited with \(p.terminationStatus): "
                          + String(decoding: said.suffix(400), as: UTF8.self))
         }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     public struct Failed: Error, CustomStringConvertible {

@@ -1,0 +1,195 @@
+import Foundation
+
+/// Turns a decoded frame of any `VideoSignal` into what an SDR screen shows: 8-bit BT.709
+/// limited-range Y'CbCr 4:2:0 (I420), which the renderer's own YUV conversion then draws.
+///
+/// Each pixel: Y'CbCr to R'G'B' by the clip's matrix and range; to linear light by its
+/// transfer; for HLG, BT.2100's OOTF for a 1,000 cd/m² display (system gamma 1.2) on each
+/// channel, as libzimg applies it and as SDR's own gamma is (BT.2100's reference applies it
+/// to luminance, which shows a phone's clip a little less saturated on an SDR screen); from
+/// the clip's primaries to BT.709's; scaled so that 100 cd/m² is the screen's white (HLG's
+/// and PQ's absolute light: ffmpeg's zscale, libzimg, does the same by default); what is
+/// brighter than 80 % of white rolled off towards white at the clip's peak (an extended
+/// Reinhard curve on the brightest channel, hue kept; HLG's peak is 1,000 cd/m², PQ's the
+/// mastering display's, else 1,000); then sRGB's curve, as the screen takes its values. The
+/// curves are tables built once per clip; a pixel costs a few multiplications, two table reads
+/// and a square root a channel. Used by one thread.
+public final class VideoToneMapper {
+    public let signal: VideoSignal
+
+    // Code values to normalised Y' (0–1) and Cb, Cr (−0.5–0.5).
+    private let yScale: Float, yOffset: Float, cScale: Float, cOffset: Float
+    // R' = Y' + rCr·Cr, G' = Y' + gCb·Cb + gCr·Cr, B' = Y' + bCb·Cb.
+    private let rCr: Float, gCb: Float, gCr: Float, bCb: Float
+    /// R'G'B' (0–1, by 1/`steps`) to linear light: HLG's display light (0–1 of 1,000 cd/m²),
+    /// PQ's and SDR's in the screen's white.
+    private let toLinear: [Float]
+    /// Linear light of the clip's primaries to BT.709's, scaled to the screen's white.
+    private let gamut: [Float]
+    /// Where the roll-off starts and the clip's peak, in the screen's white.
+    private let knee: Float, peak: Float
+    /// Linear light (by its square root, 0–1, by 1/`steps`) to sRGB's R'G'B', 0–1.
+    private let encode: [Float]
+    private static let steps = 4095
+
+    public init(signal: VideoSignal) {
+        self.signal = signal
+        let n = Float(1 << (signal.bitDepth - 8))
+        if signal.fullRange {
+            let max = Float((1 << signal.bitDepth) - 1)
+            (yScale, yOffset) = (1 / max, 0)
+            (cScale, cOffset) = (1 / max, -Float(1 << (signal.bitDepth - 1)) / max)
+        } else {
+            (yScale, yOffset) = (1 / (219 * n), -16 / 219)
+            (cScale, cOffset) = (1 / (224 * n), -128 / 224)
+        }
+        let (kr, kb): (Float, Float) = switch signal.matrix {
+        case .bt601: (0.299, 0.114)
+        case .bt709: (0.2126, 0.0722)
+        case .bt2020: (0.2627, 0.0593)
+        }
+        let kg = 1 - kr - kb
+        rCr = 2 * (1 - kr)
+        bCb = 2 * (1 - kb)
+        gCb = -2 * kb * (1 - kb) / kg
+        gCr = -2 * kr * (1 - kr) / kg
+
+        let steps = Self.steps
+        let transfer = signal.transfer
+        toLinear = (0...steps).map { i in
+            let e = Double(i) / Double(steps)
+            let light: Double = switch transfer {
+            case .sdr: Self.srgbToLinear(e)
+            case .hlg: pow(Self.hlgInverseOETF(e), 1.2)
+            case .pq: Self.pqEOTF(e) / 100
+            }
+            return Float(light)
+        }
+        encode = (0...steps).map { i in
+            let root = Double(i) / Double(steps)
+            return Float(Self.linearToSRGB(root * root))
+        }
+        // HLG's display light is 0–1 of 1,000 cd/m²: ten times the screen's white.
+        let scale: Float = transfer == .hlg ? 10 : 1
+        let toBT709: [Float] = signal.primaries == .bt2020
+            ? [1.660491, -0.587641, -0.072850, -0.124551, 1.132900, -0.008349, -0.018151, -0.100579, 1.118730]
+            : [1, 0, 0, 0, 1, 0, 0, 0, 1]
+        gamut = toBT709.map { $0 * scale }
+        knee = 0.8
+        peak = switch transfer {
+        case .sdr: 1
+        case .hlg: 10
+        case .pq: Float(max(100, min(10000, signal.peakLuminance ?? 1000)) / 100)
+        }
+    }
+
+    // MARK: The curves (BT.2100, SMPTE ST 2084, IEC 61966-2-1)
+
+    /// HLG's inverse OETF: a signal (0–1) to scene light (0–1).
+    static func hlgInverseOETF(_ e: Double) -> Double {
+        let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
+        return e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12
+    }
+
+    /// PQ's EOTF: a signal (0–1) to cd/m² (0–10,000).
+    static func pqEOTF(_ e: Double) -> Double {
+        let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128, c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+        let p = pow(max(0, e), 1 / m2)
+        return 10000 * pow(max(0, p - c1) / (c2 - c3 * p), 1 / m1)
+    }
+
+    static func srgbToLinear(_ e: Double) -> Double { e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4) }
+    static func linearToSRGB(_ l: Double) -> Double { l <= 0.0031308 ? l * 12.92 : 1.055 * pow(l, 1 / 2.4) - 0.055 }
+
+    /// The roll-off above the knee: an extended Reinhard curve on what is above it, slope 1
+    /// at the knee, the clip's peak reaching white.
+    @inline(__always)
+    private func rolledOff(_ m: Float) -> Float {
+        let w = 1 - knee, x = (m - knee) / w, top = (peak - knee) / w
+        return knee + w * x * (1 + x / (top * top)) / (1 + x)
+    }
+
+    // MARK: Pixels
+
+    /// One pixel's R'G'B' on the screen (0–1, sRGB's curve), from its code values.
+    @inline(__always)
+    func screenRGB(y: Float, cb: Float, cr: Float) -> (Float, Float, Float) {
+        let cbn = cb * cScale + cOffset, crn = cr * cScale + cOffset
+        return screenRGB(y: y, rC: rCr * crn, gC: gCb * cbn + gCr * crn, bC: bCb * cbn)
+    }
+
+    @inline(__always)
+    private func screenRGB(y code: Float, rC: Float, gC: Float, bC: Float) -> (Float, Float, Float) {
+        let steps = Float(Self.steps)
+        let yn = code * yScale + yOffset
+        let r0 = min(max(yn + rC, 0), 1), g0 = min(max(yn + gC, 0), 1), b0 = min(max(yn + bC, 0), 1)
+        let r = toLinear[Int(r0 * steps + 0.5)], g = toLinear[Int(g0 * steps + 0.5)], b = toLinear[Int(b0 * steps + 0.5)]
+        let m = gamut
+        var lr = m[0] * r + m[1] * g + m[2] * b
+        var lg = m[3] * r + m[4] * g + m[5] * b
+        var lb = m[6] * r + m[7] * g + m[8] * b
+        lr = max(lr, 0); lg = max(lg, 0); lb = max(lb, 0)
+        let brightest = max(lr, lg, lb)
+        if brightest > knee {
+            let s = brightest >= peak ? 1 / brightest : rolledOff(brightest) / brightest
+            lr *= s; lg *= s; lb *= s
+        }
+        return (encode[Int(min(lr, 1).squareRoot() * steps + 0.5)],
+                encode[Int(min(lg, 1).squareRoot() * steps + 0.5)],
+                encode[Int(min(lb, 1).squareRoot() * steps + 0.5)])
+    }
+
+    /// A plane of samples: its first, the samples between rows (`pitch`) and between
+    /// neighbours (`step`: 1, or 2 for NV12's interleaved chroma).
+    public struct Plane<Sample> {
+        public var base: UnsafePointer<Sample>
+        public var pitch: Int
+        public var step: Int
+        public init(base: UnsafePointer<Sample>, pitch: Int, step: Int = 1) {
+            self.base = base
+            self.pitch = pitch
+            self.step = step
+        }
+    }
+
+    /// An 8-bit plane written: its first byte and its row pitch.
+    public struct Output {
+        public var base: UnsafeMutablePointer<UInt8>
+        public var pitch: Int
+        public init(base: UnsafeMutablePointer<UInt8>, pitch: Int) {
+            self.base = base
+            self.pitch = pitch
+        }
+    }
+
+    /// A 4:2:0 frame (`width` × `height`) to 8-bit BT.709 limited-range I420 in `y`, `u`, `v`.
+    /// Each 2×2 block's chroma is the mean of its four pixels' on the screen.
+    public func convert<Sample: FixedWidthInteger & UnsignedInteger>(y: Plane<Sample>, u: Plane<Sample>, v: Plane<Sample>,
+                                                                     width: Int, height: Int, into oy: Output, _ ou: Output, _ ov: Output) {
+        for by in stride(from: 0, to: height, by: 2) {
+            let rows = min(2, height - by)
+            let uRow = u.base + (by / 2) * u.pitch, vRow = v.base + (by / 2) * v.pitch
+            for bx in stride(from: 0, to: width, by: 2) {
+                let cols = min(2, width - bx)
+                let cb = Float(uRow[(bx / 2) * u.step]) * cScale + cOffset
+                let cr = Float(vRow[(bx / 2) * v.step]) * cScale + cOffset
+                let rC = rCr * cr, gC = gCb * cb + gCr * cr, bC = bCb * cb
+                var sr: Float = 0, sg: Float = 0, sb: Float = 0
+                for dy in 0..<rows {
+                    let yRow = y.base + (by + dy) * y.pitch
+                    let outRow = oy.base + (by + dy) * oy.pitch
+                    for dx in 0..<cols {
+                        let (r, g, b) = screenRGB(y: Float(yRow[(bx + dx) * y.step]), rC: rC, gC: gC, bC: bC)
+                        outRow[bx + dx] = UInt8(16 + 219 * (0.2126 * r + 0.7152 * g + 0.0722 * b) + 0.5)
+                        sr += r; sg += g; sb += b
+                    }
+                }
+                let count = Float(rows * cols)
+                let r = sr / count, g = sg / count, b = sb / count
+                let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+                ou.base[(by / 2) * ou.pitch + bx / 2] = UInt8(min(max(128 + 224 * (b - luma) / 1.8556 + 0.5, 0), 255))
+                ov.base[(by / 2) * ov.pitch + bx / 2] = UInt8(min(max(128 + 224 * (r - luma) / 1.5748 + 0.5, 0), 255))
+            }
+        }
+    }
+}
