@@ -44,6 +44,30 @@ import TestSupport
         #expect(r.stderr.contains("b.\(kind.ext): playing with "), "one line names the decoder: \(r.stderr)")
     }
 
+    /// A phone's HDR clip (HEVC 10-bit BT.2020, HLG as an iPhone's, PQ as HDR10's) shows
+    /// its colours, playing and in its poster beside it: each within 6 levels a channel of
+    /// ffmpeg's zscale reading of the same clip (issue 59: the red showed as 115,55,39).
+    @Test(arguments: ["arib-std-b67", "smpte2084"])
+    func aPhonesHDRClipShowsItsColoursPlayingAndInItsPoster(transfer: String) throws {
+        let dir = try Fixtures.temporaryFolder("hdr")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        let clip = try ClipFixtures.hdr(transfer: transfer, in: dir)
+        let expected = try (0..<4).map { i in try ClipFixtures.ffmpegReading(clip, x: 80 + 160 * (i % 2), y: 48 + 96 * (i / 2)).srgb }
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 600\nsnapshot poster\nkey right\nwait 700\nsnapshot playing\n",
+                                                 environment: ["XDG_CACHE_HOME": dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The clip's quadrants at 640x360, centred, and its poster's left half beside a.bmp.
+        let playing = [(230, 128), (410, 128), (230, 232), (410, 232)], poster = [(590, 128), nil, (590, 232), nil]
+        for i in 0..<4 {
+            let shown = try BrokenSkipTests.pixel(out + "/playing.png", playing[i].0, playing[i].1).map(Int.init)
+            #expect(zip(shown, expected[i]).allSatisfy { abs($0 - $1) <= 6 }, "\(transfer) colour \(i) playing: \(shown), zscale \(expected[i])")
+            if let (x, y) = poster[i] {
+                let still = try BrokenSkipTests.pixel(out + "/poster.png", x, y).map(Int.init)
+                #expect(zip(still, expected[i]).allSatisfy { abs($0 - $1) <= 6 }, "\(transfer) colour \(i) in the poster: \(still), zscale \(expected[i])")
+            }
+        }
+    }
+
     /// Steps of autoplay, from the event log: (ms, from, to).
     static func steps(_ out: String) throws -> [(Int, Int, Int)] {
         try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).split(separator: "\n").compactMap { line in

@@ -45,7 +45,7 @@ import TestSupport
         let path = try ClipFixtures.make(kind, seconds: [0, 1, 2], rate: 10, in: try MediaFixtures.folder("clip"))
         let data = try Self.bytes(path)
         try data.withUnsafeBytes { raw in
-            let clip = try GStreamerClip(bytes: raw, name: path, output: .yuv)
+            let clip = try GStreamerClip(bytes: raw, name: path)
             let info = try clip.open(timeout: 10)
             #expect(info.width == 320 && info.height == 240 && info.layout != nil, "\(info)")
             #expect(kind.saysLength ? info.duration.map { abs($0 - 3) < 0.15 } == true : info.duration == nil,
@@ -72,7 +72,7 @@ import TestSupport
                                          in: folder, name: "long")
         for (path, colour) in [(short, 0), (long, 1)] {
             let data = try Self.bytes(path)
-            let image = try data.withUnsafeBytes { raw in try GStreamerClip(bytes: raw, name: path, output: .rgba).poster(timeout: 10) }
+            let image = try data.withUnsafeBytes { raw in try GStreamerClip(bytes: raw, name: path).poster(timeout: 10) }
             let i = (image.height / 2 * image.width + image.width / 2) * 4
             let rgb = (Int(image.pixels[i]), Int(image.pixels[i + 1]), Int(image.pixels[i + 2]))
             #expect(Self.colourIndex(rgb) == colour, "\(path): \(rgb)")
@@ -80,7 +80,7 @@ import TestSupport
         // A phone's portrait clip: stored 320 × 240, shown turned 90°: 240 × 320.
         let portrait = try ClipFixtures.make(.h264MP4, in: folder, name: "portrait", rotate: 90)
         let data = try Self.bytes(portrait)
-        let image = try data.withUnsafeBytes { raw in try GStreamerClip(bytes: raw, name: portrait, output: .rgba).poster(timeout: 10) }
+        let image = try data.withUnsafeBytes { raw in try GStreamerClip(bytes: raw, name: portrait).poster(timeout: 10) }
         #expect(image.width == 240 && image.height == 320, "\(image.width)x\(image.height)")
     }
 
@@ -97,7 +97,7 @@ import TestSupport
             let started = Date()
             do {
                 try bytes.withUnsafeBytes { raw in
-                    let clip = try GStreamerClip(bytes: raw, name: label, output: .yuv)
+                    let clip = try GStreamerClip(bytes: raw, name: label)
                     _ = try clip.open(timeout: 5)
                     while case .frame = try clip.next(timeout: 5) {}
                 }

@@ -37,13 +37,17 @@ enum ClipStreamer {
         let info: GStreamerClip.Info
         let sound = wantsSound ? SoundTap { time, bytes, epoch in send(sound: bytes, at: time, epoch: epoch, on: socket) } : nil
         do throws(ImageError) {
-            clip = try GStreamerClip(file: file, range: range, name: name, output: .yuv, sound: sound)
+            clip = try GStreamerClip(file: file, range: range, name: name, sound: sound)
             info = try clip.open(timeout: max(stallSeconds, openTimeout))
         } catch {
             socket.send(.failed(reason: error.reason))
             return
         }
-        guard let layout = info.layout else { socket.send(.failed(reason: "gave frames of an unknown kind")); return }
+        guard let decoded = info.layout else { socket.send(.failed(reason: "gave frames of an unknown kind")); return }
+        // A phone's HDR clip (and any deeper than 8 bits, or of a gamut or matrix the
+        // renderer lacks) goes to the screen as 8-bit BT.709 I420, tone-mapped here.
+        let mapper = info.mapsColour ? VideoToneMapper(signal: info.signal) : nil
+        let layout: VideoFrame.Layout = mapper == nil ? decoded : .i420
         var pitches: [Int] = [], offsets: [Int] = [], total = 0
         for plane in 0..<layout.planeCount {
             let (rowBytes, rows) = VideoFrame.planeSize(plane, layout: layout, width: info.width, height: info.height)
@@ -85,7 +89,14 @@ enum ClipStreamer {
             }
             switch sample {
             case .frame(let frame):
-                copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
+                if let mapper {
+                    guard map(frame, decoded: decoded, with: mapper, info: info, pitches: pitches, offsets: offsets, into: ring.buffers[index]) else {
+                        socket.send(.failed(reason: "gave a frame that cannot be read"))
+                        return
+                    }
+                } else {
+                    copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
+                }
                 let time = stamps.time(of: frame.time, lasting: frame.duration)
                 loopEnd = max(loopEnd, time + frame.duration)
                 guard ring.send(index, at: loopStart + time, for: frame.duration, position: time) else { return }
@@ -246,6 +257,14 @@ enum ClipStreamer {
         guard kc_add_seals(fd, 1 | 2 | 4 | 8) == 0 else { return }
         socket.send(.sound(micros: Int((max(0, time) * 1e6).rounded()), frames: bytes.count / SoundTimeline.bytesPerFrame, epoch: epoch),
                     attaching: fd)
+    }
+
+    /// The frame through `mapper` into a ring buffer of 8-bit I420 laid out by `pitches` and `offsets`.
+    private static func map(_ frame: GStreamerClip.Frame, decoded: VideoFrame.Layout, with mapper: VideoToneMapper,
+                            info: GStreamerClip.Info, pitches: [Int], offsets: [Int], into buffer: UnsafeMutableRawPointer) -> Bool {
+        guard let planes = frame.planes(decoded.planeCount) else { return false }
+        let out = (0..<3).map { VideoToneMapper.Output(base: (buffer + offsets[$0]).assumingMemoryBound(to: UInt8.self), pitch: pitches[$0]) }
+        return mapper.convert(.init(planes: planes, nv12: decoded == .nv12, width: info.width, height: info.height), into: out[0], out[1], out[2])
     }
 
     /// The frame's planes, row by row, into a ring buffer laid out by `pitches` and `offsets`.

@@ -88,7 +88,7 @@ public enum VideoHelper {
 
     /// The poster of the clip in `file`, fitted to the job's box (or its part of it, for a zoom).
     static func poster(of file: Int32, job: HelperMessage.DecodeJob, timeout: Double = 5) throws(ImageError) -> PixelImage {
-        let whole = try GStreamerClip(file: file, name: job.name, output: .rgba).poster(timeout: timeout)
+        let whole = try GStreamerClip(file: file, name: job.name).poster(timeout: timeout)
         guard whole.width * whole.height <= job.maxPixels else {
             throw ImageError(path: job.name, reason: "is \(whole.width)x\(whole.height), more than --max-megapixels allows")
         }

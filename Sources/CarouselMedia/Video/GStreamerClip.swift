@@ -6,19 +6,31 @@ import Foundation
 /// memory (appsrc in random-access mode, so no file is opened by name) through `decodebin`,
 /// which picks the demuxer and the decoder of the highest rank (a hardware one where the
 /// machine has it), to an appsink giving the first video stream's frames as decoded, 8-bit
-/// I420 or NV12 (`videoconvert` passes those through and converts anything else), or RGBA for
-/// a poster. With a `SoundTap`, the first sound stream goes to it too, turned into
+/// I420 or NV12, or 10- and 12-bit I420 (a phone's HDR clip; `videoconvert` passes these through
+/// and converts anything else), with what their samples mean (`VideoSignal`); a poster is
+/// turned into RGBA here, by `VideoToneMapper` as the frames are. With a `SoundTap`, the first sound stream goes to it too, turned into
 /// `SoundTimeline`'s format (a branch made when decodebin finds one: a clip without sound
 /// plays as before); without, sound is not decoded. Used by one thread (and GStreamer's).
 final class GStreamerClip {
-    enum Output { case yuv, rgba }
 
     /// What the clip is, known once it has prerolled.
     struct Info: Equatable {
         var width: Int
         var height: Int
+        /// How the frames lie as decoded: I420 (of 16-bit samples when `signal.bitDepth` is
+        /// over 8) or NV12.
         var layout: VideoFrame.Layout?
-        var matrix: VideoMatrix
+        /// What the samples mean.
+        var signal: VideoSignal
+        /// Whether the frames go to the screen through `VideoToneMapper` (more than 8 bits,
+        /// HDR, a wide gamut, a matrix the renderer lacks) as 8-bit BT.709 I420.
+        var mapsColour: Bool { signal.bitDepth > 8 || signal.needsMapping }
+        /// The matrix the screen's renderer converts the frames with.
+        var matrix: VideoMatrix {
+            if mapsColour { return .bt709 }
+            if signal.fullRange { return .full601 }
+            return signal.matrix == .bt601 ? .bt601 : .bt709
+        }
         /// Seconds; nil when the container does not say.
         var duration: Double?
         /// The decoder element playing it ("avdec_h264", "v4l2slh264dec"), "" if none was seen.
@@ -28,7 +40,6 @@ final class GStreamerClip {
     }
 
     private let name: String
-    private let output: Output
     private let feed: ByteFeed
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
@@ -40,14 +51,14 @@ final class GStreamerClip {
 
     /// Starts reading `bytes` (which must stay valid until this is gone). Throws when
     /// GStreamer or one of its elements is missing.
-    convenience init(bytes: UnsafeRawBufferPointer, name: String, output: Output) throws(ImageError) {
-        try self.init(feed: ByteFeed(bytes), name: name, output: output, sound: nil)
+    convenience init(bytes: UnsafeRawBufferPointer, name: String) throws(ImageError) {
+        try self.init(feed: ByteFeed(bytes), name: name, sound: nil)
     }
 
     /// Starts reading the open file `fd` (read where GStreamer asks, with pread: a clip of
     /// any length costs no address space), or only `range` of it (a Motion Photo's clip).
     /// `fd` must stay open until this is gone.
-    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, output: Output, sound: SoundTap? = nil) throws(ImageError) {
+    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, sound: SoundTap? = nil) throws(ImageError) {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
             throw ImageError(path: name, reason: "is not a file that can be read")
@@ -57,13 +68,12 @@ final class GStreamerClip {
         guard part.start >= 0, part.length > 0, part.end <= whole.end else {
             throw ImageError(path: name, reason: "has no clip where it says (bytes \(part.start)–\(part.end) of \(whole.length))")
         }
-        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, output: output, sound: sound)
+        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, sound: sound)
     }
 
-    private init(feed: ByteFeed, name: String, output: Output, sound: SoundTap?) throws(ImageError) {
+    private init(feed: ByteFeed, name: String, sound: SoundTap?) throws(ImageError) {
         try GStreamerSetup.initialise()
         self.name = name
-        self.output = output
         self.feed = feed
         self.sound = sound
         let size = feed.size
@@ -121,7 +131,7 @@ final class GStreamerClip {
         g_signal_connect_data(pipeline, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self),
                               Unmanaged.passUnretained(watcher).toOpaque(), nil, GConnectFlags(rawValue: 0))
 
-        let caps = gst_caps_from_string(output == .rgba ? "video/x-raw,format=RGBA" : "video/x-raw,format={I420,NV12}")
+        let caps = gst_caps_from_string("video/x-raw,format={I420,NV12,I420_10LE,I420_12LE}")
         kc_gst_set_caps(sink, "caps", caps)
         kc_gst_caps_unref(caps)
         // Paced by the program, not by GStreamer's clock: frames come as fast as they are
@@ -231,18 +241,47 @@ final class GStreamerClip {
         var duration: gint64 = -1
         let known = origin == 0 && gst_element_query_duration(pipeline, GST_FORMAT_TIME, &duration) != 0 && duration > 0
         let format = kc_gst_video_info_format(&videoInfo)
-        let layout: VideoFrame.Layout? = format == GST_VIDEO_FORMAT_I420 ? .i420 : format == GST_VIDEO_FORMAT_NV12 ? .nv12 : nil
-        let colorimetry = videoInfo.colorimetry
-        let matrix: VideoMatrix
-        if colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 { matrix = .full601 }
-        else if colorimetry.matrix == GST_VIDEO_COLOR_MATRIX_BT601 { matrix = .bt601 }
-        else { matrix = .bt709 }
+        let layout: VideoFrame.Layout? = switch format {
+        case GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_I420_10LE, GST_VIDEO_FORMAT_I420_12LE: .i420
+        case GST_VIDEO_FORMAT_NV12: .nv12
+        default: nil
+        }
+        let bits = format == GST_VIDEO_FORMAT_I420_10LE ? 10 : format == GST_VIDEO_FORMAT_I420_12LE ? 12 : 8
         let opened = Info(width: Int(kc_gst_video_info_width(&videoInfo)), height: Int(kc_gst_video_info_height(&videoInfo)),
-                          layout: layout, matrix: matrix, duration: known ? Double(duration) / 1e9 : nil,
+                          layout: layout, signal: Self.signal(of: videoInfo.colorimetry, bits: bits, caps: caps),
+                          duration: known ? Double(duration) / 1e9 : nil,
                           decoder: watcher.decoder, quarterTurns: quarterTurns())
         guard opened.width > 0, opened.height > 0 else { throw failure("has frames of no size") }
         info = opened
         return opened
+    }
+
+    /// What the samples mean, from the caps' colorimetry (which decoders fill from the
+    /// stream's colour description, the container's where the stream has none) and HDR's
+    /// light levels. Unknown matrices are BT.709's (HD), unknown primaries BT.709's.
+    static func signal(of colorimetry: GstVideoColorimetry, bits: Int, caps: UnsafeMutablePointer<GstCaps>) -> VideoSignal {
+        let matrix: VideoSignal.Matrix = switch colorimetry.matrix {
+        case GST_VIDEO_COLOR_MATRIX_BT601, GST_VIDEO_COLOR_MATRIX_FCC, GST_VIDEO_COLOR_MATRIX_SMPTE240M: .bt601
+        case GST_VIDEO_COLOR_MATRIX_BT2020: .bt2020
+        default: .bt709
+        }
+        let transfer: VideoSignal.Transfer = switch colorimetry.transfer {
+        case GST_VIDEO_TRANSFER_ARIB_STD_B67: .hlg
+        case GST_VIDEO_TRANSFER_SMPTE2084: .pq
+        default: .sdr
+        }
+        // The content's brightest (its light level) where it says, else its mastering display's.
+        var peak: Double?
+        var light = GstVideoContentLightLevel()
+        var mastering = GstVideoMasteringDisplayInfo()
+        if gst_video_content_light_level_from_caps(&light, caps) != 0, light.max_content_light_level > 0 {
+            peak = Double(light.max_content_light_level)
+        } else if gst_video_mastering_display_info_from_caps(&mastering, caps) != 0, mastering.max_display_mastering_luminance > 0 {
+            peak = Double(mastering.max_display_mastering_luminance) / 10000
+        }
+        return VideoSignal(bitDepth: bits, matrix: matrix, fullRange: colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255,
+                           transfer: transfer, primaries: colorimetry.primaries == GST_VIDEO_COLOR_PRIMARIES_BT2020 ? .bt2020 : .bt709,
+                           peakLuminance: peak)
     }
 
     /// The clip's orientation ("rotate-90"…) as quarter turns clockwise: from the tags that
@@ -297,7 +336,7 @@ final class GStreamerClip {
     }
 
     /// The poster: the frame at 10 % of the clip or 1 s in, whichever is earlier, as RGBA
-    /// at the clip's own size (an `.rgba` clip only).
+    /// at the clip's own size, its colours as the screen shows its frames.
     func poster(timeout: Double) throws(ImageError) -> PixelImage {
         let info = try open(timeout: timeout)
         let at = min(1, (info.duration ?? 10) * 0.1)
@@ -306,23 +345,16 @@ final class GStreamerClip {
         guard let sample = gst_app_sink_try_pull_preroll(appsink, GstClockTime(timeout * 1e9)) else {
             throw failure("gave no picture")
         }
-        defer { kc_gst_sample_unref(sample) }
-        guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&videoInfo, caps) != 0,
-              let buffer = gst_sample_get_buffer(sample) else { throw failure("gave no picture") }
-        var frame = GstVideoFrame()
-        guard kc_gst_video_frame_map(&frame, &videoInfo, buffer) != 0 else { throw failure("gave a frame that cannot be read") }
-        defer { gst_video_frame_unmap(&frame) }
+        guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&videoInfo, caps) != 0 else {
+            kc_gst_sample_unref(sample)
+            throw failure("gave no picture")
+        }
+        // (The frame holds the sample and lets it go.)
+        let frame = Frame(sample: sample, info: videoInfo, origin: origin)
         let width = Int(kc_gst_video_info_width(&videoInfo)), height = Int(kc_gst_video_info_height(&videoInfo))
-        let stride = Int(kc_gst_video_frame_stride(&frame, 0))
-        guard width > 0, height > 0, stride >= width * 4, let base = kc_gst_video_frame_plane(&frame, 0) else {
-            throw failure("gave a frame of no size")
-        }
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        pixels.withUnsafeMutableBytes { out in
-            for row in 0..<height {
-                (out.baseAddress! + row * width * 4).copyMemory(from: base + row * stride, byteCount: width * 4)
-            }
-        }
+        guard width > 0, height > 0, let layout = info.layout, let planes = frame.planes(layout.planeCount),
+              let pixels = VideoToneMapper(signal: info.signal).rgba(.init(planes: planes, nv12: layout == .nv12, width: width, height: height))
+        else { throw failure("gave a frame that cannot be read") }
         let turn: [ExifOrientation] = [.up, .rotatedClockwise, .upsideDown, .rotatedCounterClockwise]
         return PixelImage(width: width, height: height, pixels: pixels, isOpaque: true).oriented(turn[info.quarterTurns & 3])
     }
@@ -361,6 +393,16 @@ final class GStreamerClip {
         deinit {
             if isMapped { gst_video_frame_unmap(&mapped) }
             kc_gst_sample_unref(sample)
+        }
+
+        /// The first `count` planes' first bytes and row pitches; nil when one is missing.
+        func planes(_ count: Int) -> [(base: UnsafeRawPointer, pitch: Int)]? {
+            var all: [(base: UnsafeRawPointer, pitch: Int)] = []
+            for i in 0..<count {
+                guard let p = plane(i) else { return nil }
+                all.append((UnsafeRawPointer(p.base), p.pitch))
+            }
+            return all
         }
 
         /// Plane `i`'s first byte and its row pitch.

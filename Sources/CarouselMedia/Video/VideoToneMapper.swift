@@ -162,6 +162,75 @@ public final class VideoToneMapper {
         }
     }
 
+    /// A decoded 4:2:0 frame as it lies in memory: I420's three planes (of 16-bit samples,
+    /// little-endian, when `bitDepth` is over 8) or NV12's two, each its first byte and its
+    /// row pitch in bytes.
+    public struct Frame {
+        public var planes: [(base: UnsafeRawPointer, pitch: Int)]
+        public var nv12: Bool
+        public var width: Int
+        public var height: Int
+        public init(planes: [(base: UnsafeRawPointer, pitch: Int)], nv12: Bool, width: Int, height: Int) {
+            self.planes = planes
+            self.nv12 = nv12
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// `frame` to 8-bit BT.709 limited-range I420 in `y`, `u`, `v`; false when its planes are
+    /// not what its layout says.
+    @discardableResult
+    public func convert(_ frame: Frame, into oy: Output, _ ou: Output, _ ov: Output) -> Bool {
+        guard frame.planes.count == (frame.nv12 ? 2 : 3) else { return false }
+        if signal.bitDepth > 8 {
+            guard !frame.nv12 else { return false }
+            let p = frame.planes.map { Plane(base: $0.base.assumingMemoryBound(to: UInt16.self), pitch: $0.pitch / 2) }
+            convert(y: p[0], u: p[1], v: p[2], width: frame.width, height: frame.height, into: oy, ou, ov)
+        } else {
+            let y = Plane(base: frame.planes[0].base.assumingMemoryBound(to: UInt8.self), pitch: frame.planes[0].pitch)
+            if frame.nv12 {
+                let c = frame.planes[1]
+                convert(y: y, u: Plane(base: c.base.assumingMemoryBound(to: UInt8.self), pitch: c.pitch, step: 2),
+                        v: Plane(base: (c.base + 1).assumingMemoryBound(to: UInt8.self), pitch: c.pitch, step: 2),
+                        width: frame.width, height: frame.height, into: oy, ou, ov)
+            } else {
+                let (u, v) = (frame.planes[1], frame.planes[2])
+                convert(y: y, u: Plane(base: u.base.assumingMemoryBound(to: UInt8.self), pitch: u.pitch),
+                        v: Plane(base: v.base.assumingMemoryBound(to: UInt8.self), pitch: v.pitch),
+                        width: frame.width, height: frame.height, into: oy, ou, ov)
+            }
+        }
+        return true
+    }
+
+    /// `frame` as the screen shows it, in RGBA (a clip's poster); nil when its planes are not
+    /// what its layout says.
+    public func rgba(_ frame: Frame) -> [UInt8]? {
+        let (w, h) = (frame.width, frame.height), (cw, ch) = ((frame.width + 1) / 2, (frame.height + 1) / 2)
+        var y = [UInt8](repeating: 0, count: w * h), u = [UInt8](repeating: 0, count: cw * ch), v = u
+        let converted = y.withUnsafeMutableBufferPointer { yb in
+            u.withUnsafeMutableBufferPointer { ub in
+                v.withUnsafeMutableBufferPointer { vb in
+                    convert(frame, into: Output(base: yb.baseAddress!, pitch: w), Output(base: ub.baseAddress!, pitch: cw),
+                            Output(base: vb.baseAddress!, pitch: cw))
+                }
+            }
+        }
+        guard converted else { return nil }
+        // BT.709 limited range, as the screen's renderer reads it.
+        var out = [UInt8](repeating: 255, count: w * h * 4)
+        for row in 0..<h {
+            for col in 0..<w {
+                let luma = (Float(y[row * w + col]) - 16) / 219
+                let cb = (Float(u[(row / 2) * cw + col / 2]) - 128) / 224, cr = (Float(v[(row / 2) * cw + col / 2]) - 128) / 224
+                let rgb = [luma + 1.5748 * cr, luma - 0.18733 * cb - 0.46813 * cr, luma + 1.8556 * cb]
+                for c in 0..<3 { out[(row * w + col) * 4 + c] = UInt8(min(max(rgb[c] * 255 + 0.5, 0), 255)) }
+            }
+        }
+        return out
+    }
+
     /// A 4:2:0 frame (`width` × `height`) to 8-bit BT.709 limited-range I420 in `y`, `u`, `v`.
     /// Each 2×2 block's chroma is the mean of its four pixels' on the screen.
     public func convert<Sample: FixedWidthInteger & UnsignedInteger>(y: Plane<Sample>, u: Plane<Sample>, v: Plane<Sample>,
