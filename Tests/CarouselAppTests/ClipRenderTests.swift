@@ -68,6 +68,28 @@ import TestSupport
         }
     }
 
+    /// An iPhone's HLG clip as its camera writes it (a Dolby Vision 8.4 configuration box
+    /// beside its HEVC one, a portrait clip turned by its track's matrix) plays upright in its
+    /// colours: its HLG base layer is what any HEVC decoder plays.
+    @Test func anIPhonesHLGClipWithItsDolbyVisionBoxPlaysUprightInItsColours() throws {
+        let dir = try Fixtures.temporaryFolder("iphone")
+        let clip = try ClipFixtures.iPhoneHLG(in: dir, degrees: 90)
+        let expected = try (0..<4).map { i in try ClipFixtures.ffmpegReading(clip, x: 80 + 160 * (i % 2), y: 48 + 96 * (i / 2)).srgb }
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 600\nsnapshot s\n", size: "640x640",
+                                                 environment: ["XDG_CACHE_HOME": dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Turned a quarter clockwise: the skin tone top left, the red top right, the grey
+        // bottom left, the green bottom right, in a box taller than wide.
+        let upright = [(2, 250, 200), (0, 390, 200), (3, 250, 440), (1, 390, 440)]
+        for (i, x, y) in upright {
+            let shown = try BrokenSkipTests.pixel(out + "/s.png", x, y).map(Int.init)
+            #expect(zip(shown, expected[i]).allSatisfy { abs($0 - $1) <= 6 }, "colour \(i) at \(x),\(y): \(shown), zscale \(expected[i])")
+        }
+        // Beside it, where a landscape frame would reach, the background.
+        let beside = try BrokenSkipTests.pixel(out + "/s.png", 100, 320).map(Int.init)
+        #expect(!expected.contains { zip(beside, $0).allSatisfy { abs($0 - $1) <= 12 } }, "a clip colour beside it: \(beside)")
+    }
+
     /// Steps of autoplay, from the event log: (ms, from, to).
     static func steps(_ out: String) throws -> [(Int, Int, Int)] {
         try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).split(separator: "\n").compactMap { line in
@@ -149,3 +171,4 @@ import TestSupport
         #expect(try BrokenSkipTests.pixel(out + "/s.png", 130, 320) != [0, 255, 0], "nothing lime at the side")
     }
 }
+

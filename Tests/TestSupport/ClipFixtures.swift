@@ -231,18 +231,52 @@ public enum ClipFixtures {
         return path
     }
 
+    /// `hdr`'s HLG clip as an iPhone writes it: its `hvc1` sample entry also carries a Dolby
+    /// Vision configuration (`dvcC`: profile 8.4, an HLG base layer any HEVC decoder plays),
+    /// and it is turned by its track's matrix (a portrait clip: `degrees`).
+    public static func iPhoneHLG(in folder: String, degrees: Int = 90) throws -> String {
+        let path = try hdr(transfer: "arib-std-b67", in: folder)
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        func last(_ tag: String, before end: Int) -> Int? {
+            let t = Array(tag.utf8)
+            return stride(from: end - 4, through: 4, by: -1).first { Array(bytes[$0..<($0 + 4)]) == t }.map { $0 - 4 }
+        }
+        guard let hvcC = last("hvcC", before: bytes.count), let moov = last("moov", before: bytes.count),
+              let mdat = last("mdat", before: bytes.count), mdat < moov else {
+            throw ClipFailure(text: "\(path): no hvcC in a moov after its mdat")
+        }
+        // DOVIDecoderConfigurationRecord 1.0: profile 8, level 4, an RPU and a base layer,
+        // the base layer's compatibility 4 (HLG); the rest reserved.
+        var record: [UInt8] = [1, 0, 0x10, 0x25, 0x40]
+        record += [UInt8](repeating: 0, count: 24 - record.count)
+        let box = be32(8 + record.count) + Array("dvcC".utf8) + record
+        let hvcCSize = Int(bytes[hvcC]) << 24 | Int(bytes[hvcC + 1]) << 16 | Int(bytes[hvcC + 2]) << 8 | Int(bytes[hvcC + 3])
+        // Each box holding it grows by its size (the sample data, before them, stays where it was).
+        for parent in ["hvc1", "stsd", "stbl", "minf", "mdia", "trak", "moov"] {
+            guard let at = last(parent, before: hvcC) else { throw ClipFailure(text: "\(path): no \(parent) above its hvcC") }
+            let size = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+            bytes.replaceSubrange(at..<(at + 4), with: be32(size + box.count))
+        }
+        bytes.insert(contentsOf: box, at: hvcC + hvcCSize)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try turn(path, degrees: degrees)
+        return path
+    }
+
+    private static func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
+
     /// The four colours of `hdr`'s quadrants (left to right, top to bottom): a red, a green,
     /// a skin tone and a grey.
     public static let hdrColours: [(UInt8, UInt8, UInt8)] = [(200, 40, 40), (40, 160, 60), (225, 180, 150), (120, 120, 120)]
 
-    /// What ffmpeg makes of the first frame of `path` at (`x`, `y`): its code values
+    /// What ffmpeg makes of the first frame of `path` at (`x`, `y`) as stored (not turned): its code values
     /// (Y, Cb, Cr at 10 bits) and zscale's conversion of it to sRGB (libzimg's own reading of
     /// the clip's transfer and primaries, 100 cd/m² as white), 0–255.
     public static func ffmpegReading(_ path: String, x: Int, y: Int) throws -> (codes: [Int], srgb: [Int]) {
         let x = x & ~1, y = y & ~1
-        let codes = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-i", path, "-vf", "crop=2:2:\(x):\(y)", "-frames:v", "1",
+        let codes = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-autorotate", "0", "-i", path, "-vf", "crop=2:2:\(x):\(y)", "-frames:v", "1",
                                                         "-f", "rawvideo", "-pix_fmt", "yuv444p10le", "-"])
-        let rgb = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-i", path, "-vf",
+        let rgb = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-autorotate", "0", "-i", path, "-vf",
                                                       "zscale=t=iec61966-2-1:p=bt709:m=gbr:r=full,format=gbrp,crop=2:2:\(x):\(y),format=rgb24",
                                                       "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         guard codes.count == 24, rgb.count == 12 else { throw ClipFailure(text: "ffmpeg read \(codes.count) and \(rgb.count) bytes of \(path)") }
