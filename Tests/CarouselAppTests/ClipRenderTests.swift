@@ -68,6 +68,27 @@ import TestSupport
         }
     }
 
+    /// Every signal a phone or camera writes shows its colours, each within 6 levels a channel
+    /// of zscale's reading: HLG at 12 bits, 10-bit SDR (Main 10), SDR in BT.2020's gamut, and
+    /// 8-bit BT.601. (Full range is not here: GStreamer 1.22's parsers and libav decoder say
+    /// a full-range HEVC or H.264 stream is limited, and it shows with too much contrast.)
+    @Test(arguments: [ClipFixtures.Signal(transfer: "arib-std-b67", format: "yuv420p12le"),
+                      .init(transfer: "bt709", primaries: "bt709", matrix: "bt709"),
+                      .init(transfer: "bt709", primaries: "bt2020", matrix: "bt2020nc"),
+                      .init(transfer: "bt709", primaries: "bt709", matrix: "smpte170m", format: "yuv420p")])
+    func everySignalShowsItsColours(signal: ClipFixtures.Signal) throws {
+        let dir = try Fixtures.temporaryFolder("signal")
+        let clip = try ClipFixtures.clip(signal, in: dir)
+        let sdr = signal.transfer == "bt709"
+        let expected = try (0..<4).map { i in try ClipFixtures.ffmpegReading(clip, x: 80 + 160 * (i % 2), y: 48 + 96 * (i / 2), sdr: sdr).srgb }
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 600\nsnapshot s\n", environment: ["XDG_CACHE_HOME": dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for (i, (x, y)) in [(230, 128), (410, 128), (230, 232), (410, 232)].enumerated() {
+            let shown = try BrokenSkipTests.pixel(out + "/s.png", x, y).map(Int.init)
+            #expect(zip(shown, expected[i]).allSatisfy { abs($0 - $1) <= 6 }, "\(signal) colour \(i): \(shown), zscale \(expected[i])")
+        }
+    }
+
     /// An iPhone's HLG clip as its camera writes it (a Dolby Vision 8.4 configuration box
     /// beside its HEVC one, a portrait clip turned by its track's matrix) plays upright in its
     /// colours: its HLG base layer is what any HEVC decoder plays.

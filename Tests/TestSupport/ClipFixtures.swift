@@ -210,23 +210,53 @@ public enum ClipFixtures {
         return path
     }
 
-    /// An HDR clip as phones write them: HEVC 10-bit 4:2:0 in a MOV (`hvc1`), BT.2020 primaries
-    /// and matrix, limited range, HLG (`arib-std-b67`, an iPhone's) or PQ (`smpte2084`,
-    /// HDR10's), 30 frames a second for `seconds`; its four quadrants `hdrColours` (sRGB)
-    /// turned into that signal by ffmpeg's zscale (libzimg; 100 cd/m² is sRGB's white),
-    /// encoded by x265 with the same colour description in the stream and the container.
+    /// What a clip's samples mean, as ffmpeg names them: its transfer (`arib-std-b67`: HLG,
+    /// `smpte2084`: PQ, `bt709`: SDR), primaries, matrix (`bt2020nc`, `bt709`, `smpte170m`),
+    /// range (`tv`: limited, `pc`: full) and sample format (`yuv420p`, `yuv420p10le`,
+    /// `yuv420p12le`).
+    public struct Signal: Sendable, CustomStringConvertible {
+        public var transfer: String, primaries: String, matrix: String, range: String, format: String
+        public init(transfer: String, primaries: String = "bt2020", matrix: String = "bt2020nc", range: String = "tv",
+                    format: String = "yuv420p10le") {
+            (self.transfer, self.primaries, self.matrix, self.range, self.format) = (transfer, primaries, matrix, range, format)
+        }
+        public var description: String { "\(transfer) \(primaries) \(matrix) \(range) \(format)" }
+        /// zscale's names for the same.
+        var zscale: String {
+            let m = ["bt2020nc": "2020_ncl", "bt709": "709", "smpte170m": "170m"][matrix] ?? matrix
+            let t = transfer == "bt709" ? "709" : transfer
+            let p = primaries == "bt709" ? "709" : primaries
+            return "t=\(t):p=\(p):m=\(m):r=\(range == "pc" ? "full" : "limited")"
+        }
+        public static let hlg = Signal(transfer: "arib-std-b67")
+        public static let pq = Signal(transfer: "smpte2084")
+    }
+
+    /// A clip as phones write them: HEVC 4:2:0 in a MOV (`hvc1`), 30 frames a second for
+    /// `seconds`, its four quadrants `hdrColours` (sRGB) turned into `signal` by ffmpeg's zscale
+    /// (libzimg; 100 cd/m² is sRGB's white for HLG and PQ; an SDR signal keeps its values as
+    /// R'G'B', as SDR video is shown), encoded by x265 with the same colour description in
+    /// the stream and the container. An HLG one is an iPhone's, PQ HDR10's.
     public static func hdr(transfer: String, in folder: String, seconds: Double = 1, width: Int = 320, height: Int = 192) throws -> String {
-        let path = folder + "/hdr-\(transfer).mov"
+        try clip(Signal(transfer: transfer), in: folder, seconds: seconds, width: width, height: height)
+    }
+
+    public static func clip(_ signal: Signal, in folder: String, seconds: Double = 1, width: Int = 320, height: Int = 192) throws -> String {
+        let path = folder + "/\(signal.description.replacingOccurrences(of: " ", with: "-")).mov"
         let (w, h) = (width / 2, height / 2)
         let sources = hdrColours.enumerated().map { i, c in
             String(format: "color=c=0x%02X%02X%02X:s=\(w)x\(h):d=\(seconds):r=30[q\(i)]", c.0, c.1, c.2)
         }.joined(separator: ";")
+        // An SDR signal's R'G'B' are taken as they are (no change of transfer).
+        let from = signal.transfer == "bt709" ? "tin=709" : "tin=iec61966-2-1"
         let graph = sources + ";[q0][q1]hstack[top];[q2][q3]hstack[bottom];[top][bottom]vstack,format=gbrp,"
-            + "zscale=tin=iec61966-2-1:pin=bt709:min=gbr:rin=full:t=\(transfer):p=bt2020:m=2020_ncl:r=limited,format=yuv420p10le"
+            + "zscale=\(from):pin=709:min=gbr:rin=full:\(signal.zscale),format=\(signal.format)"
+        let x265Range = signal.range == "pc" ? "full" : "limited"
         try ffmpeg(["-hide_banner", "-loglevel", "error", "-y", "-filter_complex", graph,
                     "-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1",
-                    "-x265-params", "log-level=none:colorprim=bt2020:transfer=\(transfer):colormatrix=bt2020nc:range=limited",
-                    "-color_primaries", "bt2020", "-color_trc", transfer, "-colorspace", "bt2020nc", "-color_range", "tv", path],
+                    "-x265-params", "log-level=none:colorprim=\(signal.primaries):transfer=\(signal.transfer):colormatrix=\(signal.matrix):range=\(x265Range)",
+                    "-color_primaries", signal.primaries, "-color_trc", signal.transfer, "-colorspace", signal.matrix,
+                    "-color_range", signal.range, path],
                    making: path)
         return path
     }
@@ -270,14 +300,15 @@ public enum ClipFixtures {
     public static let hdrColours: [(UInt8, UInt8, UInt8)] = [(200, 40, 40), (40, 160, 60), (225, 180, 150), (120, 120, 120)]
 
     /// What ffmpeg makes of the first frame of `path` at (`x`, `y`) as stored (not turned): its code values
-    /// (Y, Cb, Cr at 10 bits) and zscale's conversion of it to sRGB (libzimg's own reading of
+    /// (Y, Cb, Cr at 10 bits) and zscale's conversion of it to sRGB (`sdr`: to BT.709's R'G'B',
+    /// as SDR video is shown; libzimg's own reading of
     /// the clip's transfer and primaries, 100 cd/m² as white), 0–255.
-    public static func ffmpegReading(_ path: String, x: Int, y: Int) throws -> (codes: [Int], srgb: [Int]) {
+    public static func ffmpegReading(_ path: String, x: Int, y: Int, sdr: Bool = false) throws -> (codes: [Int], srgb: [Int]) {
         let x = x & ~1, y = y & ~1
         let codes = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-autorotate", "0", "-i", path, "-vf", "crop=2:2:\(x):\(y)", "-frames:v", "1",
                                                         "-f", "rawvideo", "-pix_fmt", "yuv444p10le", "-"])
         let rgb = try OutsideProgram.ffmpeg.runBytes(["-v", "error", "-autorotate", "0", "-i", path, "-vf",
-                                                      "zscale=t=iec61966-2-1:p=bt709:m=gbr:r=full,format=gbrp,crop=2:2:\(x):\(y),format=rgb24",
+                                                      "zscale=t=\(sdr ? "709" : "iec61966-2-1"):p=bt709:m=gbr:r=full,format=gbrp,crop=2:2:\(x):\(y),format=rgb24",
                                                       "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         guard codes.count == 24, rgb.count == 12 else { throw ClipFailure(text: "ffmpeg read \(codes.count) and \(rgb.count) bytes of \(path)") }
         let sample = { (i: Int) in Int(codes[2 * i]) | Int(codes[2 * i + 1]) << 8 }

@@ -11,7 +11,9 @@ import Foundation
 /// and PQ's absolute light: ffmpeg's zscale, libzimg, does the same by default); what is
 /// brighter than 80 % of white rolled off towards white at the clip's peak (an extended
 /// Reinhard curve on the brightest channel, hue kept; HLG's peak is 1,000 cd/m², PQ's the
-/// mastering display's, else 1,000); then sRGB's curve, as the screen takes its values. The
+/// mastering display's, else 1,000); then sRGB's curve, as the screen takes its values. An
+/// SDR clip (10-bit, or of BT.2020's gamut or matrix) keeps its R'G'B' as SDR video is shown,
+/// its gamut converted in the light of BT.1886's display (gamma 2.4) both ways, as libzimg does. The
 /// curves are tables built once per clip; a pixel costs a few multiplications, two table reads
 /// and a square root a channel. Used by one thread.
 public final class VideoToneMapper {
@@ -28,7 +30,8 @@ public final class VideoToneMapper {
     private let gamut: [Float]
     /// Where the roll-off starts and the clip's peak, in the screen's white.
     private let knee: Float, peak: Float
-    /// Linear light (by its square root, 0–1, by 1/`steps`) to sRGB's R'G'B', 0–1.
+    /// Linear light (by its square root, 0–1, by 1/`steps`) to the screen's R'G'B', 0–1: by
+    /// sRGB's curve for HLG and PQ, by BT.1886's for SDR (whose R'G'B' are shown as they are).
     private let encode: [Float]
     private static let steps = 4095
 
@@ -59,7 +62,7 @@ public final class VideoToneMapper {
         toLinear = (0...steps).map { i in
             let e = Double(i) / Double(steps)
             let light: Double = switch transfer {
-            case .sdr: Self.srgbToLinear(e)
+            case .sdr: pow(e, 2.4)
             case .hlg: pow(Self.hlgInverseOETF(e), 1.2)
             case .pq: Self.pqEOTF(e) / 100
             }
@@ -67,7 +70,7 @@ public final class VideoToneMapper {
         }
         encode = (0...steps).map { i in
             let root = Double(i) / Double(steps)
-            return Float(Self.linearToSRGB(root * root))
+            return Float(transfer == .sdr ? pow(root * root, 1 / 2.4) : Self.linearToSRGB(root * root))
         }
         // HLG's display light is 0–1 of 1,000 cd/m²: ten times the screen's white.
         let scale: Float = transfer == .hlg ? 10 : 1
