@@ -30,3 +30,36 @@ import TestSupport
         print("tone mapping, \(transfer): worst channel \(worst) levels from zscale (as SDR: \(worstAsSDR))")
     }
 }
+
+/// A whole frame converted (its rows shared among the cores, 2×2 blocks, odd edges) is what
+/// each pixel's conversion gives.
+@Suite struct VideoToneMapperFrameTests {
+    @Test(arguments: [VideoSignal.Transfer.hlg, .pq, .sdr], [(64, 48), (331, 97)])
+    func aFrameIsItsPixels(transfer: VideoSignal.Transfer, size: (Int, Int)) {
+        let (w, h) = size, (cw, ch) = ((w + 1) / 2, (h + 1) / 2)
+        let mapper = VideoToneMapper(signal: VideoSignal(bitDepth: 10, matrix: .bt2020, transfer: transfer, primaries: .bt2020))
+        var random = SystemRandomNumberGenerator()
+        let y = (0..<(w * h)).map { _ in UInt16.random(in: 64...940, using: &random) }
+        let u = (0..<(cw * ch)).map { _ in UInt16.random(in: 300...700, using: &random) }
+        let v = (0..<(cw * ch)).map { _ in UInt16.random(in: 300...700, using: &random) }
+        var oy = [UInt8](repeating: 0, count: w * h), ou = [UInt8](repeating: 0, count: cw * ch), ov = ou
+        y.withUnsafeBufferPointer { yb in u.withUnsafeBufferPointer { ub in v.withUnsafeBufferPointer { vb in
+            oy.withUnsafeMutableBufferPointer { oyb in ou.withUnsafeMutableBufferPointer { oub in ov.withUnsafeMutableBufferPointer { ovb in
+                mapper.convert(y: .init(base: yb.baseAddress!, pitch: w), u: .init(base: ub.baseAddress!, pitch: cw),
+                               v: .init(base: vb.baseAddress!, pitch: cw), width: w, height: h,
+                               into: .init(base: oyb.baseAddress!, pitch: w), .init(base: oub.baseAddress!, pitch: cw),
+                               .init(base: ovb.baseAddress!, pitch: cw))
+            } } }
+        } } }
+        var worst = 0
+        for row in 0..<h {
+            for col in 0..<w {
+                let c = (row / 2) * cw + col / 2
+                let (r, g, b) = mapper.screenRGB(y: Float(y[row * w + col]), cb: Float(u[c]), cr: Float(v[c]))
+                let luma = Int((16 + 219 * (0.2126 * r + 0.7152 * g + 0.0722 * b)).rounded())
+                worst = max(worst, abs(luma - Int(oy[row * w + col])))
+            }
+        }
+        #expect(worst <= 1, "\(transfer) \(w)x\(h): a luma \(worst) off its pixel's")
+    }
+}

@@ -27,6 +27,8 @@ final class SoundTap: @unchecked Sendable {
     private var videoSentValue = 0.0
     private var videoEndedValue = false
     private var attachedValue = false
+    /// When sound last came (or the video ended): what waiting for its end counts from.
+    private var progressValue = Date()
 
     init(deliver: @escaping (_ time: Double, _ bytes: UnsafeRawBufferPointer, _ epoch: Int) -> Void) {
         self.deliver = deliver
@@ -58,14 +60,19 @@ final class SoundTap: @unchecked Sendable {
     }
 
     func videoEnded(_ ended: Bool) {
-        condition.withLock { videoEndedValue = ended; condition.broadcast() }
+        condition.withLock { videoEndedValue = ended; progressValue = Date(); condition.broadcast() }
     }
 
-    /// Waits until the sound has reached its end, or `timeout` seconds pass.
+    /// Waits until the sound has reached its end, or until no sound has come for `timeout`
+    /// seconds (its branch stalled). A slow machine's sound that is still coming is waited
+    /// for: on a busy one, the last 0.7 s of a clip's sound came more than 2 s after its last
+    /// frame, and was cut.
     func waitForEnd(timeout: Double) {
-        let end = Date().addingTimeInterval(timeout)
         condition.withLock {
-            while attachedValue && !endedValue && !closing { if !condition.wait(until: end) { return } }
+            while attachedValue && !endedValue && !closing {
+                let end = progressValue.addingTimeInterval(timeout)
+                if !condition.wait(until: end) && Date() >= progressValue.addingTimeInterval(timeout) { return }
+            }
         }
     }
 
@@ -97,6 +104,7 @@ final class SoundTap: @unchecked Sendable {
             return flushing || closing ? nil : (time, epochValue)
         }
         guard let stamped else { return }
+        defer { condition.withLock { progressValue = Date(); condition.broadcast() } }
         // In chunks of at most a second, each stamped with its own time.
         var at = 0
         while at < frames {

@@ -26,6 +26,8 @@ public final class VideoToneMapper {
     /// R'G'B' (0–1, by 1/`steps`) to linear light: HLG's display light (0–1 of 1,000 cd/m²),
     /// PQ's and SDR's in the screen's white.
     private let toLinear: [Float]
+    /// The same tables in memory of their own, read by the frame loops without checks.
+    private let linearTable: UnsafeMutablePointer<Float>, encodeTable: UnsafeMutablePointer<Float>
     /// Linear light of the clip's primaries to BT.709's, scaled to the screen's white.
     private let gamut: [Float]
     /// Where the roll-off starts and the clip's peak, in the screen's white.
@@ -79,11 +81,20 @@ public final class VideoToneMapper {
             : [1, 0, 0, 0, 1, 0, 0, 0, 1]
         gamut = toBT709.map { $0 * scale }
         knee = 0.8
+        linearTable = .allocate(capacity: toLinear.count)
+        linearTable.initialize(from: toLinear, count: toLinear.count)
+        encodeTable = .allocate(capacity: encode.count)
+        encodeTable.initialize(from: encode, count: encode.count)
         peak = switch transfer {
         case .sdr: 1
         case .hlg: 10
         case .pq: Float(max(100, min(10000, signal.peakLuminance ?? 1000)) / 100)
         }
+    }
+
+    deinit {
+        linearTable.deallocate()
+        encodeTable.deallocate()
     }
 
     // MARK: The curves (BT.2100, SMPTE ST 2084, IEC 61966-2-1)
@@ -144,7 +155,7 @@ public final class VideoToneMapper {
 
     /// A plane of samples: its first, the samples between rows (`pitch`) and between
     /// neighbours (`step`: 1, or 2 for NV12's interleaved chroma).
-    public struct Plane<Sample> {
+    public struct Plane<Sample>: @unchecked Sendable {
         public var base: UnsafePointer<Sample>
         public var pitch: Int
         public var step: Int
@@ -156,7 +167,7 @@ public final class VideoToneMapper {
     }
 
     /// An 8-bit plane written: its first byte and its row pitch.
-    public struct Output {
+    public struct Output: @unchecked Sendable {
         public var base: UnsafeMutablePointer<UInt8>
         public var pitch: Int
         public init(base: UnsafeMutablePointer<UInt8>, pitch: Int) {
@@ -235,32 +246,135 @@ public final class VideoToneMapper {
     }
 
     /// A 4:2:0 frame (`width` × `height`) to 8-bit BT.709 limited-range I420 in `y`, `u`, `v`.
-    /// Each 2×2 block's chroma is the mean of its four pixels' on the screen.
-    public func convert<Sample: FixedWidthInteger & UnsignedInteger>(y: Plane<Sample>, u: Plane<Sample>, v: Plane<Sample>,
+    /// Each 2×2 block's chroma is the mean of its four pixels' on the screen. The rows are
+    /// shared among the machine's cores (a 4K frame is 8 million pixels).
+    public func convert<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(y: Plane<Sample>, u: Plane<Sample>, v: Plane<Sample>,
                                                                      width: Int, height: Int, into oy: Output, _ ou: Output, _ ov: Output) {
-        for by in stride(from: 0, to: height, by: 2) {
-            let rows = min(2, height - by)
-            let uRow = u.base + (by / 2) * u.pitch, vRow = v.base + (by / 2) * v.pitch
-            for bx in stride(from: 0, to: width, by: 2) {
-                let cols = min(2, width - bx)
-                let cb = Float(uRow[(bx / 2) * u.step]) * cScale + cOffset
-                let cr = Float(vRow[(bx / 2) * v.step]) * cScale + cOffset
-                let rC = rCr * cr, gC = gCb * cb + gCr * cr, bC = bCb * cb
-                var sr: Float = 0, sg: Float = 0, sb: Float = 0
-                for dy in 0..<rows {
-                    let yRow = y.base + (by + dy) * y.pitch
-                    let outRow = oy.base + (by + dy) * oy.pitch
-                    for dx in 0..<cols {
-                        let (r, g, b) = screenRGB(y: Float(yRow[(bx + dx) * y.step]), rC: rC, gC: gC, bC: bC)
-                        outRow[bx + dx] = UInt8(16 + 219 * (0.2126 * r + 0.7152 * g + 0.0722 * b) + 0.5)
-                        sr += r; sg += g; sb += b
-                    }
+        let blockRows = (height + 1) / 2
+        let bands = min(blockRows, max(1, min(Self.cores, blockRows / 16)))
+        let kernel = Kernel(self)
+        if bands == 1 {
+            kernel.rows(0..<blockRows, y: y, u: u, v: v, width: width, height: height, oy: oy, ou: ou, ov: ov)
+            return
+        }
+        // Threads of its own, not Dispatch's pool: in a sandboxed helper, libdispatch's
+        // worker threads trap (SIGILL) on what the system-call filter refuses them.
+        Self.inParallel(bands) { band in
+            let range = (blockRows * band / bands)..<(blockRows * (band + 1) / bands)
+            kernel.rows(range, y: y, u: u, v: v, width: width, height: height, oy: oy, ou: ou, ov: ov)
+        }
+    }
+
+    /// `body(0)` … `body(count - 1)` at once: the first on this thread, the others on threads
+    /// started for them (a thread costs tens of microseconds; a 4K frame tens of milliseconds),
+    /// all done when this returns.
+    static func inParallel(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        final class Job: @unchecked Sendable {
+            let body: @Sendable (Int) -> Void, index: Int
+            init(_ body: @escaping @Sendable (Int) -> Void, _ index: Int) { (self.body, self.index) = (body, index) }
+        }
+        var threads: [pthread_t] = []
+        for index in 1..<max(1, count) {
+            var thread = pthread_t()
+            let job = Unmanaged.passRetained(Job(body, index)).toOpaque()
+            if pthread_create(&thread, nil, { raw in
+                let job = Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue()
+                job.body(job.index)
+                return nil
+            }, job) == 0 {
+                threads.append(thread)
+            } else {
+                // No thread to be had: this one does that part too.
+                Unmanaged<Job>.fromOpaque(job).release()
+                body(index)
+            }
+        }
+        body(0)
+        for thread in threads { pthread_join(thread, nil) }
+    }
+
+    /// The cores frames are converted on.
+    static let cores = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Everything a pixel needs, as values and the tables' memory, for the inner loop.
+    private struct Kernel: @unchecked Sendable {
+        let yScale: Float, yOffset: Float, cScale: Float, cOffset: Float
+        let rCr: Float, gCb: Float, gCr: Float, bCb: Float
+        let m0: Float, m1: Float, m2: Float, m3: Float, m4: Float, m5: Float, m6: Float, m7: Float, m8: Float
+        let knee: Float, peak: Float, w: Float, top2: Float
+        let toLinear: UnsafePointer<Float>, encode: UnsafePointer<Float>
+        let steps = Float(VideoToneMapper.steps)
+
+        init(_ t: VideoToneMapper) {
+            (yScale, yOffset, cScale, cOffset) = (t.yScale, t.yOffset, t.cScale, t.cOffset)
+            (rCr, gCb, gCr, bCb) = (t.rCr, t.gCb, t.gCr, t.bCb)
+            let m = t.gamut
+            (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
+            (knee, peak) = (t.knee, t.peak)
+            w = 1 - t.knee
+            let top = (t.peak - t.knee) / (1 - t.knee)
+            top2 = top * top
+            toLinear = UnsafePointer(t.linearTable)
+            encode = UnsafePointer(t.encodeTable)
+        }
+
+        @inline(__always)
+        func pixel(_ code: Float, _ rC: Float, _ gC: Float, _ bC: Float) -> (Float, Float, Float) {
+            let yn = code * yScale + yOffset
+            let r0 = min(max(yn + rC, 0), 1), g0 = min(max(yn + gC, 0), 1), b0 = min(max(yn + bC, 0), 1)
+            let r = toLinear[Int(r0 * steps + 0.5)], g = toLinear[Int(g0 * steps + 0.5)], b = toLinear[Int(b0 * steps + 0.5)]
+            var lr = max(m0 * r + m1 * g + m2 * b, 0)
+            var lg = max(m3 * r + m4 * g + m5 * b, 0)
+            var lb = max(m6 * r + m7 * g + m8 * b, 0)
+            let brightest = max(lr, max(lg, lb))
+            if brightest > knee {
+                let s: Float
+                if brightest >= peak {
+                    s = 1 / brightest
+                } else {
+                    let x = (brightest - knee) / w
+                    s = (knee + w * x * (1 + x / top2) / (1 + x)) / brightest
                 }
-                let count = Float(rows * cols)
-                let r = sr / count, g = sg / count, b = sb / count
-                let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
-                ou.base[(by / 2) * ou.pitch + bx / 2] = UInt8(min(max(128 + 224 * (b - luma) / 1.8556 + 0.5, 0), 255))
-                ov.base[(by / 2) * ov.pitch + bx / 2] = UInt8(min(max(128 + 224 * (r - luma) / 1.5748 + 0.5, 0), 255))
+                lr *= s; lg *= s; lb *= s
+            }
+            return (encode[Int(min(lr, 1).squareRoot() * steps + 0.5)],
+                    encode[Int(min(lg, 1).squareRoot() * steps + 0.5)],
+                    encode[Int(min(lb, 1).squareRoot() * steps + 0.5)])
+        }
+
+        /// The 2×2 blocks of rows `range` (in blocks).
+        @inline(__always)
+        func rows<Sample: FixedWidthInteger & UnsignedInteger>(_ range: Range<Int>, y: Plane<Sample>, u: Plane<Sample>, v: Plane<Sample>,
+                                                               width: Int, height: Int, oy: Output, ou: Output, ov: Output) {
+            let (ys, us, vs) = (y.step, u.step, v.step)
+            for block in range {
+                let by = block * 2
+                let rows = min(2, height - by)
+                let uRow = u.base + block * u.pitch, vRow = v.base + block * v.pitch
+                let y0 = y.base + by * y.pitch, y1 = y.base + (by + rows - 1) * y.pitch
+                let o0 = oy.base + by * oy.pitch, o1 = oy.base + (by + rows - 1) * oy.pitch
+                let cbOut = ou.base + block * ou.pitch, crOut = ov.base + block * ov.pitch
+                var bx = 0
+                while bx < width {
+                    let cb = Float(uRow[(bx >> 1) * us]) * cScale + cOffset
+                    let cr = Float(vRow[(bx >> 1) * vs]) * cScale + cOffset
+                    let rC = rCr * cr, gC = gCb * cb + gCr * cr, bC = bCb * cb
+                    let x1 = min(bx + 1, width - 1)
+                    // The block's four pixels (a last odd row or column repeated).
+                    let (ar, ag, ab) = pixel(Float(y0[bx * ys]), rC, gC, bC)
+                    let (br, bg, bb) = pixel(Float(y0[x1 * ys]), rC, gC, bC)
+                    let (cr0, cg, cb0) = pixel(Float(y1[bx * ys]), rC, gC, bC)
+                    let (dr, dg, db) = pixel(Float(y1[x1 * ys]), rC, gC, bC)
+                    o0[bx] = UInt8(16 + 219 * (0.2126 * ar + 0.7152 * ag + 0.0722 * ab) + 0.5)
+                    o0[x1] = UInt8(16 + 219 * (0.2126 * br + 0.7152 * bg + 0.0722 * bb) + 0.5)
+                    o1[bx] = UInt8(16 + 219 * (0.2126 * cr0 + 0.7152 * cg + 0.0722 * cb0) + 0.5)
+                    o1[x1] = UInt8(16 + 219 * (0.2126 * dr + 0.7152 * dg + 0.0722 * db) + 0.5)
+                    let r = (ar + br + cr0 + dr) * 0.25, g = (ag + bg + cg + dg) * 0.25, b = (ab + bb + cb0 + db) * 0.25
+                    let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
+                    cbOut[bx >> 1] = UInt8(min(max(128 + 224 * (b - luma) / 1.8556 + 0.5, 0), 255))
+                    crOut[bx >> 1] = UInt8(min(max(128 + 224 * (r - luma) / 1.5748 + 0.5, 0), 255))
+                    bx += 2
+                }
             }
         }
     }
