@@ -186,6 +186,7 @@ public struct BenchCommand: ParsableCommand {
             guard let subject = playing as? any Scene & BenchSubject else { throw Failure("no scene") }
             clipFigures = try ClipBench(runner: runner, seconds: short ? 2 : clipSeconds, short: short)
                 .measure(subject, clips: clips, sources: found)
+            clipFigures?.toneMapping = ToneMapBench.measure(seconds: short ? 0.2 : 1)
         }
 
         let decode = DecodeSampler.measure(found.filter { !$0.isClip }, box: box, helper: options.decoderSettings, perGroup: short ? 2 : 9)

@@ -162,6 +162,10 @@ struct BenchReport: Codable, Sendable {
             } ?? "– (not installed)")
             out += line("memory", String(format: "program +%.1f MB, helper peak %@", c.addedRSSMB,
                                          c.helperPeakRSSMB.map { String(format: "%.1f MB", $0) } ?? "–"))
+            for t in c.toneMapping {
+                out += line("HDR tone mapping, \(t.size)", String(format: "%.1f ms a frame (%.1f ms of CPU): %.0f %% of a core at 30 fps",
+                                                                   t.frameMs, t.cpuMs, t.percentAt30))
+            }
         }
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
         if !decode.isEmpty {

@@ -47,6 +47,8 @@ struct ClipBench {
         /// heard, and how many frames more than 40 ms; nil without sound.
         var soundDriftMs: Double?
         var framesDrifted: Int?
+        /// What tone-mapping a phone's HDR frame costs, by frame size (`ToneMapBench`).
+        var toneMapping: [ToneMapBench.Row] = []
 
         enum CodingKeys: String, CodingKey {
             case clip, stream, seconds, frames
@@ -57,6 +59,7 @@ struct ClipBench {
             case gstLaunchPeakRSSMB = "gst_launch_peak_rss_mb"
             case addedRSSMB = "added_rss_mb", helperPeakRSSMB = "helper_peak_rss_mb"
             case soundDriftMs = "sound_drift_ms", framesDrifted = "frames_drifted"
+            case toneMapping = "tone_mapping"
         }
     }
 
