@@ -318,11 +318,16 @@ public final class VideoToneMapper {
             encode = UnsafePointer(t.encodeTable)
         }
 
+        /// A table's index for `x` (0–1): the nearest of its `steps`, without the checks of
+        /// Float to Int (adding 2²³ leaves the rounded value in the significand's bits).
+        @inline(__always)
+        func index(_ x: Float) -> Int { Int((x * steps + 8_388_608).bitPattern & 0x7F_FFFF) }
+
         @inline(__always)
         func pixel(_ code: Float, _ rC: Float, _ gC: Float, _ bC: Float) -> (Float, Float, Float) {
             let yn = code * yScale + yOffset
             let r0 = min(max(yn + rC, 0), 1), g0 = min(max(yn + gC, 0), 1), b0 = min(max(yn + bC, 0), 1)
-            let r = toLinear[Int(r0 * steps + 0.5)], g = toLinear[Int(g0 * steps + 0.5)], b = toLinear[Int(b0 * steps + 0.5)]
+            let r = toLinear[index(r0)], g = toLinear[index(g0)], b = toLinear[index(b0)]
             var lr = max(m0 * r + m1 * g + m2 * b, 0)
             var lg = max(m3 * r + m4 * g + m5 * b, 0)
             var lb = max(m6 * r + m7 * g + m8 * b, 0)
@@ -337,9 +342,7 @@ public final class VideoToneMapper {
                 }
                 lr *= s; lg *= s; lb *= s
             }
-            return (encode[Int(min(lr, 1).squareRoot() * steps + 0.5)],
-                    encode[Int(min(lg, 1).squareRoot() * steps + 0.5)],
-                    encode[Int(min(lb, 1).squareRoot() * steps + 0.5)])
+            return (encode[index(min(lr, 1).squareRoot())], encode[index(min(lg, 1).squareRoot())], encode[index(min(lb, 1).squareRoot())])
         }
 
         /// The 2×2 blocks of rows `range` (in blocks).
@@ -365,10 +368,11 @@ public final class VideoToneMapper {
                     let (br, bg, bb) = pixel(Float(y0[x1 * ys]), rC, gC, bC)
                     let (cr0, cg, cb0) = pixel(Float(y1[bx * ys]), rC, gC, bC)
                     let (dr, dg, db) = pixel(Float(y1[x1 * ys]), rC, gC, bC)
-                    o0[bx] = UInt8(16 + 219 * (0.2126 * ar + 0.7152 * ag + 0.0722 * ab) + 0.5)
-                    o0[x1] = UInt8(16 + 219 * (0.2126 * br + 0.7152 * bg + 0.0722 * bb) + 0.5)
-                    o1[bx] = UInt8(16 + 219 * (0.2126 * cr0 + 0.7152 * cg + 0.0722 * cb0) + 0.5)
-                    o1[x1] = UInt8(16 + 219 * (0.2126 * dr + 0.7152 * dg + 0.0722 * db) + 0.5)
+                    // (Each within 16–235: the bits of the rounded value, as `index` takes them.)
+                    o0[bx] = UInt8(truncatingIfNeeded: (16 + 219 * (0.2126 * ar + 0.7152 * ag + 0.0722 * ab) + 8_388_608 as Float).bitPattern)
+                    o0[x1] = UInt8(truncatingIfNeeded: (16 + 219 * (0.2126 * br + 0.7152 * bg + 0.0722 * bb) + 8_388_608 as Float).bitPattern)
+                    o1[bx] = UInt8(truncatingIfNeeded: (16 + 219 * (0.2126 * cr0 + 0.7152 * cg + 0.0722 * cb0) + 8_388_608 as Float).bitPattern)
+                    o1[x1] = UInt8(truncatingIfNeeded: (16 + 219 * (0.2126 * dr + 0.7152 * dg + 0.0722 * db) + 8_388_608 as Float).bitPattern)
                     let r = (ar + br + cr0 + dr) * 0.25, g = (ag + bg + cg + dg) * 0.25, b = (ab + bb + cb0 + db) * 0.25
                     let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
                     cbOut[bx >> 1] = UInt8(min(max(128 + 224 * (b - luma) / 1.8556 + 0.5, 0), 255))
