@@ -155,6 +155,11 @@ enum HelperSandbox {
             var own = scmp_arg_cmp(arg: 0, op: SCMP_CMP_EQ, datum_a: UInt64(getpid()), datum_b: 0)
             if tgkill >= 0 { _ = seccomp_rule_add_array(filter, SCMP_ACT_ALLOW, tgkill, 1, &own) }
         }
+        // Every thread of the helper, not only this one: a video helper started GStreamer
+        // first, and a thread it started then would otherwise decode unfiltered.
+        guard seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1) == 0 else {
+            return "seccomp cannot filter every thread (SECCOMP_FILTER_FLAG_TSYNC refused)"
+        }
         let rc = seccomp_load(filter)
         return rc == 0 ? nil : "seccomp is not available (\(String(cString: strerror(-rc))))"
     }
