@@ -64,6 +64,10 @@ final class ClipStage {
     private var withSound = false
     /// That the sound output cannot be opened was said (once).
     private var soundRefusalSaid = false
+    /// The clips (each file's version) that failed on their own account: not tried again,
+    /// and not said again, until the file changes, as broken pictures are (a damaged clip
+    /// held autoplay's show for seconds on every pass).
+    private var failedFiles: Set<FileIdentity> = []
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
@@ -111,6 +115,12 @@ final class ClipStage {
         // A web clip plays from its cached copy, once its poster's decode has fetched it
         // whole: until then nothing plays, and the next pass asks again.
         guard let item, let source, let local = playing.localFile(source.path) else { return }
+        if failedFiles.contains(source.file) {
+            self.item = item
+            file = source.file
+            over = true
+            return
+        }
         let play: (path: String, range: ByteRange?)
         if source.isClip {
             play = (local, nil)
@@ -343,6 +353,10 @@ final class ClipStage {
             closeSound()
             warn("\(player.name): \(reason)")
             record("video_failed", now, ["index": .int(item), "reason": .string(reason)])
+            if player.failedOnTheFile, let file {
+                if failedFiles.count >= 10_000 { failedFiles.removeAll() }
+                failedFiles.insert(file)
+            }
         default: break
         }
         // Played its longest: the show moves on (the clip plays until the strip leaves it).

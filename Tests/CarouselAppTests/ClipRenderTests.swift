@@ -111,6 +111,28 @@ import TestSupport
         #expect(!expected.contains { zip(beside, $0).allSatisfy { abs($0 - $1) <= 12 } }, "a clip colour beside it: \(beside)")
     }
 
+    /// A damaged clip fails once: autoplay passes it again and again, and it is neither tried
+    /// nor said again (it held the show for seconds on every pass) until its file changes.
+    @Test func aDamagedClipFailsOnceNotOnEveryPass() throws {
+        let dir = try Fixtures.temporaryFolder("damaged")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        let good = try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], in: dir, name: "b")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
+        for i in stride(from: 64, to: bytes.count, by: 3) { bytes[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 7) }
+        try Data(bytes).write(to: URL(fileURLWithPath: good))
+        try Fixtures.bmp(320, 240) { _, _ in (30, 90, 160) }.write(to: URL(fileURLWithPath: dir + "/c.bmp"))
+        let (out, r) = try CarouselBinary.render([dir], script: "wait 9000\nsnapshot s\n", options: ["--autoplay", "1"],
+                                                 environment: ["XDG_CACHE_HOME": dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let visits = try Self.steps(out).filter { $0.2 == 1 }.count
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        let failures = events.components(separatedBy: "\"type\":\"video_failed\",\"index\":1").count - 1
+        #expect(visits >= 2, "autoplay came to the clip \(visits) times")
+        #expect(failures == 1, "it failed \(failures) times in \(visits) visits")
+        let lines = r.stderr.split(separator: "\n").filter { $0.contains("b.mp4") && !$0.contains("poster") }
+        #expect(lines.count <= 2, "said at most once as a picture and once as a clip: \(lines)")
+    }
+
     /// Steps of autoplay, from the event log: (ms, from, to).
     static func steps(_ out: String) throws -> [(Int, Int, Int)] {
         try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8).split(separator: "\n").compactMap { line in

@@ -79,6 +79,7 @@ public final class ClipPlayer: @unchecked Sendable {
     private var waiting: [Waiting] = []
     /// Buffers the helper filled and this side has not released.
     private var held: Set<Int> = []
+    private var fileAtFault = false
     private var stateValue = State.opening
     private var seekedValue = Seeked()
     private var stopped = false
@@ -127,6 +128,10 @@ public final class ClipPlayer: @unchecked Sendable {
     deinit { stop() }
 
     public var shape: Shape? { lock.withLock { shapeValue } }
+    /// Failed, because of the file: its helper said GStreamer could not play it, or died of
+    /// it (a signal other than SIGKILL). Not a helper that could not start, a silence, or one
+    /// killed (the OOM killer, a stop): those may pass.
+    public var failedOnTheFile: Bool { lock.withLock { fileAtFault } }
     public var state: State { lock.withLock { stateValue } }
     public var seeked: Seeked { lock.withLock { seekedValue } }
 
@@ -275,7 +280,8 @@ public final class ClipPlayer: @unchecked Sendable {
                 fail("gave no frame for \(Int(silence)) s")
                 return
             case .closed:
-                fail("the video decoder stopped (\(helper.reap()))")
+                let end = helper.reap()
+                fail("the video decoder stopped (\(end))", fileAtFault: end.hasPrefix("SIG") && end != "SIGKILL")
                 return
             case .malformed(let what):
                 fail("the video decoder sent \(what)")
@@ -365,18 +371,21 @@ public final class ClipPlayer: @unchecked Sendable {
             }
             return nil
         case .failed(let reason):
-            fail(reason)
+            fail(reason, fileAtFault: true)
             return nil
         default:
             return "the video decoder said something unexpected"
         }
     }
 
-    private func fail(_ reason: String) {
+    private func fail(_ reason: String, fileAtFault: Bool = false) {
         lock.withLock {
             // A clip stopped has ended, whatever its helper did after.
             if stopped { return }
-            if case .failed = stateValue {} else { stateValue = .failed(reason) }
+            if case .failed = stateValue {} else {
+                stateValue = .failed(reason)
+                self.fileAtFault = fileAtFault
+            }
             lock.broadcast()
         }
         wake()
