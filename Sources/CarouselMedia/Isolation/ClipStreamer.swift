@@ -14,6 +14,10 @@ enum ClipStreamer {
     static let ringSize = 4
     /// Seconds a clip may give no frame before it counts as failed.
     static let stallSeconds = 5.0
+    /// Seconds its sound may give nothing, after its last frame, before the end is said
+    /// anyway: a helper (which runs at a lower priority than the screen) on a busy machine
+    /// went 2 s without a sound sample and cut the clip's last second of sound.
+    static let soundEndSilence = 10.0
 
     /// Plays the clip in `file` (or in `range` of it) from `from` seconds until it ends (or,
     /// `loop`, until the main process goes), moving where the main process seeks; `sound`:
@@ -105,7 +109,7 @@ enum ClipStreamer {
                 ring.giveBack(index)
                 // The sound's last part goes before the end is said, or the loop rewinds it.
                 sound?.videoEnded(true)
-                sound?.waitForEnd(timeout: 2)
+                sound?.waitForEnd(timeout: soundEndSilence)
                 guard loop, loopEnd > 0 else { socket.send(.clipEnded); return }
                 loopStart += loopEnd
                 loopEnd = 0
