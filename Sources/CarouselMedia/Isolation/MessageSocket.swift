@@ -28,11 +28,26 @@ final class MessageSocket: @unchecked Sendable {
     }
 
     /// Sends `message`, with `attached` passed beside it. False when the peer is gone.
+    /// A descriptor the kernel will not put in flight yet waits until the peer has taken
+    /// some (at most `fullWait` seconds): a user may have no more descriptors in flight than
+    /// its RLIMIT_NOFILE (a helper's is 32), and a clip's sound is a memfd a piece, some 50 a
+    /// second. Root is not limited; the kiosk's user is, and a main process slowed by a busy
+    /// machine then lost pieces of sound, silently (ETOOMANYREFS).
     @discardableResult
     func send(_ message: HelperMessage, attaching attached: Int32 = -1) -> Bool {
         let bytes = message.encoded
-        return bytes.withUnsafeBytes { kc_send_with_fd(descriptor, $0.baseAddress, $0.count, attached) } == bytes.count
+        var waited = 0.0
+        while true {
+            let sent = bytes.withUnsafeBytes { kc_send_with_fd(descriptor, $0.baseAddress, $0.count, attached) }
+            if sent == bytes.count { return true }
+            guard sent < 0, attached >= 0, errno == ETOOMANYREFS, waited < Self.fullWait else { return false }
+            usleep(2_000)
+            waited += 0.002
+        }
     }
+
+    /// Seconds a descriptor waits for room in flight before the message is given up.
+    static let fullWait = 10.0
 
     /// Whether a message (or the end) waits to be received, without waiting.
     var hasMessage: Bool {
