@@ -24,17 +24,14 @@ public final class VideoToneMapper {
     // R' = Y' + rCr·Cr, G' = Y' + gCb·Cb + gCr·Cr, B' = Y' + bCb·Cb.
     private let rCr: Float, gCb: Float, gCr: Float, bCb: Float
     /// R'G'B' (0–1, by 1/`steps`) to linear light: HLG's display light (0–1 of 1,000 cd/m²),
-    /// PQ's and SDR's in the screen's white.
-    private let toLinear: [Float]
-    /// The same tables in memory of their own, read by the frame loops without checks.
+    /// PQ's and SDR's in the screen's white; and linear light (by its square root, 0–1, by
+    /// 1/`steps`) to the screen's R'G'B', 0–1: by sRGB's curve for HLG and PQ, by BT.1886's
+    /// for SDR (whose R'G'B' are shown as they are). Memory of their own, read without checks.
     private let linearTable: UnsafeMutablePointer<Float>, encodeTable: UnsafeMutablePointer<Float>
     /// Linear light of the clip's primaries to BT.709's, scaled to the screen's white.
     private let gamut: [Float]
     /// Where the roll-off starts and the clip's peak, in the screen's white.
     private let knee: Float, peak: Float
-    /// Linear light (by its square root, 0–1, by 1/`steps`) to the screen's R'G'B', 0–1: by
-    /// sRGB's curve for HLG and PQ, by BT.1886's for SDR (whose R'G'B' are shown as they are).
-    private let encode: [Float]
     private static let steps = 4095
 
     public init(signal: VideoSignal) {
@@ -61,7 +58,7 @@ public final class VideoToneMapper {
 
         let steps = Self.steps
         let transfer = signal.transfer
-        toLinear = (0...steps).map { i in
+        let toLinear = (0...steps).map { i in
             let e = Double(i) / Double(steps)
             let light: Double = switch transfer {
             case .sdr: pow(e, 2.4)
@@ -70,7 +67,7 @@ public final class VideoToneMapper {
             }
             return Float(light)
         }
-        encode = (0...steps).map { i in
+        let encode = (0...steps).map { i in
             let root = Double(i) / Double(steps)
             return Float(transfer == .sdr ? pow(root * root, 1 / 2.4) : Self.linearToSRGB(root * root))
         }
@@ -112,45 +109,15 @@ public final class VideoToneMapper {
         return 10000 * pow(max(0, p - c1) / (c2 - c3 * p), 1 / m1)
     }
 
-    static func srgbToLinear(_ e: Double) -> Double { e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4) }
     static func linearToSRGB(_ l: Double) -> Double { l <= 0.0031308 ? l * 12.92 : 1.055 * pow(l, 1 / 2.4) - 0.055 }
-
-    /// The roll-off above the knee: an extended Reinhard curve on what is above it, slope 1
-    /// at the knee, the clip's peak reaching white.
-    @inline(__always)
-    private func rolledOff(_ m: Float) -> Float {
-        let w = 1 - knee, x = (m - knee) / w, top = (peak - knee) / w
-        return knee + w * x * (1 + x / (top * top)) / (1 + x)
-    }
 
     // MARK: Pixels
 
-    /// One pixel's R'G'B' on the screen (0–1, sRGB's curve), from its code values.
-    @inline(__always)
+    /// One pixel's R'G'B' on the screen (0–1), from its code values: what `convert` makes
+    /// of each pixel (tests and posters compare with it).
     func screenRGB(y: Float, cb: Float, cr: Float) -> (Float, Float, Float) {
         let cbn = cb * cScale + cOffset, crn = cr * cScale + cOffset
-        return screenRGB(y: y, rC: rCr * crn, gC: gCb * cbn + gCr * crn, bC: bCb * cbn)
-    }
-
-    @inline(__always)
-    private func screenRGB(y code: Float, rC: Float, gC: Float, bC: Float) -> (Float, Float, Float) {
-        let steps = Float(Self.steps)
-        let yn = code * yScale + yOffset
-        let r0 = min(max(yn + rC, 0), 1), g0 = min(max(yn + gC, 0), 1), b0 = min(max(yn + bC, 0), 1)
-        let r = toLinear[Int(r0 * steps + 0.5)], g = toLinear[Int(g0 * steps + 0.5)], b = toLinear[Int(b0 * steps + 0.5)]
-        let m = gamut
-        var lr = m[0] * r + m[1] * g + m[2] * b
-        var lg = m[3] * r + m[4] * g + m[5] * b
-        var lb = m[6] * r + m[7] * g + m[8] * b
-        lr = max(lr, 0); lg = max(lg, 0); lb = max(lb, 0)
-        let brightest = max(lr, lg, lb)
-        if brightest > knee {
-            let s = brightest >= peak ? 1 / brightest : rolledOff(brightest) / brightest
-            lr *= s; lg *= s; lb *= s
-        }
-        return (encode[Int(min(lr, 1).squareRoot() * steps + 0.5)],
-                encode[Int(min(lg, 1).squareRoot() * steps + 0.5)],
-                encode[Int(min(lb, 1).squareRoot() * steps + 0.5)])
+        return Kernel(self).pixel(y, rCr * crn, gCb * cbn + gCr * crn, bCb * cbn)
     }
 
     /// A plane of samples: its first, the samples between rows (`pitch`) and between
@@ -332,6 +299,8 @@ public final class VideoToneMapper {
             var lg = max(m3 * r + m4 * g + m5 * b, 0)
             var lb = max(m6 * r + m7 * g + m8 * b, 0)
             let brightest = max(lr, max(lg, lb))
+            // Above the knee, the roll-off: an extended Reinhard curve on what is above it,
+            // slope 1 at the knee, the clip's peak reaching white; the hue kept.
             if brightest > knee {
                 let s: Float
                 if brightest >= peak {
