@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselCore", "TestSupport"],

@@ -48,4 +48,21 @@ static inline gint kc_gst_video_info_par_n(const GstVideoInfo *info) { return GS
 static inline gint kc_gst_video_info_par_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_PAR_D(info); }
 static inline gint kc_gst_video_info_fps_n(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_N(info); }
 static inline gint kc_gst_video_info_fps_d(const GstVideoInfo *info) { return GST_VIDEO_INFO_FPS_D(info); }
+/* A tracer of our own (GStreamer's hooks are given to tracer objects), made once. */
+static inline GstTracer *kc_gst_make_tracer(void) {
+    GType type = g_type_from_name("KioskCarouselTracer");
+    if (type == 0)
+        type = g_type_register_static_simple(GST_TYPE_TRACER, "KioskCarouselTracer", sizeof(GstTracerClass), NULL,
+                                             sizeof(GstTracer), NULL, 0);
+    GstTracer *tracer = g_object_new(type, NULL);
+    gst_object_ref_sink(tracer);
+    return tracer;
+}
+/* The outermost bin `object` is in (itself when in none), read without the objects' locks:
+   called from a hook while the object posts, when no lock may be taken. */
+static inline GstObject *kc_gst_top_parent(GstObject *object) {
+    while (object && GST_OBJECT_PARENT(object)) object = GST_OBJECT_PARENT(object);
+    return object;
+}
+static inline GstObject *kc_gst_message_source(GstMessage *m) { return GST_MESSAGE_SRC(m); }
 #endif

@@ -293,6 +293,16 @@ public enum ClipFixtures {
         return path
     }
 
+    /// `original` damaged as zzuf damages a file: each bit flipped with chance `ratio` (0.004
+    /// is zzuf's `-r 0.004`), all through it.
+    public static func scattered<R: RandomNumberGenerator>(_ original: [UInt8], ratio: Double, using random: inout R) -> [UInt8] {
+        var bytes = original
+        for i in bytes.indices {
+            for bit in 0..<8 where Double.random(in: 0..<1, using: &random) < ratio { bytes[i] ^= 1 << UInt8(bit) }
+        }
+        return bytes
+    }
+
     private static func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
 
     /// The four colours of `hdr`'s quadrants (left to right, top to bottom): a red, a green,
@@ -316,7 +326,7 @@ public enum ClipFixtures {
     }
 
     /// Runs ffmpeg; what it said when it failed.
-    private static func ffmpeg(_ args: [String], making what: String) throws {
+    public static func ffmpeg(_ args: [String], making what: String) throws {
         let p = Process()
         p.executableURL = try OutsideProgram.ffmpeg.url
         p.arguments = args

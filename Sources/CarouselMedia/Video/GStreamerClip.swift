@@ -44,6 +44,7 @@ final class GStreamerClip {
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let sink: UnsafeMutablePointer<GstElement>
     private let watcher: PadWatcher
+    private let errors: PipelineErrors.Watch
     private let sound: SoundTap?
     private var videoInfo = GstVideoInfo()
     private(set) var info: Info?
@@ -80,9 +81,12 @@ final class GStreamerClip {
         watcher = PadWatcher()
         guard let pipeline = gst_pipeline_new(nil) else { throw ImageError(path: name, reason: "cannot make a GStreamer pipeline") }
         self.pipeline = pipeline
+        let errors = PipelineErrors.watch(pipeline)
+        self.errors = errors
         func make(_ factory: String) throws(ImageError) -> UnsafeMutablePointer<GstElement> {
             guard let e = gst_element_factory_make(factory, nil) else {
                 gst_object_unref(pipeline)
+                PipelineErrors.stop(errors)
                 throw ImageError(path: name, reason: "cannot play clips: GStreamer's \(factory) is missing (kiosk/setup installs it)")
             }
             return e
@@ -124,6 +128,28 @@ final class GStreamerClip {
         }
         g_signal_connect_data(decode, "pad-added", unsafeBitCast(padAdded, to: GCallback.self),
                               Unmanaged.passUnretained(watcher).toOpaque(), nil, GConnectFlags(rawValue: 0))
+        if sound == nil {
+            // Without sound, a sound stream is left as it comes from its demuxer: nothing
+            // parses or decodes it (a damaged one cannot hold the pictures back, and a poster
+            // costs no sound decoding).
+            let keepGoing: @convention(c) (UnsafeMutablePointer<GstElement>?, UnsafeMutablePointer<GstPad>?, UnsafeMutablePointer<GstCaps>?, gpointer?) -> gboolean = { _, pad, caps, _ in
+                guard let pad, let caps, let structure = gst_caps_get_structure(caps, 0),
+                      let name = gst_structure_get_name(structure), String(cString: name).hasPrefix("audio/") else { return 1 }
+                // A file typefound as sound (an .m4a-branded MP4) may still hold pictures.
+                guard let parent = gst_pad_get_parent_element(pad) else { return 1 }
+                defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
+                guard let factory = gst_element_get_factory(parent) else { return 1 }
+                return kc_gst_factory_name(factory).map { String(cString: $0) } == "typefind" ? 1 : 0
+            }
+            g_signal_connect_data(decode, "autoplug-continue", unsafeBitCast(keepGoing, to: GCallback.self), nil, nil,
+                                  GConnectFlags(rawValue: 0))
+        }
+        let noMorePads: @convention(c) (UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, user in
+            guard let user else { return }
+            Unmanaged<PadWatcher>.fromOpaque(user).takeUnretainedValue().finished()
+        }
+        g_signal_connect_data(decode, "no-more-pads", unsafeBitCast(noMorePads, to: GCallback.self),
+                              Unmanaged.passUnretained(watcher).toOpaque(), nil, GConnectFlags(rawValue: 0))
         let elementAdded: @convention(c) (UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstBin>?, UnsafeMutablePointer<GstElement>?, gpointer?) -> Void = { _, _, element, user in
             guard let element, let user else { return }
             Unmanaged<PadWatcher>.fromOpaque(user).takeUnretainedValue().elementAdded(element)
@@ -145,6 +171,7 @@ final class GStreamerClip {
         sound?.close()
         gst_element_set_state(pipeline, GST_STATE_NULL)
         watcher.releaseTarget()
+        PipelineErrors.stop(errors)
         gst_object_unref(pipeline)
     }
 
@@ -198,6 +225,9 @@ final class GStreamerClip {
         return true
     }
 
+    /// Seconds an error decodebin dropped waits for the pipeline to preroll without it.
+    static let droppedErrorGrace = 1.0
+
     /// The stream time of the clip's start (its first segment's), taken from every time
     /// given and added to every seek, so that the clip's times run from 0.
     private(set) var origin = 0.0
@@ -212,20 +242,33 @@ final class GStreamerClip {
             // its streaming thread leaves the state changing until the timeout. Asked in
             // slices, the bus read without waiting: a timed wait on the bus needs its socket
             // pair, which a sandbox may refuse (the sanitized one did, see HelperSandbox).
+            // An error decodebin dropped (`PipelineErrors`) is given a second for the
+            // pipeline to go on without its element (another decoder in its place), then is
+            // the failure.
             var state = GST_STATE_NULL, pending = GST_STATE_NULL
-            let slices = max(1, Int(timeout / 0.05))
+            let slice = 0.05
+            let slices = max(1, Int(timeout / slice))
             var result = GST_STATE_CHANGE_ASYNC
-            for _ in 0..<slices {
+            var heardAt: Int?
+            for index in 0..<slices {
                 if let error = pendingError() { throw error }
-                result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(0.05 * 1e9))
+                result = gst_element_get_state(pipeline, &state, &pending, GstClockTime(slice * 1e9))
                 if result != GST_STATE_CHANGE_ASYNC { break }
+                // Only sound (a damaged file may be taken for an MP3): nothing will preroll.
+                if watcher.noVideo { throw failure("has no video stream") }
+                if let heard = errors.first {
+                    if heardAt == nil { heardAt = index }
+                    if Double(index - heardAt!) * slice >= Self.droppedErrorGrace {
+                        throw ImageError(path: name, reason: "cannot be played: \(heard)")
+                    }
+                }
             }
             if result == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played", waiting: 1) }
             if result == GST_STATE_CHANGE_ASYNC { throw failure("gave no picture within \(Int(timeout)) s") }
         }
         guard watcher.linked else { throw failure("has no video stream") }
         let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
-        guard let sample = gst_app_sink_try_pull_preroll(appsink, 0) else { throw failure("gave no picture") }
+        guard let sample = gst_app_sink_try_pull_preroll(appsink, 0) else { throw failure("gave no picture: it ended before its first frame") }
         defer { kc_gst_sample_unref(sample) }
         // Where the clip's clock starts: 0 for MP4, MOV, Matroska and AVI; a transport stream
         // (a camcorder's MTS) starts its first segment where its own clock was.
@@ -312,9 +355,13 @@ final class GStreamerClip {
     /// Moves to `seconds` from the start: the next frame is the one showing then (decoded
     /// from the key frame before it).
     func seek(to seconds: Double) {
+        // A damaged stream's clock may start anywhere, even past what a time can hold: such a
+        // moment is not sought (the clip stays where it is).
+        let nanoseconds = (max(0, seconds) + origin) * 1e9
+        guard nanoseconds.isFinite, nanoseconds < 9e18 else { return }
         _ = gst_element_seek_simple(pipeline, GST_FORMAT_TIME,
                                     GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue),
-                                    gint64((max(0, seconds) + origin) * 1e9))
+                                    gint64(nanoseconds))
         var state = GST_STATE_NULL, pending = GST_STATE_NULL
         _ = gst_element_get_state(pipeline, &state, &pending, GstClockTime(5e9))
     }
@@ -341,10 +388,14 @@ final class GStreamerClip {
         let info = try open(timeout: timeout)
         let at = min(1, (info.duration ?? 10) * 0.1)
         if at > 0.05 { seek(to: at) }
-        let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
-        guard let sample = gst_app_sink_try_pull_preroll(appsink, GstClockTime(timeout * 1e9)) else {
-            throw failure("gave no picture")
+        // A clip that ends before that moment (its length wrongly told, its timestamps
+        // damaged) is shown by its first frame, as it opened.
+        var found = try preroll(timeout: timeout)
+        if found == nil && at > 0.05 {
+            seek(to: 0)
+            found = try preroll(timeout: timeout)
         }
+        guard let sample = found else { throw failure("gave no picture: it ended before its first frame") }
         guard let caps = gst_sample_get_caps(sample), gst_video_info_from_caps(&videoInfo, caps) != 0 else {
             kc_gst_sample_unref(sample)
             throw failure("gave no picture")
@@ -433,17 +484,40 @@ final class GStreamerClip {
         defer { gst_object_unref(bus) }
         guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
         defer { kc_gst_message_unref(message) }
+        // Sound that nothing takes ends its stream with "Internal data stream error"; that it
+        // had no pictures is what matters.
+        if watcher.noVideo { return ImageError(path: name, reason: "has no video stream") }
         return failure(fallback, from: message)
+    }
+
+    /// The frame the pipeline prerolled on (after a seek), waited for in slices with the
+    /// bus and the dropped errors read between: a stream damaged where the seek lands fails
+    /// with its error, at once. Nil when the pipeline settled with no frame: the clip ended
+    /// first.
+    private func preroll(timeout: Double) throws(ImageError) -> OpaquePointer? {
+        let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
+        let slice = 0.05
+        var heardAt: Int?
+        for index in 0..<max(1, Int(timeout / slice)) {
+            if let error = pendingError("gave no picture") { throw error }
+            // Settled first, then asked: a frame that came meanwhile is still taken.
+            var state = GST_STATE_NULL, pending = GST_STATE_NULL
+            let settled = gst_element_get_state(pipeline, &state, &pending, 0) == GST_STATE_CHANGE_SUCCESS
+            if let sample = gst_app_sink_try_pull_preroll(appsink, settled ? 0 : GstClockTime(slice * 1e9)) { return sample }
+            if settled { return nil }
+            if let heard = errors.first {
+                if heardAt == nil { heardAt = index }
+                if Double(index - heardAt!) * slice >= Self.droppedErrorGrace {
+                    throw ImageError(path: name, reason: "gave no picture: \(heard)")
+                }
+            }
+        }
+        throw failure("gave no picture within \(Int(timeout)) s")
     }
 
     /// `fallback` with the text of the error `message`.
     private func failure(_ fallback: String, from message: UnsafeMutablePointer<GstMessage>) -> ImageError {
-        var error: UnsafeMutablePointer<GError>? = nil
-        var debug: UnsafeMutablePointer<gchar>? = nil
-        gst_message_parse_error(message, &error, &debug)
-        defer { g_error_free(error); g_free(debug) }
-        guard let text = error?.pointee.message.map({ String(cString: $0) }) else { return ImageError(path: name, reason: fallback) }
-        return ImageError(path: name, reason: "\(fallback): \(text)")
+        ImageError(path: name, reason: "\(fallback): \(PipelineErrors.describe(message))")
     }
 }
 
@@ -535,8 +609,15 @@ private final class PadWatcher: @unchecked Sendable {
     private var soundLinked = false
     private var decoderName = ""
 
+    private var allPads = false
+
     var linked: Bool { lock.withLock { linkedPad } }
     var decoder: String { lock.withLock { decoderName } }
+    /// Whether decodebin said it has given every stream and none was a picture's.
+    var noVideo: Bool { lock.withLock { allPads && !linkedPad } }
+
+    /// decodebin's "no-more-pads": every stream it found has its pad.
+    func finished() { lock.withLock { allPads = true } }
 
     func added(_ pad: UnsafeMutablePointer<GstPad>) {
         guard let target else { return }

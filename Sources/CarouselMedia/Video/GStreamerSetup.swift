@@ -39,6 +39,7 @@ enum GStreamerSetup {
                 state = .failure(ImageError(path: "GStreamer", reason: "cannot start: \(why)"))
                 return state!
             }
+            PipelineErrors.install()
             let registry = gst_registry_get()
             for name in plugins {
                 if let plugin = gst_registry_find_plugin(registry, name) {
