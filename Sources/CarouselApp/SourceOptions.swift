@@ -34,6 +34,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Which decoders play video clips: auto takes a hardware decoder where the machine has one (V4L2 on a Raspberry Pi, VA-API on Intel and AMD), else software; software never a hardware one. Each clip's log line names its decoder.", valueName: "auto|software"))
     public var videoDecoder: VideoDecoders = .auto
 
+    @Option(help: ArgumentHelp("Whether decoder processes may decode without their system-call filter (seccomp), on a machine that cannot install it: required refuses them, so nothing is decoded there and one line says why; optional lets them, with their other limits, and says so once.", valueName: "required|optional"))
+    public var decoderFilter: DecoderFilter = .required
+
     @Option(help: ArgumentHelp("With --autoplay, a clip holds the show until it ends, or for at most SECONDS; then the show moves on.", valueName: "SECONDS"))
     public var videoMax: Double?
 
@@ -119,7 +122,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
-         .init("video-decoder", .string(videoDecoder.rawValue)),
+         .init("video-decoder", .string(videoDecoder.rawValue)), .init("decoder-filter", .string(decoderFilter.rawValue)),
          .init("video-max", videoMax.map { .number($0) }, unset: "a clip holds the show to its end"),
          .init("audio", .bool(audio)), .init("motion", .string(motion.rawValue)),
          .init("thumbnail-cache", thumbnailCache.map { .string($0) }, unset: "the freedesktop folder"),
@@ -228,6 +231,6 @@ public struct SourceOptions: ParsableArguments, Sendable {
             timeout: decodeTimeout, memoryLimitMB: decodeMemory, maxPixels: Int(maxMegapixels * 1_000_000),
             displayProfile: displayProfile.map { URL(fileURLWithPath: $0).standardizedFileURL.path },
             videoDecoders: videoDecoder,
-            videoRegistry: remote.cacheFolder + "/gstreamer-registry.bin")
+            videoRegistry: remote.cacheFolder + "/gstreamer-registry.bin", filter: decoderFilter)
     }
 }

@@ -29,3 +29,6 @@ struct VideoHelperCommand: ParsableCommand {
 
 /// `--video-decoder` and the helper's `--decoders` take its cases by name.
 extension VideoDecoders: ExpressibleByArgument {}
+
+/// `--decoder-filter` takes its cases by name.
+extension DecoderFilter: ExpressibleByArgument {}

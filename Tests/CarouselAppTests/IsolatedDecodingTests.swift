@@ -211,6 +211,32 @@ import Testing
         #expect(text.contains("socket:["), "no socket in \(text)")
     }
 
+    /// A helper that cannot install its system-call filter is refused before it is given a
+    /// file (said once, with how to allow it); with `--decoder-filter optional` it is given
+    /// work, and that is said once too.
+    @Test(arguments: [DecoderFilter.required, .optional])
+    func aHelperWithoutItsFilterDecodesOnlyWhenAllowed(filter: DecoderFilter) throws {
+        final class Said: @unchecked Sendable { let lock = NSLock(); var lines: [String] = [] }
+        let said = Said()
+        let decoder = IsolatedDecoder(IsolatedDecoder.Settings(executable: try StandInHelper.unfiltered.script(), timeout: 1,
+                                                               memoryLimitMB: 256, filter: filter),
+                                      helpers: 1, warn: { line in said.lock.withLock { said.lines.append(line) } })
+        defer { decoder.stop() }
+        let answers = (0..<2).map { _ in Self.withinSeconds(60, stopping: decoder) { Self.reason(decoder, ImageDamage.fixtures + "/rgb.png") } }
+        let lines = said.lock.withLock { said.lines }
+        switch filter {
+        case .required:
+            #expect(answers.allSatisfy { $0??.contains("not started without their system-call filter") == true }, "\(answers)")
+            #expect(lines.count == 1 && lines[0].contains("seccomp is not available (Invalid argument)")
+                    && lines[0].contains("--decoder-filter optional"), "\(lines)")
+            #expect(decoder.helperProcesses.allSatisfy { !Self.isRunning($0) }, "a refused helper lives on")
+        case .optional:
+            // The stand-in sleeps on what it is given: the decode runs out its second.
+            #expect(answers[0] == .some(.some("took longer than 1 s to decode")), "\(answers)")
+            #expect(lines.filter { $0.contains("without their system-call filter") }.count == 1, "\(lines)")
+        }
+    }
+
     @Test func aDecodeThatHangsIsStoppedAtItsDeadline() throws {
         let decoder = Self.decoder(timeout: 1, executable: try StandInHelper.hangs.script())
         defer { decoder.stop() }

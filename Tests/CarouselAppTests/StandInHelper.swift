@@ -12,6 +12,9 @@ enum StandInHelper {
     /// Writes what each of its descriptors is (`readlink /proc/self/fd/N`) into `file`,
     /// then hangs as `.hangs` does: shows what the program let a helper inherit.
     case listsDescriptors(into: String)
+    /// Says it is ready without its system-call filter (as a helper on a kernel without
+    /// seccomp does), then sleeps on whatever it is asked.
+    case unfiltered
 
     /// The path of a script that behaves so.
     func script() throws -> String {
@@ -20,11 +23,16 @@ enum StandInHelper {
         case .crashes: action = "kill -SEGV $$"
         // Never answers. It sleeps rather than spins: spinning stand-ins beside a busy suite
         // starved the program under test until its window took over a minute to show.
-        case .hangs: action = "while :; do /bin/sleep 1; done"
+        case .hangs, .unfiltered: action = "while :; do /bin/sleep 1; done"
         case .hangsUp: action = "exec 3>&-; while :; do :; done"
         case .listsDescriptors(let file):
             first = "for d in /proc/$$/fd/*; do /bin/readlink $d; done > \(file).part; /bin/mv \(file).part \(file)"
             action = "while :; do /bin/sleep 1; done"
+        }
+        var ready = "printf '\\001\\001\\000\\000' >&3"
+        if case .unfiltered = self {
+            let note = "seccomp is not available (Invalid argument)"
+            ready = "printf '\\001\\000\\000\\\(String(format: "%03o", note.utf8.count))\(note)' >&3"
         }
         let name: String
         switch self {
@@ -36,7 +44,7 @@ enum StandInHelper {
         let text = """
             #!/bin/sh
             \(first)
-            printf '\\001\\001\\000\\000' >&3
+            \(ready)
             /bin/dd bs=8192 count=1 <&3 >/dev/null 2>&1
             \(action)
             """

@@ -33,15 +33,17 @@ final class HelperProcess: @unchecked Sendable {
     /// socket as descriptor 3 and waits (at most `startTimeout` seconds) for it to say it
     /// is ready.
     static func start(executable: String, memoryLimitMB: Int, displayProfile: String? = nil,
-                      startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
+                      startTimeout: Double = 10, filter: DecoderFilter = .required) throws(HelperFault) -> HelperProcess {
         try start(executable: executable, arguments: [DecoderHelper.subcommand, "--memory-mb", String(memoryLimitMB)]
-                    + (displayProfile.map { ["--display-profile", $0] } ?? []), startTimeout: startTimeout)
+                    + (displayProfile.map { ["--display-profile", $0] } ?? []), startTimeout: startTimeout, filter: filter)
     }
 
     /// Starts `executable` with `arguments` (a helper's subcommand and options) in the same
-    /// way; `environment` adds to what it is given (NAME=VALUE).
+    /// way; `environment` adds to what it is given (NAME=VALUE). A helper that says its
+    /// system-call filter could not be installed is stopped before it is given anything,
+    /// unless `filter` is `.optional`.
     static func start(executable: String, arguments: [String], environment: [String] = [],
-                      startTimeout: Double = 10) throws(HelperFault) -> HelperProcess {
+                      startTimeout: Double = 10, filter: DecoderFilter = .required) throws(HelperFault) -> HelperProcess {
         guard let (ours, theirs) = MessageSocket.pair() else {
             throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
         }
@@ -72,6 +74,11 @@ final class HelperProcess: @unchecked Sendable {
         case .message(.ready(let sandboxed, let note), let fd):
             if let fd { close(fd) }
             helper.unsandboxedBecause = sandboxed ? nil : note
+            if !sandboxed && filter == .required {
+                helper.terminate()
+                throw HelperFault("decoders are not started without their system-call filter, which this machine cannot install "
+                                  + "(\(note.isEmpty ? "no reason given" : note)); --decoder-filter optional lets them decode without it")
+            }
             return helper
         case .timedOut:
             helper.terminate()

@@ -30,11 +30,15 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         /// A file that ends early shows what arrived (`--broken show`); false: it fails
         /// (`--broken skip` leaves it out).
         public var showsPartial = true
+        /// Whether a helper whose system-call filter cannot be installed may decode
+        /// (`--decoder-filter`).
+        public var filter: DecoderFilter = .required
 
         public init(executable: String = IsolatedDecoder.ownExecutable, timeout: Double = 10,
                     memoryLimitMB: Int = DecodeMemory.defaultLimitMB, maxPixels: Int = 100_000_000,
                     dctScaling: Bool = true, displayProfile: String? = nil, videoDecoders: VideoDecoders = .auto,
-                    videoRegistry: String? = nil) {
+                    videoRegistry: String? = nil, filter: DecoderFilter = .required) {
+            self.filter = filter
             self.executable = executable
             self.timeout = timeout
             self.memoryLimitMB = memoryLimitMB
@@ -332,14 +336,17 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         let (executable, memory, profile, kind) = (settings.executable, settings.memoryLimitMB, settings.displayProfile, kind)
         let video = kind == .clips ? settings.videoHelper : nil
         let startTimeout = settings.videoStartTimeout
+        let filter = settings.filter
         let started = spawner.run { () -> Result<HelperProcess, HelperFault> in
             do throws(HelperFault) {
                 switch kind {
                 case .pictures:
-                    return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile))
+                    return .success(try HelperProcess.start(executable: executable, memoryLimitMB: memory, displayProfile: profile,
+                                                            filter: filter))
                 case .clips:
                     return .success(try HelperProcess.start(executable: executable, arguments: video?.arguments ?? [],
-                                                            environment: video?.environment ?? [], startTimeout: startTimeout))
+                                                            environment: video?.environment ?? [], startTimeout: startTimeout,
+                                                            filter: filter))
                 }
             } catch {
                 return .failure(error)

@@ -232,7 +232,8 @@ public final class ClipPlayer: @unchecked Sendable {
         do throws(HelperFault) {
             let video = settings.videoHelper
             started = try HelperProcess.start(executable: settings.executable, arguments: video.arguments,
-                                              environment: video.environment, startTimeout: settings.videoStartTimeout)
+                                              environment: video.environment, startTimeout: settings.videoStartTimeout,
+                                              filter: settings.filter)
         } catch {
             fail("cannot be played: \(error.description)")
             return nil

@@ -375,11 +375,17 @@ final class GStreamerClip {
             playing = true
         }
         let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
-        guard let sample = gst_app_sink_try_pull_sample(appsink, GstClockTime(timeout * 1e9)) else {
+        // Waited for in slices, the bus read between: a stream that breaks mid-way posts its
+        // error and gives nothing more, and that is said at once.
+        let slice = 0.05
+        for _ in 0..<max(1, Int(timeout / slice)) {
+            if let sample = gst_app_sink_try_pull_sample(appsink, GstClockTime(slice * 1e9)) {
+                return .frame(Frame(sample: sample, info: videoInfo, origin: origin))
+            }
             if gst_app_sink_is_eos(appsink) != 0 { return .ended }
-            throw failure("stopped giving frames for \(Int(timeout)) s")
+            if let error = pendingError("stopped giving frames") { throw error }
         }
-        return .frame(Frame(sample: sample, info: videoInfo, origin: origin))
+        throw failure("stopped giving frames for \(Int(timeout)) s")
     }
 
     /// The poster: the frame at 10 % of the clip or 1 s in, whichever is earlier, as RGBA
