@@ -64,5 +64,21 @@ static inline GstObject *kc_gst_top_parent(GstObject *object) {
     while (object && GST_OBJECT_PARENT(object)) object = GST_OBJECT_PARENT(object);
     return object;
 }
+/* The caps of a probed CAPS event. */
+static inline GstCaps *kc_gst_probe_event_caps(GstPadProbeInfo *info) {
+    GstEvent *event = GST_PAD_PROBE_INFO_EVENT(info);
+    GstCaps *caps = NULL;
+    if (event && GST_EVENT_TYPE(event) == GST_EVENT_CAPS) gst_event_parse_caps(event, &caps);
+    return caps;
+}
+/* A flags property set by its nicks ("slice", "frame+slice"). */
+static inline void kc_gst_set_flags_string(gpointer object, const char *name, const char *nicks) {
+    GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+    if (!spec || !G_IS_PARAM_SPEC_FLAGS(spec)) return;
+    GValue value = G_VALUE_INIT;
+    g_value_init(&value, spec->value_type);
+    if (gst_value_deserialize(&value, nicks)) g_object_set_property(G_OBJECT(object), name, &value);
+    g_value_unset(&value);
+}
 static inline GstObject *kc_gst_message_source(GstMessage *m) { return GST_MESSAGE_SRC(m); }
 #endif

@@ -294,7 +294,10 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private func followClip() throws(SDLError) {
         guard let clip else { return }
         let resting = engine.position == engine.position.rounded() && engine.fade == nil
-        let item = resting ? engine.currentIndex : nil
+        var item = resting ? engine.currentIndex : nil
+        // A clip starts once its poster's decode is done: one video helper decodes at a time
+        // (two of a 4K HEVC clip would need more than a 1 GB board has).
+        if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil { item = nil }
         clip.show(item.map { sources[$0] }, motion: item.flatMap(pipeline.motion(of:)), item: item,
                   loop: engine.settings.attract.autoplayInterval == nil, at: engine.time)
         clip.setPaused(engine.isPaused, at: engine.time)

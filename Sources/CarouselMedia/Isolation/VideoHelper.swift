@@ -70,6 +70,11 @@ public enum VideoHelper {
                     } catch {
                         socket.send(.failed(reason: error.reason))
                     }
+                    // A poster's decoder is gone: its memory goes back now, not after the idle
+                    // wait, for the clip's player (another helper) starts at once (a 4K HEVC
+                    // clip's: 500 MB both, on a board of 1 GB).
+                    _ = malloc_trim(0)
+                    trimmed = true
                 case .probeOpen(let path):
                     socket.send(DecoderHelper.probe(path))
                 case .play(let name, let loop, let range, let from, let sound):

@@ -295,6 +295,8 @@ final class GStreamerClip {
                           duration: known ? Double(duration) / 1e9 : nil,
                           decoder: watcher.decoder, quarterTurns: quarterTurns())
         guard opened.width > 0, opened.height > 0 else { throw failure("has frames of no size") }
+        // Frames larger than 1080p are held one at a time here (a 4K 10-bit one is 25 MB).
+        if opened.width * opened.height > PadWatcher.largestFrameThreaded { kc_gst_set_uint(sink, "max-buffers", 1) }
         info = opened
         return opened
     }
@@ -650,6 +652,29 @@ private final class PadWatcher: @unchecked Sendable {
               ["Decoder/Video", "Decoder/Image"].contains(where: String(cString: klass).contains) else { return }
         let name = kc_gst_factory_name(factory)
         lock.withLock { if decoderName.isEmpty, let name { decoderName = String(cString: name) } }
+        if let name, String(cString: name).hasPrefix("avdec_") { Self.boundThreads(of: element) }
+    }
+
+    /// Frames larger than 1080p are decoded with slice (wavefront) threads only: libav's
+    /// frame threads each hold frames of their own (a 4K HEVC 10-bit frame is 25 MB; three
+    /// threads cost 60 MB more than one, five on a Pi's four cores more still). Set from the
+    /// stream's caps, which reach the decoder before it opens its codec.
+    static let largestFrameThreaded = 1920 * 1088
+
+    private static func boundThreads(of decoder: UnsafeMutablePointer<GstElement>) {
+        guard let pad = gst_element_get_static_pad(decoder, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let probe: @convention(c) (UnsafeMutablePointer<GstPad>?, UnsafeMutablePointer<GstPadProbeInfo>?, gpointer?) -> GstPadProbeReturn = { pad, info, _ in
+            guard let pad, let info, kc_gst_probe_event_type(info) == GST_EVENT_CAPS,
+                  let caps = kc_gst_probe_event_caps(info), let structure = gst_caps_get_structure(caps, 0) else { return GST_PAD_PROBE_OK }
+            var width: gint = 0, height: gint = 0
+            guard gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0,
+                  Int(width) * Int(height) > PadWatcher.largestFrameThreaded, let decoder = gst_pad_get_parent_element(pad) else { return GST_PAD_PROBE_OK }
+            defer { gst_object_unref(UnsafeMutableRawPointer(decoder)) }
+            kc_gst_set_flags_string(decoder, "thread-type", "slice")
+            return GST_PAD_PROBE_REMOVE
+        }
+        _ = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, probe, nil, nil)
     }
 
     func releaseTarget() {
