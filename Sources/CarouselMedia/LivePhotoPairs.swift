@@ -1,18 +1,25 @@
 /// An iPhone's Live Photo, copied off the phone or exported, is two files side by side: the
 /// still (`IMG_1234.HEIC`, or `.JPG` when exported as most compatible) and its motion
-/// (`IMG_1234.MOV`). In a folder they are one item: the still, with the clip as its motion.
-/// Paired by the name before the extension (the same, letter for letter) and the extension
-/// (any case), unless both carry Apple's content identifier and they differ (two phones'
-/// IMG_0001 in one folder: `LivePhotoIdentity`); a MOV with no still beside it stays a clip
-/// of its own.
+/// (`IMG_1234.MOV`; Google Takeout's export makes it `IMG_1234.MP4`). In a folder they are
+/// one item: the still, with the clip as its motion. Paired by the name before the extension
+/// (the same, letter for letter) and the extension (any case), unless both carry Apple's
+/// content identifier and they differ (two phones' IMG_0001 in one folder:
+/// `LivePhotoIdentity`). An `.MP4` is many phones' ordinary clip, so it pairs only where
+/// `together` has seen that the still is an iPhone's Live Photo (it carries an identifier);
+/// without that look (`together` not given) it never pairs. A clip with no still beside it
+/// stays a clip of its own.
 enum LivePhotoPairs {
     static let stillExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg"]
-    static let motionExtensions: Set<String> = ["mov"]
+    static let motionExtensions: Set<String> = ["mov", "mp4"]
+
+    /// Whether `name` is an MP4, which pairs only with a still shown to be a Live Photo's.
+    static func isMP4(_ name: String) -> Bool { name.lowercased().hasSuffix(".mp4") }
 
     /// For the file names of one folder: the motion of each still that has one (still name
     /// → motion name). The motions named here are not items of their own.
-    /// `together` is asked of each still and motion paired by name.
-    static func pairs(_ names: [String], together: (_ still: String, _ motion: String) -> Bool = { _, _ in true }) -> [String: String] {
+    /// `together` is asked of each still and motion paired by name; a MOV and a still of one
+    /// name are one unless it says no.
+    static func pairs(_ names: [String], together: (_ still: String, _ motion: String) -> Bool = { _, motion in !isMP4(motion) }) -> [String: String] {
         var stills: [String: String] = [:], motions: [String: String] = [:]
         for name in names {
             guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { continue }
@@ -20,7 +27,10 @@ enum LivePhotoPairs {
             // Two stills or two motions of one name (IMG_1.JPG and IMG_1.HEIC): the first
             // in name order, so the choice does not depend on the folder's listing order.
             if stillExtensions.contains(ext) { stills[base] = min(stills[base] ?? name, name) }
-            if motionExtensions.contains(ext) { motions[base] = min(motions[base] ?? name, name) }
+            // A MOV before an MP4 of the same name (an export beside the original).
+            if motionExtensions.contains(ext) {
+                motions[base] = [motions[base] ?? name, name].min { (isMP4($0) ? 1 : 0, $0) < (isMP4($1) ? 1 : 0, $1) }!
+            }
         }
         var found: [String: String] = [:]
         for (base, still) in stills { if let motion = motions[base], together(still, motion) { found[still] = motion } }

@@ -160,7 +160,8 @@ public struct SourceScanner: Sendable {
         }
         // A Live Photo's still and its motion are one item: the still, its motion beside it.
         let live = LivePhotoPairs.pairs(files.map(\.name)) { still, motion in
-            LivePhotoIdentity.belongTogether(still: folder + "/" + still, motion: folder + "/" + motion)
+            if LivePhotoPairs.isMP4(motion) && LivePhotoIdentity.identifier(ofStill: folder + "/" + still) == nil { return false }
+            return LivePhotoIdentity.belongTogether(still: folder + "/" + still, motion: folder + "/" + motion)
         }
         let motions = Set(live.values)
         found += files.filter { !motions.contains($0.name) }.map {

@@ -14,6 +14,15 @@ import TestSupport
         #expect(pairs == ["IMG_0001.HEIC": "IMG_0001.MOV", "IMG_0002.JPG": "IMG_0002.mov"])
     }
 
+    /// An MP4 pairs only where the still was seen to be a Live Photo's (asked of `together`):
+    /// a phone's IMG_0006.JPG and IMG_0006.mp4 stay two items unless so.
+    @Test func anMP4PairsOnlyWithAStillShownToBeALivePhotos() {
+        let names = ["IMG_0006.JPG", "IMG_0006.mp4", "IMG_0007.HEIC", "IMG_0007.MP4", "IMG_0008.JPG", "IMG_0008.MP4", "IMG_0008.MOV"]
+        #expect(LivePhotoPairs.pairs(names) == ["IMG_0008.JPG": "IMG_0008.MOV"])
+        let shown = LivePhotoPairs.pairs(names) { still, _ in still != "IMG_0006.JPG" }
+        #expect(shown == ["IMG_0007.HEIC": "IMG_0007.MP4", "IMG_0008.JPG": "IMG_0008.MOV"], "a MOV before an MP4 of its name")
+    }
+
     @Test func twoStillsOfOneNamePairTheFirstWhateverTheListingOrder() {
         let a = LivePhotoPairs.pairs(["IMG_7.MOV", "IMG_7.JPG", "IMG_7.HEIC"])
         let b = LivePhotoPairs.pairs(["IMG_7.HEIC", "IMG_7.JPG", "IMG_7.MOV"])
@@ -70,6 +79,25 @@ import TestSupport
             #expect(read == id, "\(name)")
         }
         #expect(LivePhotoIdentity.identifier(ofStill: dir + "/IMG_0003.JPG") == nil)
+    }
+
+    /// Google Takeout's Live Photo: the still and an `.MP4` carrying the same identifier are
+    /// one; an MP4 beside a still without an identifier (an Android phone's photo and clip
+    /// of one name) or with another stays a clip of its own.
+    @Test func aTakeoutMP4PairsByItsIdentifier() throws {
+        let dir = try MediaFixtures.folder("takeout")
+        try Data(MediaFixtures.withAppleIdentifier(Self.jpeg, "C0DE-TAKEOUT")).write(to: URL(fileURLWithPath: dir + "/IMG_0010.JPG"))
+        _ = try ClipFixtures.liveMotion(identifier: "C0DE-TAKEOUT", in: dir, name: "IMG_0010.MP4")
+        try Data(Self.jpeg).write(to: URL(fileURLWithPath: dir + "/IMG_0011.jpg"))
+        _ = try ClipFixtures.liveMotion(identifier: nil, in: dir, name: "IMG_0011.mp4")
+        try Data(MediaFixtures.withAppleIdentifier(Self.jpeg, "AAAA-ONE")).write(to: URL(fileURLWithPath: dir + "/IMG_0012.JPG"))
+        _ = try ClipFixtures.liveMotion(identifier: "BBBB-OTHER", in: dir, name: "IMG_0012.MP4")
+        #expect(LivePhotoIdentity.identifier(ofMotion: dir + "/IMG_0010.MP4") == "C0DE-TAKEOUT")
+        let found = try SourceScanner().scan([dir])
+        #expect(found.map { ($0.path as NSString).lastPathComponent }
+                == ["IMG_0010.JPG", "IMG_0011.jpg", "IMG_0011.mp4", "IMG_0012.JPG", "IMG_0012.MP4"])
+        #expect(found.first?.motion == dir + "/IMG_0010.MP4")
+        #expect(found.dropFirst().allSatisfy { $0.motion == nil })
     }
 
     @Test func differentIdentifiersAreTwoItemsAndTheSameOrOneAloneIsOne() throws {

@@ -203,8 +203,10 @@ public enum ClipFixtures {
     /// content identifier in its `mdta` metadata (`keys` and `ilst`) when one is given.
     public static func liveMotion(identifier: String?, in folder: String, name: String) throws -> String {
         let path = folder + "/" + name
+        // An .MP4 as Google Takeout's export of a Live Photo's motion: MP4, the identifier kept.
+        let format = name.lowercased().hasSuffix(".mp4") ? "mp4" : "mov"
         try ffmpeg(["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=c=red:size=64x48:rate=10:duration=0.5",
-                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mov"]
+                    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", format]
                    + (identifier.map { ["-movflags", "use_metadata_tags", "-metadata", "com.apple.quicktime.content.identifier=\($0)"] } ?? [])
                    + [path], making: path)
         return path
