@@ -263,10 +263,12 @@ import TestSupport
         try Self.campaign(originals, sound: false, folder: "damaged-scattered", scattered: 0.004)
     }
 
-    /// Whether `reason` is a failure at a deadline: a clip that gave nothing until the time
-    /// allowed ran out, not one whose error was heard.
+    /// Whether `reason` is the helper's failure at a deadline: a clip whose decoder gave
+    /// nothing until the time allowed ran out, not one whose error was heard. (The program's
+    /// own bound on a silent helper, "gave no frame for 13 s", is left to the bound on the
+    /// longest clip: a helper starved on a loaded machine may meet it.)
     static func isDeadline(_ reason: String) -> Bool {
-        reason.contains(" within ") || reason.range(of: #" for \d+ s"#, options: .regularExpression) != nil
+        reason.contains("gave no picture within ") || reason.contains("stopped giving frames for ")
     }
 
     /// `DAMAGED_CLIP_COPIES` (24) seeded damaged copies of `originals`, each played to its
