@@ -228,6 +228,11 @@ final class GStreamerClip {
     /// Seconds an error decodebin dropped waits for the pipeline to preroll without it.
     static let droppedErrorGrace = 1.0
 
+    /// Frames of more pixels than 1080p's are large: libav decodes them with slice
+    /// (wavefront) threads only, and the appsink holds one at a time (a 4K HEVC 10-bit frame
+    /// is 25 MB, and each of libav's frame threads holds frames of its own).
+    static let largeFrame = 1920 * 1088
+
     /// The stream time of the clip's start (its first segment's), taken from every time
     /// given and added to every seek, so that the clip's times run from 0.
     private(set) var origin = 0.0
@@ -256,11 +261,8 @@ final class GStreamerClip {
                 if result != GST_STATE_CHANGE_ASYNC { break }
                 // Only sound (a damaged file may be taken for an MP3): nothing will preroll.
                 if watcher.noVideo { throw failure("has no video stream") }
-                if let heard = errors.first {
-                    if heardAt == nil { heardAt = index }
-                    if Double(index - heardAt!) * slice >= Self.droppedErrorGrace {
-                        throw ImageError(path: name, reason: "cannot be played: \(heard)")
-                    }
+                if let heard = droppedError(slice: index, of: slice, heardAt: &heardAt) {
+                    throw ImageError(path: name, reason: "cannot be played: \(heard)")
                 }
             }
             if result == GST_STATE_CHANGE_FAILURE { throw failure("cannot be played", waiting: 1) }
@@ -295,8 +297,7 @@ final class GStreamerClip {
                           duration: known ? Double(duration) / 1e9 : nil,
                           decoder: watcher.decoder, quarterTurns: quarterTurns())
         guard opened.width > 0, opened.height > 0 else { throw failure("has frames of no size") }
-        // Frames larger than 1080p are held one at a time here (a 4K 10-bit one is 25 MB).
-        if opened.width * opened.height > PadWatcher.largestFrameThreaded { kc_gst_set_uint(sink, "max-buffers", 1) }
+        if opened.width * opened.height > Self.largeFrame { kc_gst_set_uint(sink, "max-buffers", 1) }
         info = opened
         return opened
     }
@@ -513,14 +514,21 @@ final class GStreamerClip {
             let settled = gst_element_get_state(pipeline, &state, &pending, 0) == GST_STATE_CHANGE_SUCCESS
             if let sample = gst_app_sink_try_pull_preroll(appsink, settled ? 0 : GstClockTime(slice * 1e9)) { return sample }
             if settled { return nil }
-            if let heard = errors.first {
-                if heardAt == nil { heardAt = index }
-                if Double(index - heardAt!) * slice >= Self.droppedErrorGrace {
-                    throw ImageError(path: name, reason: "gave no picture: \(heard)")
-                }
+            if let heard = droppedError(slice: index, of: slice, heardAt: &heardAt) {
+                throw ImageError(path: name, reason: "gave no picture: \(heard)")
             }
         }
         throw failure("gave no picture within \(Int(timeout)) s")
+    }
+
+    /// The error decodebin dropped (`PipelineErrors`), once it has waited `droppedErrorGrace`
+    /// for the pipeline to go on without its element; nil before. `index` counts the wait's
+    /// slices of `slice` seconds; `heardAt` keeps the slice it was first heard in.
+    private func droppedError(slice index: Int, of slice: Double, heardAt: inout Int?) -> String? {
+        guard let heard = errors.first else { return nil }
+        let since = heardAt ?? index
+        heardAt = since
+        return Double(index - since) * slice >= Self.droppedErrorGrace ? heard : nil
     }
 
     /// `fallback` with the text of the error `message`.
@@ -655,12 +663,9 @@ private final class PadWatcher: @unchecked Sendable {
         if let name, String(cString: name).hasPrefix("avdec_") { Self.boundThreads(of: element) }
     }
 
-    /// Frames larger than 1080p are decoded with slice (wavefront) threads only: libav's
-    /// frame threads each hold frames of their own (a 4K HEVC 10-bit frame is 25 MB; three
-    /// threads cost 60 MB more than one, five on a Pi's four cores more still). Set from the
-    /// stream's caps, which reach the decoder before it opens its codec.
-    static let largestFrameThreaded = 1920 * 1088
-
+    /// A large frame (`GStreamerClip.largeFrame`) is decoded with slice threads only (three
+    /// frame threads cost 60 MB more than one at 4K 10-bit, five on a Pi's four cores more
+    /// still). Set from the stream's caps, which reach the decoder before it opens its codec.
     private static func boundThreads(of decoder: UnsafeMutablePointer<GstElement>) {
         guard let pad = gst_element_get_static_pad(decoder, "sink") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
@@ -669,7 +674,7 @@ private final class PadWatcher: @unchecked Sendable {
                   let caps = kc_gst_probe_event_caps(info), let structure = gst_caps_get_structure(caps, 0) else { return GST_PAD_PROBE_OK }
             var width: gint = 0, height: gint = 0
             guard gst_structure_get_int(structure, "width", &width) != 0, gst_structure_get_int(structure, "height", &height) != 0,
-                  Int(width) * Int(height) > PadWatcher.largestFrameThreaded, let decoder = gst_pad_get_parent_element(pad) else { return GST_PAD_PROBE_OK }
+                  Int(width) * Int(height) > GStreamerClip.largeFrame, let decoder = gst_pad_get_parent_element(pad) else { return GST_PAD_PROBE_OK }
             defer { gst_object_unref(UnsafeMutableRawPointer(decoder)) }
             kc_gst_set_flags_string(decoder, "thread-type", "slice")
             return GST_PAD_PROBE_REMOVE
