@@ -47,6 +47,9 @@ final class ClipStage {
     private var isAnimation = false
     /// What plays, to start it again after its end for a seek back into it.
     private var playingPath: String?
+    /// The side of the square its frames come scaled into (the scene's box for a picture);
+    /// nil: as decoded.
+    private var maxSide: Int?
     private var loops = false
     /// Seeks the player has landed that this stage has followed.
     private var seeksFollowed = 0
@@ -108,8 +111,10 @@ final class ClipStage {
     /// A picture's own clip plays as its motion: a Live Photo's file beside it
     /// (`source.motion`), or what its decode found (`motion`: a Motion Photo's bytes, or an
     /// animation's frames, which loop as the file says). The same item showing the same file
-    /// goes on; another file there (a reload) starts anew.
-    func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, at time: Double) {
+    /// goes on; another file there (a reload) starts anew. `box`: the most the clip is shown
+    /// at, in pixels (a picture's box in the scene): its frames come no larger than its
+    /// longer side either way, whichever way the clip is turned.
+    func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, box: Size? = nil, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         stop(at: time)
         // A web clip plays from its cached copy, once its poster's decode has fetched it
@@ -144,10 +149,11 @@ final class ClipStage {
         // An animation plays as often as its file says, whatever is asked here.
         loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
         playingPath = play.path
+        maxSide = box.map { Int(max($0.width, $0.height).rounded(.up)) }
         withSound = source.isClip && openSound()
         do throws(ImageError) {
             player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
-                                    sound: withSound, wake: playing.wake)
+                                    sound: withSound, maxSide: maxSide, wake: playing.wake)
         } catch {
             warn(error.description)
             over = true
@@ -181,6 +187,7 @@ final class ClipStage {
         isMotion = false
         isAnimation = false
         playingPath = nil
+        maxSide = nil
         seeksFollowed = 0
         position = 0
         stillWanted = false
@@ -233,7 +240,7 @@ final class ClipStage {
             if !withSound { withSound = openSound() }
             do throws(ImageError) {
                 self.player = try ClipPlayer(path: path, name: player.name, settings: playing.settings, loop: loops, from: target,
-                                             sound: withSound, wake: playing.wake)
+                                             sound: withSound, maxSide: maxSide, wake: playing.wake)
             } catch {
                 warn(error.description)
                 return true

@@ -216,6 +216,37 @@ import TestSupport
         #expect(frames.first.map { $0.position >= 1.99 } == true)
     }
 
+    /// A clip larger than the screen shows it comes scaled down in the helper, its shape kept
+    /// and its colours unchanged; an iPhone's HDR clip too, still turned as its file says.
+    @Test func framesLargerThanTheBoxComeScaledIntoItInTheirShapeAndColours() throws {
+        let dir = ScratchRoot.path + "/bounded-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1], width: 320, height: 240, rate: 10, in: dir)
+        for (side, size) in [(nil, (320, 240)), (120, (120, 90)), (400, (320, 240))] {
+            let player = try ClipPlayer(path: clip, settings: Self.settings, loop: false, maxSide: side, wake: {})
+            defer { player.stop() }
+            var colours: [Int?] = []
+            while player.state == .opening || player.state == .playing {
+                player.waitForNews(timeout: 10)
+                let got = player.take()
+                for f in got {
+                    colours.append(Self.centre(player, f).flatMap(Self.colour).map { $0 == Int(f.time + 0.001) ? 1 : 0 })
+                    player.release(f.index)
+                }
+                if got.isEmpty, player.state != .playing { break }
+            }
+            #expect(player.state == .ended)
+            #expect(player.shape.map { ($0.width, $0.height) } ?? (0, 0) == size, "in \(String(describing: side)): \(String(describing: player.shape))")
+            #expect(colours.count == 20 && colours.allSatisfy { $0 == 1 }, "in \(String(describing: side)): \(colours)")
+        }
+        let phone = try ClipFixtures.iPhoneHLG(in: dir)
+        let player = try ClipPlayer(path: phone, settings: Self.settings, loop: false, maxSide: 160, wake: {})
+        defer { player.stop() }
+        player.waitForNews(timeout: 15)
+        let shape = try #require(player.shape, "\(player.state)")
+        #expect(shape.width == 160 && shape.height == 96 && shape.quarterTurns == 1, "\(shape)")
+    }
+
     @Test func aBrokenClipFailsWithItsReason() throws {
         let dir = ScratchRoot.path + "/broken-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

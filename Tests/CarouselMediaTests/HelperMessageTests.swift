@@ -23,7 +23,7 @@ import Testing
         .play(name: "/srv/photos/clip.mp4", loop: false, fromMicros: 12_500_000),
         .frame(index: 3, micros: 61_033_333, durationMicros: 33_333, positionMicros: 1_033_333),
         .seek(micros: 12_500_000), .seeked(micros: 72_500_000), .clipEnded, .release(index: 2),
-        .play(name: "/srv/clips/talk.webm", loop: true, sound: true), .seeked(micros: 2_500_000, soundEpoch: 3),
+        .play(name: "/srv/clips/talk.webm", loop: true, sound: true), .play(name: "/srv/clips/4k.mov", loop: false, maxSide: 1920), .seeked(micros: 2_500_000, soundEpoch: 3),
         .sound(micros: 2_521_333, frames: 1_024, epoch: 3), .sound(micros: 0, frames: 48_000, epoch: 0),
     ]
 
@@ -42,8 +42,8 @@ import Testing
         for (start, length) in [(10, 0), (Int.max, 1), (Int.max - 5, 10)] {
             var m = HelperMessage.play(name: "a", loop: false, range: ByteRange(start: 1, length: 1)).encoded
             let tail = [start, length].flatMap { v in (0..<8).map { UInt8(truncatingIfNeeded: v >> (56 - 8 * $0)) } }
-            // The range is the 16 bytes before the start time's 8 and the sound flag.
-            m.replaceSubrange(m.count - 25 ..< m.count - 9, with: tail)
+            // The range is the 16 bytes before the start time's 8, the sound flag and the side's 4.
+            m.replaceSubrange(m.count - 29 ..< m.count - 13, with: tail)
             #expect(HelperMessage(decoding: m) == nil, "\(start)+\(length)")
         }
     }
@@ -54,6 +54,17 @@ import Testing
         for frames in [0, SoundTimeline.maxChunkFrames + 1, 1 << 31] {
             #expect(HelperMessage(decoding: HelperMessage.sound(micros: 0, frames: frames, epoch: 0).encoded) == nil, "\(frames)")
         }
+    }
+
+    /// A clip's frames bounded beyond what GStreamer can make (the helper would ask for
+    /// caps no element can meet) is refused.
+    @Test func aClipBoundBeyondAnyFrameIsRefused() {
+        for side in [HelperMessage.maxSideLimit + 1, Int(UInt32.max)] {
+            var m = HelperMessage.play(name: "a", loop: false).encoded
+            m.replaceSubrange(m.count - 4 ..< m.count, with: (0..<4).map { UInt8(truncatingIfNeeded: side >> (24 - 8 * $0)) })
+            #expect(HelperMessage(decoding: m) == nil, "\(side)")
+        }
+        #expect(HelperMessage(decoding: HelperMessage.play(name: "a", loop: false, maxSide: HelperMessage.maxSideLimit).encoded) != nil)
     }
 
     @Test func aPartOutsideThePictureIsRefused() {

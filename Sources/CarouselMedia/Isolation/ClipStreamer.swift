@@ -21,11 +21,14 @@ enum ClipStreamer {
 
     /// Plays the clip in `file` (or in `range` of it) from `from` seconds until it ends (or,
     /// `loop`, until the main process goes), moving where the main process seeks; `sound`:
-    /// its first sound stream too. An animated picture plays as many times as it says
+    /// its first sound stream too; `maxSide`: its frames scaled down into a square of this
+    /// side (the ring, the tone mapping and the screen's texture then cost what the screen
+    /// shows, not what the phone recorded). An animated picture plays as many times as it says
     /// instead (and is not sought, and has no sound). `openTimeout`: seconds its opening may
     /// take (the decode timeout; never less than `stallSeconds`).
     static func play(file: Int32, range: ByteRange?, name: String, loop: Bool, from: Double = 0, sound wantsSound: Bool = false,
-                     openTimeout: Double = stallSeconds, colour: ColourConverter = ColourConverter(), on socket: MessageSocket) {
+                     maxSide: Int? = nil, openTimeout: Double = stallSeconds, colour: ColourConverter = ColourConverter(),
+                     on socket: MessageSocket) {
         if range == nil {
             do throws(ImageError) {
                 if let animation = try PictureAnimation.open(file: file, name: name) {
@@ -41,7 +44,7 @@ enum ClipStreamer {
         let info: GStreamerClip.Info
         let sound = wantsSound ? SoundTap { time, bytes, epoch in send(sound: bytes, at: time, epoch: epoch, on: socket) } : nil
         do throws(ImageError) {
-            clip = try GStreamerClip(file: file, range: range, name: name, sound: sound)
+            clip = try GStreamerClip(file: file, range: range, name: name, sound: sound, maxSide: maxSide)
             info = try clip.open(timeout: max(stallSeconds, openTimeout))
         } catch {
             socket.send(.failed(reason: error.reason))

@@ -26,8 +26,9 @@ enum HelperMessage: Equatable, Sendable {
     /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
     /// its start again at its end); `range`: only these bytes of the file are the clip (a
     /// Motion Photo's), nil: all of them; `fromMicros`: begin there (a seek after its end);
-    /// `sound`: its first sound stream too, sent as `sound` messages.
-    case play(name: String, loop: Bool, range: ByteRange? = nil, fromMicros: Int = 0, sound: Bool = false)
+    /// `sound`: its first sound stream too, sent as `sound` messages; `maxSide`: frames larger
+    /// than a square of this side come scaled down into it (0: as decoded; at most `maxSideLimit`).
+    case play(name: String, loop: Bool, range: ByteRange? = nil, fromMicros: Int = 0, sound: Bool = false, maxSide: Int = 0)
     /// Video helper to main: what the clip is and how its frames lie in the ring.
     case clipOpened(ClipShape)
     /// Video helper to main: ring buffer `index`, the attached memfd (sealed against
@@ -107,6 +108,9 @@ enum HelperMessage: Equatable, Sendable {
     /// The path `probeOpen` takes for a network socket instead of a file.
     static let socketProbe = "//socket"
 
+    /// The largest `maxSide` a `play` may ask for (GStreamer's own bound on a frame's side).
+    static let maxSideLimit = 1 << 14
+
     private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded, seek, seeked,
                                sound }
 
@@ -134,8 +138,9 @@ enum HelperMessage: Equatable, Sendable {
             out.motion(motion)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
-        case .play(let name, let loop, let range, let from, let sound):
+        case .play(let name, let loop, let range, let from, let sound, let maxSide):
             out.u8(Tag.play.rawValue); out.text(name); out.u8(loop ? 1 : 0); out.range(range); out.u64(from); out.u8(sound ? 1 : 0)
+            out.u32(maxSide)
         case .clipOpened(let c):
             out.u8(Tag.clipOpened.rawValue); out.u32(c.width); out.u32(c.height); out.u8(c.layout.rawValue); out.u8(c.matrix.rawValue)
             out.u64(c.durationMicros); out.u8(UInt8(c.quarterTurns & 3)); out.text(c.decoder); out.u64(c.frameBytes)
@@ -197,8 +202,9 @@ enum HelperMessage: Equatable, Sendable {
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)
         case .play:
-            guard let name = r.text(), let loop = r.flag(), let range = r.range(), let from = r.u64(), let sound = r.flag() else { return nil }
-            self = .play(name: name, loop: loop, range: range, fromMicros: from, sound: sound)
+            guard let name = r.text(), let loop = r.flag(), let range = r.range(), let from = r.u64(), let sound = r.flag(),
+                  let maxSide = r.u32(), maxSide <= Self.maxSideLimit else { return nil }
+            self = .play(name: name, loop: loop, range: range, fromMicros: from, sound: sound, maxSide: maxSide)
         case .clipOpened:
             guard let w = r.u32(), let h = r.u32(), let l = r.u8(), let layout = VideoFrame.Layout(rawValue: l),
                   let m = r.u8(), let matrix = VideoMatrix(rawValue: m), let duration = r.u64(), let turns = r.u8(), turns < 4,

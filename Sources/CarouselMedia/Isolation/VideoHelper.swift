@@ -77,11 +77,12 @@ public enum VideoHelper {
                     trimmed = true
                 case .probeOpen(let path):
                     socket.send(DecoderHelper.probe(path))
-                case .play(let name, let loop, let range, let from, let sound):
+                case .play(let name, let loop, let range, let from, let sound, let maxSide):
                     guard let passed else { socket.send(.failed(reason: "was not passed to the decoder")); continue }
                     if let started { socket.send(.failed(reason: started.reason)); continue }
                     ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6,
-                                      sound: sound, openTimeout: openTimeout, colour: colour, on: socket)
+                                      sound: sound, maxSide: maxSide > 0 ? maxSide : nil, openTimeout: openTimeout, colour: colour,
+                                      on: socket)
                 case .release, .seek:
                     continue  // for a clip that ended
                 case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked, .sound:

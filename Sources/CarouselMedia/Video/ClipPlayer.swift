@@ -98,9 +98,10 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Starts a video helper and has it play `path` from `from` seconds (`loop`: again from
     /// its start at its end; `sound`: its sound too). `wake` is called from another thread
     /// whenever a frame, the end, a seek's landing or a failure comes (not for sound: it
-    /// comes ahead of the frames, and is taken with them).
+    /// comes ahead of the frames, and is taken with them). `maxSide`: the frames come scaled
+    /// down into a square of this side (nil: as decoded).
     public init(path: String, name: String? = nil, range: ByteRange? = nil, settings: IsolatedDecoder.Settings, loop: Bool,
-                from: Double = 0, sound: Bool = false, wake: @escaping @Sendable () -> Void) throws(ImageError) {
+                from: Double = 0, sound: Bool = false, maxSide: Int? = nil, wake: @escaping @Sendable () -> Void) throws(ImageError) {
         self.path = path
         self.name = name ?? path
         self.wake = wake
@@ -108,7 +109,8 @@ public final class ClipPlayer: @unchecked Sendable {
         let fd: Int32
         do throws(ImageError) { fd = try ImageFile.open(path) } catch { throw ImageError(path: self.name, reason: error.reason) }
         let start = Int((max(0, from.isFinite ? from : 0) * 1e6).rounded())
-        let play = HelperMessage.play(name: self.name, loop: loop, range: range, fromMicros: start, sound: sound)
+        let play = HelperMessage.play(name: self.name, loop: loop, range: range, fromMicros: start, sound: sound,
+                                      maxSide: maxSide.map { min(max(2, $0), HelperMessage.maxSideLimit) } ?? 0)
         // The helper starts on the clip's own thread: starting one (a process, GStreamer's
         // start) took 180-240 ms, which the run loop spent not drawing at every clip's arrival
         // and at every animated tile of the wall.

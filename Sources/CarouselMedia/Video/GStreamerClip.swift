@@ -59,7 +59,10 @@ final class GStreamerClip {
     /// Starts reading the open file `fd` (read where GStreamer asks, with pread: a clip of
     /// any length costs no address space), or only `range` of it (a Motion Photo's clip).
     /// `fd` must stay open until this is gone.
-    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, sound: SoundTap? = nil) throws(ImageError) {
+    /// `maxSide`: frames larger than a square of this side are scaled down, in the pipeline,
+    /// to fit in it (the screen's box for the clip: a 4K clip on a 1080p screen is decoded at
+    /// 4K and handed on at 1080p).
+    convenience init(file fd: Int32, range: ByteRange? = nil, name: String, sound: SoundTap? = nil, maxSide: Int? = nil) throws(ImageError) {
         var info = stat()
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else {
             throw ImageError(path: name, reason: "is not a file that can be read")
@@ -69,10 +72,10 @@ final class GStreamerClip {
         guard part.start >= 0, part.length > 0, part.end <= whole.end else {
             throw ImageError(path: name, reason: "has no clip where it says (bytes \(part.start)–\(part.end) of \(whole.length))")
         }
-        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, sound: sound)
+        try self.init(feed: ByteFeed(fd: fd, base: part.start, size: part.length), name: name, sound: sound, maxSide: maxSide)
     }
 
-    private init(feed: ByteFeed, name: String, sound: SoundTap?) throws(ImageError) {
+    private init(feed: ByteFeed, name: String, sound: SoundTap?, maxSide: Int? = nil) throws(ImageError) {
         try GStreamerSetup.initialise()
         self.name = name
         self.feed = feed
@@ -94,11 +97,18 @@ final class GStreamerClip {
         let source = try make("appsrc")
         let decode = try make("decodebin")
         let convert = try make("videoconvert")
+        // Only when there is a bound: videoscale passes frames within it through untouched.
+        let scale = maxSide == nil ? nil : try make("videoscale")
         let sink = try make("appsink")
         self.sink = sink
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
-        for element in [source, decode, convert, sink] { gst_bin_add(bin, element) }
-        _ = gst_element_link(convert, sink)
+        for element in [source, decode, convert] + [scale].compactMap({ $0 }) + [sink] { gst_bin_add(bin, element) }
+        if let scale {
+            _ = gst_element_link(convert, scale)
+            _ = gst_element_link(scale, sink)
+        } else {
+            _ = gst_element_link(convert, sink)
+        }
 
         kc_gst_set_enum_string(source, "stream-type", "random-access")
         kc_gst_set_int64(source, "size", gint64(size))
@@ -157,7 +167,7 @@ final class GStreamerClip {
         g_signal_connect_data(pipeline, "deep-element-added", unsafeBitCast(elementAdded, to: GCallback.self),
                               Unmanaged.passUnretained(watcher).toOpaque(), nil, GConnectFlags(rawValue: 0))
 
-        let caps = gst_caps_from_string("video/x-raw,format={I420,NV12,I420_10LE,I420_12LE}")
+        let caps = gst_caps_from_string(Self.sinkCaps(maxSide: maxSide))
         kc_gst_set_caps(sink, "caps", caps)
         kc_gst_caps_unref(caps)
         // Paced by the program, not by GStreamer's clock: frames come as fast as they are
@@ -165,6 +175,16 @@ final class GStreamerClip {
         kc_gst_set_bool(sink, "sync", 0)
         kc_gst_set_uint(sink, "max-buffers", 3)
         kc_gst_set_bool(sink, "drop", 0)
+    }
+
+    /// What the appsink takes: planar 4:2:0 of 8, 10 or 12 bits, and with `maxSide` frames
+    /// of even sides within that square, in square pixels (videoscale keeps the picture's
+    /// shape: a 3840x2160 clip in a side of 1920 comes as 1920x1080).
+    static func sinkCaps(maxSide: Int?) -> String {
+        let formats = "video/x-raw,format={I420,NV12,I420_10LE,I420_12LE}"
+        guard let maxSide else { return formats }
+        let side = max(16, min(maxSide, 1 << 14)) & ~1
+        return formats + ",width=[2,\(side)],height=[2,\(side)],pixel-aspect-ratio=1/1"
     }
 
     deinit {
