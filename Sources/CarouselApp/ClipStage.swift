@@ -50,6 +50,8 @@ final class ClipStage {
     /// The side of the square its frames come scaled into (the scene's box for a picture);
     /// nil: as decoded.
     private var maxSide: Int?
+    /// The helper was last told a frame came late (`tellLateness`).
+    private var saidLate = false
     private var loops = false
     /// Seeks the player has landed that this stage has followed.
     private var seeksFollowed = 0
@@ -188,6 +190,7 @@ final class ClipStage {
         isAnimation = false
         playingPath = nil
         maxSide = nil
+        saidLate = false
         seeksFollowed = 0
         position = 0
         stillWanted = false
@@ -337,6 +340,7 @@ final class ClipStage {
             let frame = queue[show]
             queue.removeFirst(show + 1)
             shownUntil = pacing.due([frame.time + frame.duration])
+            tellLateness(of: frame, to: player, at: now)
             changed = try upload(frame, from: player, item: item, at: now)
         }
         switch player.state {
@@ -369,6 +373,19 @@ final class ClipStage {
         // Played its longest: the show moves on (the clip plays until the strip leaves it).
         if holdsShow, let limit = playing.maxSeconds, now >= started + limit { holdsShow = false }
         return changed
+    }
+
+    /// Live, a frame shown more than a refresh after it was due is said to the helper, which
+    /// then leaves out what will be later still and has its decoder skip ahead (a 4K clip on
+    /// one core plays at a lower frame rate in its time, not ever further behind); the next
+    /// frame shown is said too, so that a helper told of lateness always knows the clock as it
+    /// stands (after a pause). Rendered, every frame waits to be shown: nothing is said.
+    private func tellLateness(of frame: ClipPlayer.Waiting, to player: ClipPlayer, at now: Double) {
+        guard !waits, let due = pacing.due([frame.time]) else { return }
+        let late = now - due
+        guard late > pacing.refresh || saidLate else { return }
+        saidLate = late > pacing.refresh
+        player.late(frame.time, by: max(late, 1e-6))
     }
 
     /// Render only: blocks until the frame due at `now` is known (a later one has come, or the

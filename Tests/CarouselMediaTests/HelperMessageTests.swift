@@ -23,7 +23,8 @@ import Testing
         .play(name: "/srv/photos/clip.mp4", loop: false, fromMicros: 12_500_000),
         .frame(index: 3, micros: 61_033_333, durationMicros: 33_333, positionMicros: 1_033_333),
         .seek(micros: 12_500_000), .seeked(micros: 72_500_000), .clipEnded, .release(index: 2),
-        .play(name: "/srv/clips/talk.webm", loop: true, sound: true), .play(name: "/srv/clips/4k.mov", loop: false, maxSide: 1920), .seeked(micros: 2_500_000, soundEpoch: 3),
+        .play(name: "/srv/clips/talk.webm", loop: true, sound: true), .play(name: "/srv/clips/4k.mov", loop: false, maxSide: 1920),
+        .late(micros: 2_033_333, lateMicros: 180_000), .seeked(micros: 2_500_000, soundEpoch: 3),
         .sound(micros: 2_521_333, frames: 1_024, epoch: 3), .sound(micros: 0, frames: 48_000, epoch: 0),
     ]
 
@@ -65,6 +66,11 @@ import Testing
             #expect(HelperMessage(decoding: m) == nil, "\(side)")
         }
         #expect(HelperMessage(decoding: HelperMessage.play(name: "a", loop: false, maxSide: HelperMessage.maxSideLimit).encoded) != nil)
+    }
+
+    @Test func aLatenessBeyondAMinuteIsRefused() {
+        #expect(HelperMessage(decoding: HelperMessage.late(micros: 0, lateMicros: HelperMessage.maxLateMicros).encoded) != nil)
+        #expect(HelperMessage(decoding: HelperMessage.late(micros: 0, lateMicros: HelperMessage.maxLateMicros + 1).encoded) == nil)
     }
 
     @Test func aPartOutsideThePictureIsRefused() {

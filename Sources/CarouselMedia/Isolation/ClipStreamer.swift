@@ -74,6 +74,7 @@ enum ClipStreamer {
         }
         var loopStart = 0.0, loopEnd = 0.0
         var stamps = FrameStamps()
+        var dropping = LateFrames()
         while true {
             guard let turn = ring.next() else { return }
             guard case .fill(let index) = turn else {
@@ -83,6 +84,7 @@ enum ClipStreamer {
                 sound?.videoSent(upTo: loopStart + at)
                 clip.seek(to: at)
                 stamps.restart()
+                dropping = LateFrames()
                 // The sound sent from here on is the new place's: it carries this epoch or a later one.
                 guard socket.send(.seeked(micros: Int(((loopStart + at) * 1e6).rounded()), soundEpoch: sound?.epoch ?? 0)) else { return }
                 continue
@@ -96,6 +98,16 @@ enum ClipStreamer {
             }
             switch sample {
             case .frame(let frame):
+                let time = stamps.time(of: frame.time, lasting: frame.duration)
+                // Later than the main process can show (the one after it is due already): left
+                // out, and the decoder told, so that it skips ahead instead of falling behind.
+                if let late = dropping.drop(loopStart + time, lasting: frame.duration, anchor: ring.anchor, now: MonotonicClock.now) {
+                    clip.late(frame, by: late)
+                    ring.giveBack(index)
+                    loopEnd = max(loopEnd, time + frame.duration)
+                    sound?.videoSent(upTo: loopStart + time + frame.duration)
+                    continue
+                }
                 if let mapper {
                     guard map(frame, decoded: decoded, with: mapper, info: info, pitches: pitches, offsets: offsets, into: ring.buffers[index]) else {
                         socket.send(.failed(reason: "gave a frame that cannot be read"))
@@ -104,7 +116,6 @@ enum ClipStreamer {
                 } else {
                     copy(frame, layout: layout, height: info.height, pitches: pitches, offsets: offsets, into: ring.buffers[index])
                 }
-                let time = stamps.time(of: frame.time, lasting: frame.duration)
                 loopEnd = max(loopEnd, time + frame.duration)
                 guard ring.send(index, at: loopStart + time, for: frame.duration, position: time) else { return }
                 sound?.videoSent(upTo: loopStart + time + frame.duration)
@@ -184,6 +195,9 @@ enum ClipStreamer {
         var freeIndices = Array(0..<ClipStreamer.ringSize)
         /// The last seek asked for and not yet made, seconds from the clip's start.
         private var seek: Double?
+        /// When, on this process's monotonic clock, the frames' time 0 falls due as the main
+        /// process last said (`late`); nil until it says a frame was late, and after a seek.
+        private(set) var anchor: Double?
 
         /// Announces `shape` and hands over its buffers; nil (the reason sent) when that fails.
         init?(_ shape: HelperMessage.ClipShape, on socket: MessageSocket) {
@@ -221,6 +235,10 @@ enum ClipStreamer {
                 case .message(.seek(let micros), let fd):
                     if let fd { close(fd) }
                     seek = Double(micros) / 1e6
+                    anchor = nil
+                case .message(.late(let micros, let late), let fd):
+                    if let fd { close(fd) }
+                    if seek == nil { anchor = MonotonicClock.now - Double(late) / 1e6 - Double(micros) / 1e6 }
                 case .message(_, let fd):
                     if let fd { close(fd) }
                 case .closed, .malformed:

@@ -125,7 +125,7 @@ public enum DecoderHelper {
             }
         case .probeOpen(let path):
             return .message(probe(path))
-        case .ready, .image, .failed, .play, .clipOpened, .ringBuffer, .frame, .release, .clipEnded, .seek, .seeked, .sound:
+        case .ready, .image, .failed, .play, .clipOpened, .ringBuffer, .frame, .release, .late, .clipEnded, .seek, .seeked, .sound:
             return .message(.failed(reason: "is not a request"))
         }
     }

@@ -40,6 +40,10 @@ enum HelperMessage: Equatable, Sendable {
     case frame(index: Int, micros: Int, durationMicros: Int, positionMicros: Int = 0)
     /// Main to a video helper: ring buffer `index` was read; the helper may write it again.
     case release(index: Int)
+    /// Main to a video helper: the frame due at `micros` (on the frames' clock) was shown
+    /// `lateMicros` after it was due (at most `maxLateMicros`): the helper drops what will be
+    /// later still, and has its decoder skip ahead (GStreamer's QoS).
+    case late(micros: Int, lateMicros: Int)
     /// Video helper to main: the clip ended (not looping).
     case clipEnded
     /// Main to a video helper: move to `micros` from the clip's start.
@@ -110,9 +114,12 @@ enum HelperMessage: Equatable, Sendable {
 
     /// The largest `maxSide` a `play` may ask for (GStreamer's own bound on a frame's side).
     static let maxSideLimit = 1 << 14
+    /// The most a `late` may say: a minute (a frame later than that is a clip paused, not a
+    /// decoder behind).
+    public static let maxLateMicros = 60_000_000
 
     private enum Tag: UInt8 { case ready = 1, decode, probeOpen, image, failed, play, clipOpened, ringBuffer, frame, release, clipEnded, seek, seeked,
-                               sound }
+                               sound, late }
 
     var encoded: [UInt8] {
         var out = MessageWriter()
@@ -151,6 +158,8 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(Tag.frame.rawValue); out.u8(UInt8(clamping: index)); out.u64(micros); out.u64(duration); out.u64(position)
         case .release(let index):
             out.u8(Tag.release.rawValue); out.u8(UInt8(clamping: index))
+        case .late(let micros, let late):
+            out.u8(Tag.late.rawValue); out.u64(micros); out.u32(late)
         case .clipEnded:
             out.u8(Tag.clipEnded.rawValue)
         case .seek(let micros):
@@ -226,6 +235,9 @@ enum HelperMessage: Equatable, Sendable {
         case .release:
             guard let i = r.u8(), Int(i) < ClipShape.maxRing else { return nil }
             self = .release(index: Int(i))
+        case .late:
+            guard let t = r.u64(), let late = r.u32(), late <= Self.maxLateMicros else { return nil }
+            self = .late(micros: t, lateMicros: late)
         case .clipEnded:
             self = .clipEnded
         case .seek:

@@ -83,7 +83,7 @@ public enum VideoHelper {
                     ClipStreamer.play(file: passed, range: range, name: name, loop: loop, from: Double(from) / 1e6,
                                       sound: sound, maxSide: maxSide > 0 ? maxSide : nil, openTimeout: openTimeout, colour: colour,
                                       on: socket)
-                case .release, .seek:
+                case .release, .seek, .late:
                     continue  // for a clip that ended
                 case .ready, .image, .failed, .clipOpened, .ringBuffer, .frame, .clipEnded, .seeked, .sound:
                     socket.send(.failed(reason: "is not a request"))

@@ -204,6 +204,16 @@ public final class ClipPlayer: @unchecked Sendable {
         started?.send(.release(index: index))
     }
 
+    /// Says the frame due at `time` (on the frames' clock) was shown `seconds` after it was
+    /// due: the helper leaves out frames that would come later still, and its decoder skips
+    /// ahead, so a clip decoded slower than it plays keeps its time at a lower frame rate.
+    public func late(_ time: Double, by seconds: Double) {
+        guard time.isFinite, seconds.isFinite, seconds > 0 else { return }
+        let micros = Int((max(0, time) * 1e6).rounded())
+        let late = min(HelperMessage.maxLateMicros, Int((seconds * 1e6).rounded()))
+        lock.withLock { helper }?.send(.late(micros: micros, lateMicros: late))
+    }
+
     /// Ends the clip: the helper is killed and its buffers unmapped.
     public func stop() {
         let (first, started) = lock.withLock { () -> (Bool, HelperProcess?) in

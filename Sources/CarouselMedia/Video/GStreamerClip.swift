@@ -411,6 +411,18 @@ final class GStreamerClip {
         throw failure("stopped giving frames for \(Int(timeout)) s")
     }
 
+    /// `frame` came `seconds` too late to be shown: the decoder is told (a QoS event, as a
+    /// synchronised sink sends one), and leaves out what would come before the frame due now
+    /// (libav skips decoding frames no other refers to; GStreamer drops the decoded ones).
+    /// GstVideoDecoder skips up to the event's time plus twice its lateness and a frame (it
+    /// expects a sink that keeps falling behind): half the lateness is said, so that it skips
+    /// to the frame due now, not as far again past it.
+    func late(_ frame: Frame, by seconds: Double) {
+        guard kc_gst_time_valid(frame.runningTime) != 0, seconds > 0, seconds < 3600,
+              let event = gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 1.0, GstClockTimeDiff(seconds / 2 * 1e9), frame.runningTime) else { return }
+        _ = gst_element_send_event(sink, event)
+    }
+
     /// The poster: the frame at 10 % of the clip or 1 s in, whichever is earlier, as RGBA
     /// at the clip's own size, its colours as the screen shows its frames.
     func poster(timeout: Double) throws(ImageError) -> PixelImage {
@@ -452,6 +464,8 @@ final class GStreamerClip {
         private(set) var isMapped = false
         let time: Double
         let duration: Double
+        /// Its running time in the pipeline (what a QoS event names it by); invalid if none.
+        let runningTime: GstClockTime
 
         fileprivate init(sample: OpaquePointer, info: GstVideoInfo, origin: Double) {
             self.sample = sample
@@ -460,9 +474,12 @@ final class GStreamerClip {
             // The time in the clip as it plays: the container's own timestamps with its
             // edit list applied (a MOV's starts after its first B-frames' delay).
             var pts = buffer.map { kc_gst_buffer_pts($0) } ?? GstClockTime.max
+            var running = GstClockTime.max
             if kc_gst_time_valid(pts) != 0, let segment = gst_sample_get_segment(sample) {
+                running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts)
                 pts = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, pts)
             }
+            runningTime = running
             let length = buffer.map { kc_gst_buffer_duration($0) } ?? GstClockTime.max
             time = kc_gst_time_valid(pts) != 0 ? max(0, Double(pts) / 1e9 - origin) : 0
             let n = kc_gst_video_info_fps_n(&info), d = kc_gst_video_info_fps_d(&info)
