@@ -75,6 +75,9 @@ enum ClipStreamer {
         var loopStart = 0.0, loopEnd = 0.0
         var stamps = FrameStamps()
         var dropping = LateFrames()
+        // A sample taken to see whether the frame before it could be left out, and its time.
+        var ahead: GStreamerClip.Sample?
+        var aheadFrameTime: Double?
         while true {
             guard let turn = ring.next() else { return }
             guard case .fill(let index) = turn else {
@@ -85,29 +88,50 @@ enum ClipStreamer {
                 clip.seek(to: at)
                 stamps.restart()
                 dropping = LateFrames()
+                ahead = nil
+                aheadFrameTime = nil
                 // The sound sent from here on is the new place's: it carries this epoch or a later one.
                 guard socket.send(.seeked(micros: Int(((loopStart + at) * 1e6).rounded()), soundEpoch: sound?.epoch ?? 0)) else { return }
                 continue
             }
             let sample: GStreamerClip.Sample
-            do throws(ImageError) {
-                sample = try clip.next(timeout: stallSeconds)
-            } catch {
-                socket.send(.failed(reason: error.reason))
-                return
+            if let ahead {
+                sample = ahead
+            } else {
+                do throws(ImageError) {
+                    sample = try clip.next(timeout: stallSeconds)
+                } catch {
+                    socket.send(.failed(reason: error.reason))
+                    return
+                }
             }
+            let aheadTime = aheadFrameTime
+            ahead = nil
+            aheadFrameTime = nil
             switch sample {
-            case .frame(let frame):
-                let time = stamps.time(of: frame.time, lasting: frame.duration)
-                // Later than the main process can show (the one after it is due already): left
-                // out, and the decoder told, so that it skips ahead instead of falling behind.
-                if let late = dropping.drop(loopStart + time, lasting: frame.duration, anchor: ring.anchor, now: MonotonicClock.now) {
-                    clip.late(frame, by: late)
-                    ring.giveBack(index)
+            case .frame(let first):
+                var frame = first
+                var time = aheadTime ?? stamps.time(of: frame.time, lasting: frame.duration)
+                // So late that the next frame is due already: the decoder is told, and skips
+                // ahead (what decoding the frames before costs is spared); and if that one is
+                // decoded, this one is left out (its tone mapping and copy spared), as the
+                // screen would pass it.
+                while dropping.isBehind(loopStart + time, lasting: frame.duration, anchor: ring.anchor, now: MonotonicClock.now) {
+                    if let anchor = ring.anchor { clip.late(frame, by: MonotonicClock.now - (anchor + loopStart + time)) }
+                    guard let following = clip.poll() else { break }
+                    guard case .frame(let next) = following else { ahead = following; break }
+                    let nextTime = stamps.time(of: next.time, lasting: next.duration)
+                    guard dropping.drop(loopStart + time, next: loopStart + nextTime, anchor: ring.anchor, now: MonotonicClock.now) else {
+                        ahead = following
+                        aheadFrameTime = nextTime
+                        break
+                    }
                     loopEnd = max(loopEnd, time + frame.duration)
                     sound?.videoSent(upTo: loopStart + time + frame.duration)
-                    continue
+                    frame = next
+                    time = nextTime
                 }
+                dropping.sent()
                 if let mapper {
                     guard map(frame, decoded: decoded, with: mapper, info: info, pitches: pitches, offsets: offsets, into: ring.buffers[index]) else {
                         socket.send(.failed(reason: "gave a frame that cannot be read"))

@@ -413,14 +413,22 @@ final class GStreamerClip {
 
     /// `frame` came `seconds` too late to be shown: the decoder is told (a QoS event, as a
     /// synchronised sink sends one), and leaves out what would come before the frame due now
-    /// (libav skips decoding frames no other refers to; GStreamer drops the decoded ones).
-    /// GstVideoDecoder skips up to the event's time plus twice its lateness and a frame (it
-    /// expects a sink that keeps falling behind): half the lateness is said, so that it skips
-    /// to the frame due now, not as far again past it.
+    /// (libav skips decoding frames no other refers to; GStreamer drops the decoded ones
+    /// before they are scaled). GstVideoDecoder skips up to the event's time plus twice its
+    /// lateness and a frame (it expects a sink that keeps falling behind): half the lateness
+    /// is said, so that it skips to the frame due now, not as far again past it.
     func late(_ frame: Frame, by seconds: Double) {
         guard kc_gst_time_valid(frame.runningTime) != 0, seconds > 0, seconds < 3600,
               let event = gst_event_new_qos(GST_QOS_TYPE_UNDERFLOW, 1.0, GstClockTimeDiff(seconds / 2 * 1e9), frame.runningTime) else { return }
         _ = gst_element_send_event(sink, event)
+    }
+
+    /// The next frame if one is decoded already, `.ended` at the end; nil when neither is
+    /// there yet (never waits).
+    func poll() -> Sample? {
+        let appsink = UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self)
+        if let sample = gst_app_sink_try_pull_sample(appsink, 0) { return .frame(Frame(sample: sample, info: videoInfo, origin: origin)) }
+        return gst_app_sink_is_eos(appsink) != 0 ? .ended : nil
     }
 
     /// The poster: the frame at 10 % of the clip or 1 s in, whichever is earlier, as RGBA
