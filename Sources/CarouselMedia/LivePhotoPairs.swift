@@ -36,4 +36,33 @@ enum LivePhotoPairs {
         for (base, still) in stills { if let motion = motions[base], together(still, motion) { found[still] = motion } }
         return found
     }
+
+    /// For the stills and motions of one folder that `pairs` left alone (a renamed export:
+    /// `IMG_1234.HEIC` beside `IMG_1234 (1).MOV`, or `Live.MP4`): a motion whose content
+    /// identifier (`motionID`) is the identifier of exactly one still (`stillID`), and no other
+    /// motion's, is that still's (still name → motion name). The stills are looked into only
+    /// where some motion carries an identifier: a folder of clips from other phones, which
+    /// carry none, costs a look into each clip's `moov`, never into its pictures.
+    static func byIdentifier(stills: [String], motions: [String], stillID: (String) -> String?,
+                             motionID: (String) -> String?) -> [String: String] {
+        var motionsByID: [String: [String]] = [:]
+        for name in motions.sorted() {
+            guard let dot = name.lastIndex(of: "."), motionExtensions.contains(name[name.index(after: dot)...].lowercased()),
+                  let id = motionID(name), !id.isEmpty else { continue }
+            motionsByID[id, default: []].append(name)
+        }
+        guard !motionsByID.isEmpty else { return [:] }
+        var stillsByID: [String: [String]] = [:]
+        for name in stills.sorted() {
+            guard let dot = name.lastIndex(of: "."), stillExtensions.contains(name[name.index(after: dot)...].lowercased()),
+                  let id = stillID(name), motionsByID[id] != nil else { continue }
+            stillsByID[id, default: []].append(name)
+        }
+        var found: [String: String] = [:]
+        for (id, stills) in stillsByID {
+            guard stills.count == 1, let motions = motionsByID[id], motions.count == 1 else { continue }
+            found[stills[0]] = motions[0]
+        }
+        return found
+    }
 }

@@ -159,10 +159,16 @@ public struct SourceScanner: Sendable {
         case .modificationTime: files.sort { ($0.mtime, $0.name) < ($1.mtime, $1.name) }
         }
         // A Live Photo's still and its motion are one item: the still, its motion beside it.
-        let live = LivePhotoPairs.pairs(files.map(\.name)) { still, motion in
+        var live = LivePhotoPairs.pairs(files.map(\.name)) { still, motion in
             if LivePhotoPairs.isMP4(motion) && LivePhotoIdentity.identifier(ofStill: folder + "/" + still) == nil { return false }
             return LivePhotoIdentity.belongTogether(still: folder + "/" + still, motion: folder + "/" + motion)
         }
+        // What names did not pair may by Apple's content identifier (a renamed export).
+        let paired = Set(live.keys).union(live.values)
+        let alone = files.map(\.name).filter { !paired.contains($0) }
+        live.merge(LivePhotoPairs.byIdentifier(stills: alone, motions: alone,
+                                               stillID: { LivePhotoIdentity.identifier(ofStill: folder + "/" + $0) },
+                                               motionID: { LivePhotoIdentity.identifier(ofMotion: folder + "/" + $0) })) { named, _ in named }
         let motions = Set(live.values)
         found += files.filter { !motions.contains($0.name) }.map {
             ImageSource(path: folder + "/" + $0.name, stamp: $0.stamp, motion: live[$0.name].map { folder + "/" + $0 })

@@ -100,6 +100,36 @@ import TestSupport
         #expect(found.dropFirst().allSatisfy { $0.motion == nil })
     }
 
+    /// A renamed export (`IMG_0020 (1).MOV`, `Live.MP4`) pairs with the one still of its
+    /// content identifier; two motions of one identifier, or a motion without one, pair with
+    /// nothing by it; and a folder whose clips carry no identifier is never looked into for
+    /// its stills'.
+    @Test func aRenamedExportPairsByItsIdentifierAlone() throws {
+        var looked: [String] = []
+        let found = LivePhotoPairs.byIdentifier(
+            stills: ["IMG_0020.JPG", "Trip.jpg", "Lone.HEIC", "notes.txt"],
+            motions: ["IMG_0020 (1).MOV", "a.MOV", "b.mov", "Live.MP4", "clip.mov", "IMG_0020.JPG"],
+            stillID: { looked.append($0); return ["IMG_0020.JPG": "RENAMED-1", "Trip.jpg": "TWIN", "Lone.HEIC": "ALONE"][$0] },
+            motionID: { ["IMG_0020 (1).MOV": "RENAMED-1", "a.MOV": "TWIN", "b.mov": "TWIN", "Live.MP4": "ALONE"][$0] })
+        #expect(found == ["IMG_0020.JPG": "IMG_0020 (1).MOV", "Lone.HEIC": "Live.MP4"])
+        #expect(Set(looked) == ["IMG_0020.JPG", "Trip.jpg", "Lone.HEIC"], "only stills and motions by their extension: \(looked)")
+        looked = []
+        let none = LivePhotoPairs.byIdentifier(stills: ["IMG_1.JPG", "IMG_2.JPG"], motions: ["VID_1.mp4", "VID_2.mp4"],
+                                               stillID: { looked.append($0); return "X" }, motionID: { _ in nil })
+        #expect(none.isEmpty && looked.isEmpty, "stills looked into: \(looked)")
+
+        let dir = try MediaFixtures.folder("renamed")
+        try Data(MediaFixtures.withAppleIdentifier(Self.jpeg, "RENAMED-1")).write(to: URL(fileURLWithPath: dir + "/IMG_0020.JPG"))
+        _ = try ClipFixtures.liveMotion(identifier: "RENAMED-1", in: dir, name: "IMG_0020 (1).MOV")
+        try Data(MediaFixtures.withAppleIdentifier(Self.jpeg, "TWIN")).write(to: URL(fileURLWithPath: dir + "/Trip.jpg"))
+        _ = try ClipFixtures.liveMotion(identifier: "TWIN", in: dir, name: "a.MOV")
+        _ = try ClipFixtures.liveMotion(identifier: "TWIN", in: dir, name: "b.MOV")
+        _ = try ClipFixtures.liveMotion(identifier: nil, in: dir, name: "VID_1.mp4")
+        let scanned = try SourceScanner().scan([dir])
+        #expect(scanned.map { ($0.path as NSString).lastPathComponent } == ["a.MOV", "b.MOV", "IMG_0020.JPG", "Trip.jpg", "VID_1.mp4"])
+        #expect(scanned.map { $0.motion.map { ($0 as NSString).lastPathComponent } } == [nil, nil, "IMG_0020 (1).MOV", nil, nil])
+    }
+
     @Test func differentIdentifiersAreTwoItemsAndTheSameOrOneAloneIsOne() throws {
         let (dir, _) = try Self.folder()
         let found = try SourceScanner().scan([dir])
