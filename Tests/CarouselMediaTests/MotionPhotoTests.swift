@@ -70,6 +70,34 @@ import TestSupport
         #expect(Self.locate(samsung) == nil)
     }
 
+    /// A HEIC Motion Photo (Samsung's and Google's phones): the MP4 in a top-level `mpvd`
+    /// box after the picture's, with a 32- or a 64-bit size; one whose box runs past the file,
+    /// holds no MP4, or is cut short has none, and neither has a plain HEIC.
+    @Test func aHEICsClipIsFoundInItsBox() throws {
+        let dir = try MediaFixtures.folder("motion-heic")
+        try Data(Self.still).write(to: URL(fileURLWithPath: dir + "/in.jpg"))
+        try ReferenceEncoders.run(.heifEnc, ["-o", dir + "/still.heic", dir + "/in.jpg"])
+        let heic = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/still.heic")))
+        let clip = try Self.clip()
+        func be(_ v: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8(truncatingIfNeeded: v >> (8 * (bytes - 1 - $0))) } }
+        let short = heic + be(8 + clip.count, 4) + Array("mpvd".utf8) + clip
+        let long = heic + be(1, 4) + Array("mpvd".utf8) + be(16 + clip.count, 8) + clip
+        for (name, file, header) in [("32-bit", short, 8), ("64-bit", long, 16)] {
+            let range = try #require(Self.locate(file), "\(name)")
+            #expect(range.start == heic.count + header && range.length == clip.count, "\(name): \(range)")
+        }
+        #expect(Self.locate(heic) == nil, "a plain HEIC")
+        #expect(Self.locate(heic + be(8 + clip.count + 1, 4) + Array("mpvd".utf8) + clip) == nil, "a box past the file")
+        #expect(Self.locate(heic + be(8 + 200, 4) + Array("mpvd".utf8) + Array(repeating: 7, count: 200)) == nil, "no MP4 in it")
+        #expect(Self.locate(heic + be(4, 4) + Array("mpvd".utf8) + clip) == nil, "a size smaller than its header")
+        #expect(Self.locate(Array(short.prefix(heic.count + 20))) == nil, "cut short")
+        // The helper finds it as it decodes the picture.
+        try Data(short).write(to: URL(fileURLWithPath: dir + "/mp.heic"))
+        let fd = open(dir + "/mp.heic", O_RDONLY)
+        defer { close(fd) }
+        #expect(MotionPhoto.locate(file: fd)?.length == clip.count)
+    }
+
     @Test func theHelperFindsItBesideThePicture() throws {
         let dir = try MediaFixtures.folder("motion-helper")
         let path = dir + "/m.jpg"

@@ -1,7 +1,7 @@
 import CarouselCore
 import Glibc
 
-/// Where the clip of a Motion Photo lies in its JPEG: Google's camera (and Samsung's since
+/// Where the clip of a Motion Photo lies in its JPEG or HEIC: Google's camera (and Samsung's since
 /// it adopted Google's format) appends an MP4 to the picture and says so in the picture's
 /// XMP; older Samsung phones append it after a `MotionPhoto_Data` marker instead. Read from
 /// a hostile file inside the decoder helper: every number is checked against the file, and
@@ -13,7 +13,9 @@ import Glibc
 /// - MicroVideo (2018–2021): `GCamera:MicroVideo="1"` and `GCamera:MicroVideoOffset` = N:
 ///   the clip starts N bytes before the end of the file;
 /// - Samsung's trailer: `MotionPhoto_Data` followed at once by the MP4, searched for in the
-///   bytes after the picture.
+///   bytes after the picture;
+/// - in a HEIC (Motion Photo 1.0's HEIC form, Samsung's and Google's phones since 2021): the
+///   MP4 as the payload of a top-level `mpvd` box after the picture's boxes.
 public enum MotionPhoto {
     /// The most of the file's head read for its XMP (APP1 segments come before the image).
     static let headBytes = 256 * 1024
@@ -27,14 +29,47 @@ public enum MotionPhoto {
     /// The clip's place in a JPEG of `size` bytes that `read(offset, count)` reads from (at
     /// most `count` bytes, fewer at the end; nil when it cannot); nil: not a Motion Photo.
     public static func locate(size: Int, read: (Int, Int) -> [UInt8]?) -> ByteRange? {
-        guard size > 4, let head = read(0, min(size, headBytes)), head.count >= 4,
-              head[0] == 0xFF, head[1] == 0xD8 else { return nil }
+        guard size > 4, let head = read(0, min(size, headBytes)), head.count >= 4 else { return nil }
+        if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { return fromHEIF(size: size, read: read) }
+        guard head[0] == 0xFF, head[1] == 0xD8 else { return nil }
         for xmp in xmpPackets(head) {
             if let range = fromXMP(xmp, size: size), startsWithMP4(range, read: read) { return range }
         }
         // Only a file ending in Samsung's trailer ("SEFT") is searched for its marker.
         guard let end = read(size - 4, 4), end.elementsEqual(Array("SEFT".utf8)) else { return nil }
         return fromTrailer(size: size, read: read)
+    }
+
+    /// The most top-level boxes of a HEIF walked looking for the clip's.
+    static let heifBoxes = 64
+
+    /// A HEIC (or AVIF) Motion Photo, Google's and Samsung's alike: the MP4 is the payload of
+    /// a top-level `mpvd` box after the picture's boxes. Each box's size is checked against
+    /// the file; a box that runs past it, or a size too small for its header, ends the walk.
+    static func fromHEIF(size: Int, read: (Int, Int) -> [UInt8]?) -> ByteRange? {
+        var at = 0
+        for _ in 0..<heifBoxes {
+            guard at + 8 <= size, let header = read(at, 16), header.count >= 8 else { return nil }
+            func number(_ from: Int, _ count: Int) -> Int {
+                header[from..<(from + count)].reduce(0) { $0 << 8 | Int($1) }
+            }
+            var length = number(0, 4), headerLength = 8
+            if length == 1 {
+                // A 64-bit size follows the type; one past what an Int holds is no size.
+                guard header.count >= 16, header[8] & 0x80 == 0 else { return nil }
+                length = number(8, 8)
+                headerLength = 16
+            } else if length == 0 {
+                length = size - at
+            }
+            guard length >= headerLength, length <= size - at else { return nil }
+            if Array(header[4..<8]) == Array("mpvd".utf8) {
+                let range = ByteRange(start: at + headerLength, length: length - headerLength)
+                return range.length >= minClipBytes && startsWithMP4(range, read: read) ? range : nil
+            }
+            at += length
+        }
+        return nil
     }
 
     /// The clip's place in the open JPEG `fd` (read with pread, never past its size).
