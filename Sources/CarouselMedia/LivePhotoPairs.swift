@@ -12,6 +12,13 @@ enum LivePhotoPairs {
     static let stillExtensions: Set<String> = ["heic", "heif", "jpg", "jpeg"]
     static let motionExtensions: Set<String> = ["mov", "mp4"]
 
+    /// `name`'s part before its last dot and its extension in lower case; nil without one (or
+    /// for a hidden name of only an extension, `.MOV`).
+    private static func split(_ name: String) -> (base: String, ext: String)? {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
+        return (String(name[..<dot]), name[name.index(after: dot)...].lowercased())
+    }
+
     /// Whether `name` is an MP4, which pairs only with a still shown to be a Live Photo's.
     static func isMP4(_ name: String) -> Bool { name.lowercased().hasSuffix(".mp4") }
 
@@ -22,8 +29,7 @@ enum LivePhotoPairs {
     static func pairs(_ names: [String], together: (_ still: String, _ motion: String) -> Bool = { _, motion in !isMP4(motion) }) -> [String: String] {
         var stills: [String: String] = [:], motions: [String: String] = [:]
         for name in names {
-            guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { continue }
-            let base = String(name[..<dot]), ext = name[name.index(after: dot)...].lowercased()
+            guard let (base, ext) = split(name) else { continue }
             // Two stills or two motions of one name (IMG_1.JPG and IMG_1.HEIC): the first
             // in name order, so the choice does not depend on the folder's listing order.
             if stillExtensions.contains(ext) { stills[base] = min(stills[base] ?? name, name) }
@@ -47,15 +53,13 @@ enum LivePhotoPairs {
                              motionID: (String) -> String?) -> [String: String] {
         var motionsByID: [String: [String]] = [:]
         for name in motions.sorted() {
-            guard let dot = name.lastIndex(of: "."), motionExtensions.contains(name[name.index(after: dot)...].lowercased()),
-                  let id = motionID(name), !id.isEmpty else { continue }
+            guard let ext = split(name)?.ext, motionExtensions.contains(ext), let id = motionID(name), !id.isEmpty else { continue }
             motionsByID[id, default: []].append(name)
         }
         guard !motionsByID.isEmpty else { return [:] }
         var stillsByID: [String: [String]] = [:]
         for name in stills.sorted() {
-            guard let dot = name.lastIndex(of: "."), stillExtensions.contains(name[name.index(after: dot)...].lowercased()),
-                  let id = stillID(name), motionsByID[id] != nil else { continue }
+            guard let ext = split(name)?.ext, stillExtensions.contains(ext), let id = stillID(name), motionsByID[id] != nil else { continue }
             stillsByID[id, default: []].append(name)
         }
         var found: [String: String] = [:]
