@@ -6,7 +6,12 @@ import CarouselCore
 ///   events it synthesises from the mouse (`touchId == SDL_MOUSE_TOUCHID`) are dropped;
 /// - finger coordinates, normalised 0–1, become viewport pixels; a driver that reports them
 ///   outside 0–1 (seen on KMS/DRM and Wayland) is taken to give display pixels, logged once;
-/// - a touch shorter than `noiseDuration` that never moved is noise: it is cancelled, not a tap.
+/// - a touch shorter than `noiseDuration` that never moved is noise: it is cancelled, not a
+///   tap. Only a panel the program reads itself (KMS/DRM: the kernel stamps each event); an
+///   SDL touch (X11, Wayland) carries the time SDL queued it, and a down and an up delivered
+///   together (a compositor or a client busy for 40 ms, a Pi decoding a clip) carry the same
+///   time: a real tap looked like noise and was lost (1 round in 20 of the Wayland boot
+///   proof's under emulation). There the display server's input stack stands for the panel.
 /// One finger owning the gesture is the engine's rule (`GestureTracker`).
 public struct SDLInputTranslator {
     /// Touches shorter than this without motion are electrical noise, not taps (seconds).
@@ -33,7 +38,7 @@ public struct SDLInputTranslator {
     mutating func translate(_ d: DeviceInput, geometry g: InputGeometry, time: (Double) -> Double) -> [WindowInput] {
         switch d {
         case .finger(let id, let phase, let x, let y, let t):
-            return [finger(id, phase, fingerPoint(x, y, g), time: time(t))]
+            return [finger(id, phase, fingerPoint(x, y, g), time: time(t), filtersNoise: true)]
         case .pointer(let phase, let x, let y, let t):
             let p = scaleWindowPoint(x * g.window.width, y * g.window.height, g)
             return [.pointer(PointerEvent(phase, .mouse, x: p.x, y: p.y, time: time(t)))]
@@ -78,7 +83,7 @@ public struct SDLInputTranslator {
             case SDL_FINGERMOTION: .move
             default: .up
             }
-            return [finger(e.tfinger.fingerId, phase, p, time: time)]
+            return [finger(e.tfinger.fingerId, phase, p, time: time, filtersNoise: false)]
 
         case SDL_KEYDOWN:
             return key(e.key.keysym.sym, mod: e.key.keysym.mod, time: time)
@@ -104,8 +109,9 @@ public struct SDLInputTranslator {
         }
     }
 
-    /// A finger, noise filtered: a touch shorter than `noiseDuration` that never moved is cancelled.
-    private mutating func finger(_ id: Int64, _ phase: PointerEvent.Phase, _ p: Point, time: Double) -> WindowInput {
+    /// A finger; `filtersNoise` (its times are the device's own): a touch shorter than
+    /// `noiseDuration` that never moved is cancelled.
+    private mutating func finger(_ id: Int64, _ phase: PointerEvent.Phase, _ p: Point, time: Double, filtersNoise: Bool) -> WindowInput {
         var phase = phase
         switch phase {
         case .down:
@@ -113,7 +119,7 @@ public struct SDLInputTranslator {
         case .move:
             fingerDown[id]?.moved = true
         case .up:
-            if let d = fingerDown.removeValue(forKey: id), !d.moved, time - d.time < Self.noiseDuration { phase = .cancel }
+            if let d = fingerDown.removeValue(forKey: id), filtersNoise, !d.moved, time - d.time < Self.noiseDuration { phase = .cancel }
         case .cancel:
             fingerDown[id] = nil
         }
