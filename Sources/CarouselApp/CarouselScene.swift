@@ -188,6 +188,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         if changed { offerZoom() }
         if try clip?.pump(at: engine.time) == true { changed = true }
         followHold()
+        prepareNextClip()
         if try pipeline.detail?.pump() == true {
             changed = true
             recordDetail()
@@ -304,6 +305,27 @@ public final class CarouselScene: EngineScene, OpenedScene {
         // `carousel render` draws what each advance leaves: the frame due then is up.
         if pipeline.loading.waitsForImages { _ = try clip.pump(at: engine.time) }
         followHold()
+    }
+
+    /// Under autoplay, a clip the show goes to next is made ready in the last seconds before
+    /// it does (`ClipPreparation`): while a clip plays, in its last seconds and if memory
+    /// allows a second helper; on a picture, in the last seconds of its interval. Only at
+    /// rest, live (`carousel render` waits for each first frame anyway), once the next
+    /// clip's poster is decoded (its decode fetched a web clip).
+    private func prepareNextClip() {
+        guard let clip, !pipeline.loading.waitsForImages, engine.position == engine.position.rounded(), engine.fade == nil,
+              !engine.isInteracting, let next = engine.autoplayNext, next != engine.currentIndex, sources[next].isClip,
+              clip.preparedItem != next, pipeline.feed.outcome(for: next) != nil else { return }
+        let now = engine.time
+        // A person's input while the clip played puts the step after the usual pause.
+        let end = clip.holdsShow ? clip.remaining(at: now).map { now + $0 } : nil
+        guard ClipPreparation.isDue(remaining: engine.autoplayDue(holdEnd: end).map { $0 - now }) else { return }
+        if clip.isDecoding {
+            guard let memory = SystemMemory.available(), let helper = clip.helperResident,
+                  ClipPreparation.memoryAllows(availableBytes: memory.available, totalBytes: memory.total, helperBytes: helper)
+            else { return }
+        }
+        clip.prepare(sources[next], item: next, box: imageBoxSize, at: now)
     }
 
     /// Autoplay waits while the clip holds the show, and steps once it lets go.

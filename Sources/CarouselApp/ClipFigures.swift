@@ -17,4 +17,6 @@ public struct ClipFigures: Sendable, Equatable {
     public var decoder: String?
     public var drift: Double? = nil
     public var drifted = 0
+    /// It was made ready ahead (`ClipStage.prepare`): its first frame waited for its arrival.
+    public var readyAhead = false
 }

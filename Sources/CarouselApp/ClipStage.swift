@@ -14,7 +14,10 @@ import CarouselSDL
 /// last frame if it ends. A clip (not a picture's motion) can be sought: it goes on from the
 /// new place, or, paused, shows the frame there. With `--audio` a clip's sound plays through
 /// the sound output, open while it plays, and its frames keep to what is heard instead of
-/// the loop's clock. Logs `video_started` {index, decoder}, `video_seek` {index,
+/// the loop's clock. Under autoplay the clip the show goes to next is made ready while the
+/// one playing ends (`prepare`, `ClipPreparation`), so it shows at once on arrival. Logs
+/// `video_started` {index, decoder, ahead (1: made ready ahead), wait_ms (from the strip's
+/// rest to its first frame)}, `video_seek` {index,
 /// position_ms}, `video_ended` {index} and `frames_dropped` {index, shown, dropped, late,
 /// and with sound drift_ms (the farthest a frame showed from the sound) and drifted (how
 /// many more than 40 ms)}. Main thread.
@@ -63,6 +66,8 @@ final class ClipStage {
     private var soughtAt: Double?
     /// When the clip playing showed its first frame.
     private var firstFrameAt: Double?
+    /// The clip playing was made ready ahead (`prepare`): its first frame waited for it.
+    private var adopted = false
     /// The sound output, with `--audio` (live only: `carousel render` is silent).
     private let sound: SDLSound?
     /// The clip playing plays its sound.
@@ -73,6 +78,22 @@ final class ClipStage {
     /// and not said again, until the file changes, as broken pictures are (a damaged clip
     /// held autoplay's show for seconds on every pass).
     private var failedFiles: Set<FileIdentity> = []
+    /// The clip autoplay goes to next, started ahead (`prepare`): its helper decodes its first
+    /// frames into its ring and waits there until the strip rests on it, or is stopped.
+    private var upcoming: Upcoming?
+
+    private struct Upcoming {
+        var item: Int
+        var file: FileIdentity
+        var path: String
+        var player: ClipPlayer
+        var maxSide: Int?
+        var since: Double
+    }
+
+    /// Seconds an upcoming clip waits for the strip to rest on it before its helper goes
+    /// (the show went elsewhere, a finger holds the strip).
+    static let upcomingKept = ClipPreparation.lead + 8
 
     /// Pauses the clip at `time`, or lets it go on from the frame it showed.
     func setPaused(_ paused: Bool, at time: Double) {
@@ -118,7 +139,12 @@ final class ClipStage {
     /// longer side either way, whichever way the clip is turned.
     func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, box: Size? = nil, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
-        stop(at: time)
+        end(at: time)
+        // The clip made ready for this item plays now (it stays ready while the strip moves
+        // to it); one made for another item, or not taken below, goes.
+        let ready = item == nil ? nil : upcoming
+        if item != nil { upcoming = nil }
+        defer { if let ready, ready.player !== player { ready.player.stop() } }
         // A web clip plays from its cached copy, once its poster's decode has fetched it
         // whole: until then nothing plays, and the next pass asks again.
         guard let item, let source, let local = playing.localFile(source.path) else { return }
@@ -154,8 +180,14 @@ final class ClipStage {
         maxSide = box.map { Int(max($0.width, $0.height).rounded(.up)) }
         withSound = source.isClip && openSound()
         do throws(ImageError) {
-            player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
-                                    sound: withSound, maxSide: maxSide, wake: playing.wake)
+            if let ready, ready.item == item, ready.file == source.file, source.isClip, !loops, ready.path == play.path,
+               ready.maxSide == maxSide, ready.player.state != .ended {
+                player = ready.player
+                adopted = true
+            } else {
+                player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
+                                        sound: withSound, maxSide: maxSide, wake: playing.wake)
+            }
         } catch {
             warn(error.description)
             over = true
@@ -169,8 +201,16 @@ final class ClipStage {
         pacing = FramePacing(start: waits ? time : nil)
     }
 
-    /// Stops the clip (it moved away, the view changed): its helper goes now.
+    /// Stops the clip and the one made ready (the screen went dark, the view changed): their
+    /// helpers go now.
     func stop(at time: Double) {
+        end(at: time)
+        upcoming?.player.stop()
+        upcoming = nil
+    }
+
+    /// Ends the clip playing (it moved away): its helper goes now.
+    private func end(at time: Double) {
         if let player, let item {
             if pacing.shown > 0 { recordFrames(item: item, at: time) }
             player.stop()
@@ -196,6 +236,48 @@ final class ClipStage {
         stillWanted = false
         soughtAt = nil
         firstFrameAt = nil
+        adopted = false
+    }
+
+    /// Starts `source`, autoplay's next item `item`, ahead in a helper of its own: its first
+    /// frames wait in its ring until `show` plays it there (the strip came to rest on it),
+    /// so it shows at once. Only a clip's own file, one that has not failed, whose file is
+    /// here; one made ready for another item goes.
+    func prepare(_ source: ImageSource, item: Int, box: Size?, at time: Double) {
+        guard source.isClip, item != self.item, !failedFiles.contains(source.file) else { return }
+        if let u = upcoming, u.item == item, u.file == source.file { return }
+        upcoming?.player.stop()
+        upcoming = nil
+        guard let local = playing.localFile(source.path) else { return }
+        let side = box.map { Int(max($0.width, $0.height).rounded(.up)) }
+        // Its sound is decoded with it when clips play theirs (the output opens on arrival).
+        guard let player = try? ClipPlayer(path: local, name: source.path, settings: playing.settings, loop: false,
+                                           sound: playing.sound && sound != nil, maxSide: side, wake: playing.wake) else { return }
+        upcoming = Upcoming(item: item, file: source.file, path: local, player: player, maxSide: side, since: time)
+    }
+
+    /// The item whose clip is made ready; nil when none is.
+    var preparedItem: Int? { upcoming?.item }
+
+    /// The resident memory of the helper playing, bytes; nil when none plays.
+    var helperResident: Int? { player?.helperProcess.flatMap(SystemMemory.resident(of:)) }
+
+    /// Lets go of a clip made ready that waited too long for the strip (its helper holds a
+    /// decoder and a ring of frames).
+    private func dropStaleUpcoming(at now: Double) {
+        guard let u = upcoming, now - u.since > Self.upcomingKept else { return }
+        u.player.stop()
+        upcoming = nil
+    }
+
+    /// Seconds until the clip playing lets the show go (its end, or `--video-max`); nil when
+    /// it does not hold the show or its length is not known.
+    func remaining(at now: Double) -> Double? {
+        guard holdsShow, let player, pausedSince == nil else { return nil }
+        let end = player.shape?.duration.map { now + max(0, $0 - position) }
+        let limit = playing.maxSeconds.map { started + $0 }
+        guard let until = [end, limit].compactMap({ $0 }).min() else { return nil }
+        return max(0, until - now)
     }
 
     private func recordFrames(item: Int, at time: Double) {
@@ -223,7 +305,7 @@ final class ClipStage {
         return ClipFigures(item: item, helper: helper, arrived: started, firstFrame: firstFrameAt,
                            shown: pacing.shown, dropped: pacing.dropped, late: pacing.late, width: player.shape?.width,
                            height: player.shape?.height, decoder: player.shape?.decoder,
-                           drift: pacing.shownWithSound > 0 ? pacing.worstDrift : nil, drifted: pacing.drifted)
+                           drift: pacing.shownWithSound > 0 ? pacing.worstDrift : nil, drifted: pacing.drifted, readyAhead: adopted)
     }
 
     /// Moves the clip playing (a clip's own, not a picture's motion) as `seek` says; false
@@ -302,7 +384,8 @@ final class ClipStage {
         if !said {
             said = true
             firstFrameAt = now
-            record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder)])
+            record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder), "ahead": .int(adopted ? 1 : 0),
+                                            "wait_ms": .int(Int(((now - started) * 1000).rounded()))])
             Log.info("\(player.name): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
         }
         return true
@@ -325,6 +408,7 @@ final class ClipStage {
 
     /// Takes the frames that came and uploads the one due at `now`; whether the picture changed.
     func pump(at now: Double) throws(SDLError) -> Bool {
+        dropStaleUpcoming(at: now)
         guard let player, let item else { return false }
         if let since = pausedSince { return try showStill(from: player, item: item, pausedSince: since) }
         if waits { waitForFrame(due: now, from: player) }

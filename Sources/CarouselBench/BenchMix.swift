@@ -11,7 +11,7 @@ struct BenchMix {
         case firstLoad = "first load", slowDrags = "slow drags", swipes = "swipes at 2/s",
              keySteps = "key steps at 2/s", flings, jumps = "jumps to the ends", opening = "open and close", rest,
              fades, kenBurns = "Ken Burns", zoomedPanning = "zoomed panning",
-             clipPlaying = "clip playing", clipSteps = "steps across clips"
+             clipPlaying = "clip playing", clipSteps = "steps across clips", clipToClip = "clip to clip under autoplay"
         /// Phases whose placeholder frames count against the goal of none at 2 items a second.
         var isSteadyBrowsing: Bool { self == .swipes || self == .keySteps || self == .slowDrags }
     }
@@ -178,6 +178,16 @@ struct BenchMix {
         t += restLength
         duration = t
     }
+
+    /// Nothing but time: autoplay plays the clips from one to the next for `seconds`.
+    init(autoplaying seconds: Double) {
+        restLength = 0.3
+        phases = [(.clipToClip, 0), (.rest, seconds)]
+        duration = seconds + restLength
+    }
+
+    /// The behaviour the clip-to-clip mix is played with: autoplay moves on as each clip ends.
+    static let clipToClipBehaviour = ["--autoplay", "1"]
 
     /// The behaviour the looks mix is played with.
     static let looksBehaviour = ["--transition", "fade", "--ken-burns", "--autoplay", "2", "--idle-resume", "1"]

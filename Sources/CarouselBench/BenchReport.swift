@@ -156,6 +156,11 @@ struct BenchReport: Codable, Sendable {
                 out += line("with sound: farthest from it", String(format: "%.0f ms, %d frames over 40 ms", drift, c.framesDrifted ?? 0))
             }
             out += line("first frame after arrival", c.firstFrameMs.map { String(format: "%.0f", $0) }.joined(separator: ", ") + " ms")
+            if !c.clipGapsMs.isEmpty {
+                out += line("clip to clip under autoplay: rest to first frame",
+                            c.clipGapsMs.map { String(format: "%.0f", $0) }.joined(separator: ", ")
+                            + " ms (\(c.clipsReadyAhead) of \(c.clipGapsMs.count) made ready ahead)")
+            }
             out += line("video helper CPU", c.helperCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–")
             out += line("gst-launch-1.0 on it, as long", c.gstLaunchCPUPercent.map {
                 String(format: "%.1f %%, peak %@", $0, c.gstLaunchPeakRSSMB.map { String(format: "%.1f MB", $0) } ?? "–")

@@ -49,6 +49,11 @@ struct ClipBench {
         var framesDrifted: Int?
         /// What tone-mapping a phone's HDR frame costs, by frame size (`ToneMapBench`).
         var toneMapping: [ToneMapBench.Row] = []
+        /// Clip to clip under autoplay (`measureGaps`): from the strip coming to rest on the
+        /// next clip to its first frame on screen, each time, and how many of those clips
+        /// were made ready ahead; empty with fewer than two clips.
+        var clipGapsMs: [Double] = []
+        var clipsReadyAhead = 0
 
         enum CodingKeys: String, CodingKey {
             case clip, stream, seconds, frames
@@ -60,6 +65,7 @@ struct ClipBench {
             case addedRSSMB = "added_rss_mb", helperPeakRSSMB = "helper_peak_rss_mb"
             case soundDriftMs = "sound_drift_ms", framesDrifted = "frames_drifted"
             case toneMapping = "tone_mapping"
+            case clipGapsMs = "clip_gap_ms", clipsReadyAhead = "clips_ready_ahead"
         }
     }
 
@@ -133,6 +139,34 @@ struct ClipBench {
             addedRSSMB: Double(max(0, rssPeak - rssBefore)) / 1_048_576, helperPeakRSSMB: helperPeak.map { Double($0) / 1_048_576 },
             soundDriftMs: all.compactMap(\.drift).max().map { $0 * 1000 },
             framesDrifted: all.contains { $0.drift != nil } ? all.map(\.drifted).reduce(0, +) : nil)
+    }
+
+    /// Plays `scene` (a carousel of the clips alone under `BenchMix.clipToClipBehaviour`,
+    /// resting on the first) for `seconds`: each time the strip comes to rest on a clip after
+    /// the first, the time until its first frame is drawn (0: in the frame the strip rests;
+    /// a clip started only on arrival waits for its helper's start, 200-300 ms here).
+    func measureGaps(_ scene: any Scene & BenchSubject, seconds: Double) throws -> (gapsMs: [Double], ahead: Int) {
+        guard let carousel = scene as? CarouselScene else { return ([], 0) }
+        var restedAt: (item: Int, time: Double)?
+        var gaps: [Double] = []
+        var ahead = 0
+        var lastItem = carousel.engine.currentIndex
+        var runner = self.runner
+        runner.observe = { _ in
+            let engine = carousel.engine
+            let now = LoopClock.system.now()
+            if engine.position == engine.position.rounded(), !engine.isAnimating, let here = engine.currentIndex, here != lastItem {
+                lastItem = here
+                restedAt = (here, now)
+            }
+            if let rest = restedAt, let f = carousel.clipFigures, f.item == rest.item, let shown = f.firstFrame {
+                gaps.append(max(0, (shown - rest.time) * 1000).rounded())
+                if f.readyAhead { ahead += 1 }
+                restedAt = nil
+            }
+        }
+        _ = try runner.run(BenchMix(autoplaying: seconds), on: scene, startedAt: LoopClock.system.now())
+        return (gaps, ahead)
     }
 
     /// GStreamer's own command line decoding `path` at its pace for `seconds`: its CPU, per

@@ -64,6 +64,16 @@ public struct AttractSchedule: Hashable, Sendable {
         nextStep = lastInput > since ? max(t, lastInput + max(settings.idleResume, 0) + interval) : t
     }
 
+    /// When the next step comes if the item holding the show lets go at `end` (as `letGo`
+    /// would plan it; nil: not known); when nothing holds it, the step planned. Nil while
+    /// paused, without autoplay, or when the idle-home slide comes first.
+    func step(ifLetGoAt end: Double?) -> Double? {
+        guard !paused, let interval = settings.autoplayInterval else { return nil }
+        guard let since = heldSince else { return next.flatMap { $0.due == .step ? $0.time : nil } }
+        guard let end else { return nil }
+        return lastInput > since ? max(end, lastInput + max(settings.idleResume, 0) + interval) : end
+    }
+
     /// When a zoomed picture goes back to fit: `idleResume` after the last input, or sooner
     /// if attract mode acts sooner; nil when attract mode has nothing planned (it then stays).
     var zoomReturn: Double? {

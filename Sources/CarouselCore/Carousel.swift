@@ -153,6 +153,21 @@ public struct Carousel: ViewEngine {
         advance(to: t)
     }
 
+    /// The item autoplay's next step goes to from the item at rest (the next, or the first
+    /// again at the end of a strip that does not wrap); nil when autoplay is not playing or
+    /// there is nowhere to go. A clip there can be made ready before the show moves on.
+    public var autoplayNext: Int? {
+        guard core.attract.isPlaying, itemCount > 1, let here = currentIndex else { return nil }
+        if settings.wrap { return item(forVirtualIndex: Int(position.rounded()) + 1) }
+        return here < itemCount - 1 ? here + 1 : 0
+    }
+
+    /// When autoplay's next step is due, a clip holding the show letting go at `holdEnd`
+    /// (nil: not known); nil when autoplay is paused or off, or the idle-home slide comes first.
+    public func autoplayDue(holdEnd: Double?) -> Double? {
+        core.attract.step(ifLetGoAt: holdEnd)
+    }
+
     public mutating func perform(_ due: AttractSchedule.Due, time t: Double) {
         guard itemCount > 1, let here = currentIndex else { return }
         let base = Int(position.rounded())

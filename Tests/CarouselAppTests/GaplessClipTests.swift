@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import CarouselApp
+
+/// Clip to clip under autoplay, as a kiosk plays them (issue 59, point 4): the clip the show
+/// goes to next is made ready while the one playing ends, in a helper of its own, so its
+/// first frame is waiting when the strip comes to rest on it; a show that goes elsewhere lets
+/// that helper go. Headless (SDL's dummy driver), the event log read as it comes.
+@Suite(.serialized) struct GaplessClipTests {
+    /// Three 3-s clips (a colour a second), alone in a folder.
+    static func clips() throws -> String {
+        let dir = try Fixtures.temporaryFolder("gapless")
+        for name in ["a", "b", "c"] { try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], in: dir, name: name) }
+        return dir
+    }
+
+    @Test func theNextClipIsReadyAsTheStripRestsOnIt() throws {
+        let k = try ControlAPITests.Kiosk([try Self.clips(), "--size", "640x360", "--autoplay", "1"])
+        defer { k.stop() }
+        #expect(k.app.waitFor("video_started", count: 3, timeout: 60), "three clips in turn: \(k.app.lines)")
+        let started = k.app.ofType("video_started")
+        #expect(started.prefix(3).compactMap { $0["index"] as? Int } == [0, 1, 2], "\(started)")
+        // The first started on arrival; each after it was ready ahead, its first frame
+        // drawn in the pass the strip came to rest (the wait from there 0).
+        #expect(started.first?["ahead"] as? Int == 0)
+        for s in started.dropFirst().prefix(2) {
+            #expect(s["ahead"] as? Int == 1 && s["wait_ms"] as? Int == 0, "\(s)")
+        }
+    }
+
+    @Test func aClipMadeReadyForAStepThatDoesNotComeGoes() throws {
+        let k = try ControlAPITests.Kiosk([try Self.clips(), "--size", "640x360", "--autoplay", "1"])
+        defer { k.stop() }
+        let pid = k.app.process.processIdentifier
+        #expect(k.app.waitFor("video_started", count: 1, timeout: 60), "\(k.app.lines)")
+        let playing = ClipWindowTests.videoHelpers(of: pid)
+        // In the clip's last 2 s the next one's helper starts beside it.
+        var helpers = playing
+        for _ in 0..<100 where helpers.count <= playing.count {
+            Thread.sleep(forTimeInterval: 0.03)
+            helpers = ClipWindowTests.videoHelpers(of: pid)
+        }
+        #expect(helpers.count == playing.count + 1, "one more, for the next clip: \(playing) → \(helpers)")
+        // A person goes to the last instead: the clip made ready for 1 goes with the one playing,
+        // and the show waits there (the pause after input), so nothing is made ready anew.
+        #expect(k.probe.request("POST", "/last")?.status == 200)
+        #expect(k.app.waitFor("video_started", count: 2, timeout: 30), "\(k.app.lines)")
+        let started = k.app.ofType("video_started")
+        #expect(started.last?["index"] as? Int == 2 && started.last?["ahead"] as? Int == 0, "\(started)")
+        var left = ClipWindowTests.videoHelpers(of: pid)
+        for _ in 0..<100 where left.count >= helpers.count { Thread.sleep(forTimeInterval: 0.05); left = ClipWindowTests.videoHelpers(of: pid) }
+        Thread.sleep(forTimeInterval: 3.5)  // past the clip's end: no other helper comes
+        left = ClipWindowTests.videoHelpers(of: pid)
+        #expect(left.count == playing.count - 1 || left.count == playing.count, "\(helpers) → \(left)")
+        #expect(Set(left).isDisjoint(with: Set(helpers).subtracting(playing)), "the one made ready is gone: \(helpers) → \(left)")
+    }
+}
+
+/// What decides whether a second helper fits: this machine's memory and a process's.
+@Suite struct SystemMemoryTests {
+    @Test func theMachinesAndAProcesssMemoryAreRead() {
+        let m = SystemMemory.available()
+        #expect(m != nil && m!.available > 0 && m!.available <= m!.total, "\(String(describing: m))")
+        // /proc/PID/status puts a tab after "VmRSS:"; a program of ours holds megabytes.
+        #expect((SystemMemory.resident(of: getpid()) ?? 0) > 1 << 20)
+        #expect(SystemMemory.resident(of: -1) == nil)
+    }
+}
