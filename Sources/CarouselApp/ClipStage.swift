@@ -162,6 +162,17 @@ final class ClipStage {
         } else if let live = source.motion {
             // A web picture's motion plays once downloaded too; until then nothing plays.
             guard let file = playing.localFile(live) else { return }
+            // Paired by name on a server (WebDAV), as a folder's are, and checked as a
+            // folder's are once both are here: two phones' IMG_0001 are two pictures.
+            if RemoteURL.isRemote(source.path), !LivePhotoIdentity.belongTogether(still: local, motion: file) {
+                warn("\(source.path): \(live) is another Live Photo's motion (their content identifiers differ); shown as a still")
+                if failedFiles.count >= 10_000 { failedFiles.removeAll() }
+                failedFiles.insert(source.file)
+                self.item = item
+                self.file = source.file
+                over = true
+                return
+            }
             play = (file, nil)
         } else if case .clip(let range)? = motion {
             play = (local, range)

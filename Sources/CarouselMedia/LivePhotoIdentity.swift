@@ -21,7 +21,7 @@ public enum LivePhotoIdentity {
 
     /// Whether a still and a clip of the same name may be one Live Photo: unless both carry
     /// a content identifier and they differ.
-    static func belongTogether(still: String, motion: String) -> Bool {
+    public static func belongTogether(still: String, motion: String) -> Bool {
         guard let a = identifier(ofStill: still), let b = identifier(ofMotion: motion) else { return true }
         return a == b
     }

@@ -31,6 +31,27 @@ struct DAVRenderTests {
         #expect(FileManager.default.fileExists(atPath: dir + "/cache/remote/index.json"))
     }
 
+    /// A Live Photo on the server pairs by name as in a folder, and its halves' content
+    /// identifiers are checked as a folder's are, once both are downloaded: a still and a clip
+    /// of the same name from two phones (both number from IMG_0001) are not one Live Photo.
+    @Test(arguments: [("C0FFEE-1", "C0FFEE-1", true), ("C0FFEE-1", "BEEF-2", false)])
+    func aLivePhotosHalvesAreCheckedAsAFoldersAre(still: String, motion: String, plays: Bool) throws {
+        let server = try DAVServer()
+        defer { server.stop() }
+        let dir = try Fixtures.temporaryFolder("dav-live")
+        try server.put("/Live/IMG_0001.JPG", ClipFixtures.liveStill(try ImmichRenderTests.jpeg("lime"), identifier: still))
+        let clip = try ClipFixtures.liveMotion(identifier: motion, in: dir, name: "IMG_0001.MOV")
+        try server.put("/Live/IMG_0001.MOV", [UInt8](try Data(contentsOf: URL(fileURLWithPath: clip))))
+        let (out, r) = try CarouselBinary.render([server.address("/Live")], script: "wait 1500\nsnapshot a\n",
+                                                 options: ["--netrc", server.netrc, "--cache-dir", dir + "/cache"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let events = try String(contentsOfFile: out + "/events.jsonl", encoding: .utf8)
+        #expect(events.contains("\"type\":\"video_started\"") == plays, "\(still) / \(motion): \(events) \(r.stderr)")
+        let said = r.stderr.split(separator: "\n").filter { $0.contains("content identifiers differ") }
+        #expect(said.count == (plays ? 0 : 1), "one line when they differ: \(r.stderr)")
+        #expect(!plays || !events.contains("\"items\":2"), "one item, not two")
+    }
+
     @Test func aLoginInTheAddressOrAMissingNetrcIsOneLine() throws {
         for (args, said) in [(["davs://anna:secret@cloud.example/Photos"], "netrc"),
                              (["--netrc", "/nonexistent/netrc", "davs://cloud.example/Photos"], "/nonexistent/netrc"),

@@ -71,22 +71,9 @@ enum MediaFixtures {
         return Array(jpeg[0..<2]) + app1 + Array(jpeg[2...])
     }
 
-    /// `jpeg` with an Exif APP1 holding an Apple maker note whose content identifier
-    /// (tag 0x0011) is `identifier`, as an iPhone writes a Live Photo's still: IFD0 → the Exif
-    /// IFD → the maker note ("Apple iOS", its own IFD, offsets from the note's start).
+    /// `jpeg` with an Apple maker note's content identifier (`ClipFixtures.liveStill`).
     static func withAppleIdentifier(_ jpeg: [UInt8], _ identifier: String) -> [UInt8] {
-        func u16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        func u32(_ v: Int) -> [UInt8] { u16(v >> 16) + u16(v & 0xFFFF) }
-        let text = Array(identifier.utf8) + [0]
-        var note = Array("Apple iOS\0".utf8) + [0, 1] + Array("MM".utf8)
-        note += u16(1) + u16(0x0011) + u16(2) + u32(text.count) + u32(14 + 2 + 12 + 4) + u32(0) + text
-        var tiff = Array("MM".utf8) + u16(42) + u32(8)
-        tiff += u16(1) + u16(0x8769) + u16(4) + u32(1) + u32(8 + 18) + u32(0)             // IFD0: the Exif IFD
-        tiff += u16(1) + u16(0x927C) + u16(7) + u32(note.count) + u32(8 + 18 + 18) + u32(0)  // Exif IFD: the maker note
-        tiff += note
-        let body = Array("Exif\0\0".utf8) + tiff
-        let length = body.count + 2
-        return Array(jpeg[0..<2]) + [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 255)] + body + Array(jpeg[2...])
+        ClipFixtures.liveStill(jpeg, identifier: identifier)
     }
 
     /// The start of a JPEG whose frame header claims `w` × `h`, followed by junk.
