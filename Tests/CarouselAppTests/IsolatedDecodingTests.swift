@@ -2,6 +2,7 @@ import CarouselCore
 @testable import CarouselMedia
 import Foundation
 import Testing
+import TestSupport
 
 /// Decoding in helper processes: what a hostile file can do to a helper stays there.
 @Suite struct IsolatedDecodingTests {
@@ -356,6 +357,26 @@ import Testing
         let owned = DecodeWorkers(decoder: decoder, threads: 1)
         owned.stop()
         #expect(decoder.helperProcesses.isEmpty, "the owner's workers stop them")
+    }
+
+    /// A clip's poster is made in a video helper, which ends once idle for
+    /// `clipHelperIdleSeconds` (a clip then plays in a helper of its own, alone); the picture
+    /// helpers stay. Another poster after that starts one anew.
+    @Test func thePostersHelperEndsOnceIdle() throws {
+        let decoder = IsolatedDecoder(IsolatedDecoder.Settings(executable: CarouselBinary.url.path), helpers: 1, warn: { _ in })
+        defer { decoder.stop() }
+        let pictures = Set(decoder.helperProcesses)
+        let dir = try Fixtures.temporaryFolder("poster-idle")
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0, 1], in: dir, name: "clip")
+        #expect(try decoder.decode(Self.source(clip), fittingIn: Self.box).width > 0)
+        let posters = Set(decoder.helperProcesses).subtracting(pictures)
+        #expect(posters.count == 1 && posters.allSatisfy(Self.isRunning), "a video helper made the poster")
+        Thread.sleep(forTimeInterval: IsolatedDecoder.clipHelperIdleSeconds * 0.5)
+        #expect(posters.allSatisfy(Self.isRunning), "not before it has been idle its time")
+        for _ in 0..<60 where posters.contains(where: Self.isRunning) { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(!posters.contains(where: Self.isRunning), "ended once idle")
+        #expect(Set(decoder.helperProcesses) == pictures, "the picture helpers stay")
+        #expect(try decoder.decode(Self.source(clip), fittingIn: Self.box).width > 0, "a poster after it starts one anew")
     }
 
     @Test func stoppingLeavesNoHelperRunning() throws {

@@ -305,13 +305,41 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
     }
 
     private func checkIn(_ helper: HelperProcess) {
-        let kept = lock.withLock { () -> Bool in
+        let kept = lock.withLock { () -> Int? in
             busy.remove(helper.pid)
-            guard !stopped else { return false }
+            guard !stopped else { return nil }
             idle.append(helper)
-            return true
+            checkIns += 1
+            idleTurn[helper.pid] = checkIns
+            return checkIns
         }
-        if !kept { helper.terminate() }
+        guard let turn = kept else { return helper.terminate() }
+        if kind == .clips { retireIfStillIdle(helper, turn: turn) }
+    }
+
+    /// Seconds a clips' poster helper waits idle before it ends: a clip plays in a helper of
+    /// its own, and the poster helper beside it held 36 MB (after a 4K HEVC 10-bit poster,
+    /// libav's pools: far more) while it played; posters asked for together (a strip's
+    /// neighbours) still share one.
+    static let clipHelperIdleSeconds = 3.0
+    private var checkIns = 0
+    /// Each idle helper's check-in number: a retirement planned for an earlier one is void.
+    private var idleTurn: [pid_t: Int] = [:]
+
+    /// Ends `helper` if, `clipHelperIdleSeconds` after its check-in number `turn`, it is idle
+    /// still from that check-in (no decode has taken it since).
+    private func retireIfStillIdle(_ helper: HelperProcess, turn: Int) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.clipHelperIdleSeconds) { [weak self] in
+            guard let self else { return }
+            let retire = lock.withLock { () -> Bool in
+                guard idleTurn[helper.pid] == turn, let i = idle.firstIndex(where: { $0.pid == helper.pid }) else { return false }
+                idle.remove(at: i)
+                live[helper.pid] = nil
+                idleTurn[helper.pid] = nil
+                return true
+            }
+            if retire { helper.terminate() }
+        }
     }
 
     /// Kills `helper`, remembers the file that did it, and starts a replacement at once.
@@ -320,6 +348,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         helper.terminate()
         let keepGoing = lock.withLock { () -> Bool in
             live[helper.pid] = nil
+            idleTurn[helper.pid] = nil
             busy.remove(helper.pid)
             killers[file] = reason
             count(&tally)
