@@ -157,9 +157,9 @@ struct BenchReport: Codable, Sendable {
             }
             out += line("first frame after arrival", c.firstFrameMs.map { String(format: "%.0f", $0) }.joined(separator: ", ") + " ms")
             if !c.clipGapsMs.isEmpty {
-                out += line("clip to clip under autoplay: rest to first frame",
+                out += line("clip to clip (autoplay)",
                             c.clipGapsMs.map { String(format: "%.0f", $0) }.joined(separator: ", ")
-                            + " ms (\(c.clipsReadyAhead) of \(c.clipGapsMs.count) made ready ahead)")
+                            + " ms from rest to first frame, \(c.clipsReadyAhead) of \(c.clipGapsMs.count) made ready ahead")
             }
             out += line("video helper CPU", c.helperCPUPercent.map { String(format: "%.1f %%", $0) } ?? "–")
             out += line("gst-launch-1.0 on it, as long", c.gstLaunchCPUPercent.map {

@@ -128,7 +128,11 @@ import TestSupport
         #expect(number("gst_launch_cpu_percent") >= 0 && number("gst_launch_peak_rss_mb") > 1, "kiosk/setup installs gst-launch-1.0")
         #expect(number("helper_peak_rss_mb") > 1 && number("added_rss_mb") >= 0)
         let goals = (json["targets"] as? [[String: Any]] ?? []).compactMap { $0["goal"] as? String }
-        #expect(goals.contains("video helper CPU within 1.2x gst-launch-1.0") && goals.count == 11, "\(goals)")
+        #expect(goals.contains("video helper CPU within 1.2x gst-launch-1.0") && goals.count == 12, "\(goals)")
+        // Clip to clip under autoplay (b's 4 s, then d's 2 s, then b again, in 8 s): each
+        // arrival's wait from rest to the first frame, and how many were made ready ahead.
+        let gaps = clips["clip_gap_ms"] as? [Double] ?? []
+        #expect(!gaps.isEmpty && gaps.allSatisfy { $0 >= 0 } && number("clips_ready_ahead") >= 1, "\(clips)")
     }
 
     /// The wall: the vertical mix with pictures opened and closed, thumbnails counted.
