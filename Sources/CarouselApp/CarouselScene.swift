@@ -21,6 +21,9 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private let clip: ClipStage?
     /// Whether the engine was told the clip holds the show.
     private var holding = false
+    /// When the strip last came to rest (its settle's end, not the pass that saw it): a
+    /// group's clip is timed from it.
+    private var restedAt: Double?
     /// What `--caption-format` says of each picture shown, its file read once at rest.
     private let captionFacts: CaptionFacts
 
@@ -58,7 +61,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public var activity: ViewActivity {
         ViewActivity(moving: engine.isAnimating || engine.kenBurnsMoving || pipeline.detail?.isUploading == true,
                      held: engine.isInteracting,
-                     nextStep: [engine.nextScheduledTime, clip?.nextDue].compactMap { $0 }.min())
+                     nextStep: [engine.nextScheduledTime, clip?.nextDue].compactMap { $0 }.min(),
+                     heldUntil: clip?.remaining(at: engine.time).map { engine.time + $0 })
     }
 
     /// The clip playing in the centre, as `carousel bench` measures it.
@@ -265,6 +269,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         var rebuilt = false
         for e in engine.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
+            if case .settled = e.kind { restedAt = e.time }
             if case .settled(let index) = e.kind, pipeline.loading.reshufflesEachPass,
                passes.settled(at: index, count: sources.count) {
                 reshuffle()
@@ -300,7 +305,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         // (two of a 4K HEVC clip would need more than a 1 GB board has).
         if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil { item = nil }
         clip.show(item.map { sources[$0] }, motion: item.flatMap(pipeline.motion(of:)), item: item,
-                  loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, at: engine.time)
+                  loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, restedAt: restedAt, at: engine.time)
         clip.setPaused(engine.isPaused, at: engine.time)
         // `carousel render` draws what each advance leaves: the frame due then is up.
         if pipeline.loading.waitsForImages { _ = try clip.pump(at: engine.time) }

@@ -91,6 +91,10 @@ final class ClipStage {
         var since: Double
     }
 
+    /// In a group, the longest a clip's clock goes back to the strip's rest (a clip started
+    /// long after, the screen lit again, starts from its own start).
+    static let restKept = 5.0
+
     /// Seconds an upcoming clip waits for the strip to rest on it before its helper goes
     /// (the show went elsewhere, a finger holds the strip).
     static let upcomingKept = ClipPreparation.lead + 8
@@ -137,7 +141,8 @@ final class ClipStage {
     /// goes on; another file there (a reload) starts anew. `box`: the most the clip is shown
     /// at, in pixels (a picture's box in the scene): its frames come no larger than its
     /// longer side either way, whichever way the clip is turned.
-    func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, box: Size? = nil, at time: Double) {
+    func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, box: Size? = nil,
+              restedAt: Double? = nil, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         end(at: time)
         // The clip made ready for this item plays now (it stays ready while the strip moves
@@ -186,7 +191,7 @@ final class ClipStage {
         file = source.file
         isMotion = !source.isClip
         // An animation plays as often as its file says, whatever is asked here.
-        loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop
+        loops = isAnimation ? false : isMotion ? playing.motion == .loop : loop && !playing.holdsGroup
         playingPath = play.path
         maxSide = box.map { Int(max($0.width, $0.height).rounded(.up)) }
         withSound = source.isClip && openSound()
@@ -208,8 +213,12 @@ final class ClipStage {
         started = time
         holdsShow = !loops && !isMotion
         // Live, the clock starts with the first frame (it shows at once); rendered, at the
-        // time it arrived, so a frame's place in the script never depends on the decoder's speed.
-        pacing = FramePacing(start: waits ? time : nil)
+        // time it arrived, so a frame's place in the script never depends on the decoder's
+        // speed; in a group, at the instant the strip came to rest (`restedAt`, the same on
+        // every screen), the frames before a late first one passed over, so that each screen
+        // shows the same frame at each refresh.
+        let rest = restedAt.flatMap { time - $0 < Self.restKept ? $0 : nil } ?? time
+        pacing = FramePacing(start: waits ? time : playing.holdsGroup && !isMotion ? rest : nil)
     }
 
     /// Stops the clip and the one made ready (the screen went dark, the view changed): their

@@ -43,6 +43,10 @@ public struct ClipPlaying: Sendable {
     public var motion: MotionPlay
     /// A clip's sound plays too (`--audio`); a picture's own motion stays silent.
     public var sound = false
+    /// In a group with autoplay (`--group`, whose timeline steps the show instead of the
+    /// view's autoplay): a clip plays once and holds the group's show until its end, its
+    /// frames timed from the instant the strip came to rest on it, on every screen alike.
+    public var holdsGroup = false
     /// The file a clip's source plays from: a file's own path, a web clip's cached copy once
     /// it is downloaded whole (its poster's decode fetched it), nil until then. Never waits.
     public var localFile: @Sendable (String) -> String? = { $0 }

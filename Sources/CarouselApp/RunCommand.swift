@@ -203,12 +203,20 @@ public struct RunCommand: ParsableCommand {
             earlyLoadings = nil
             var behaviour = current.behaviour
             if group != nil { behaviour.autoplay = nil }
+            let perView = loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
+                                           backdrops: current.view.fill != .none)
+            // In a group with autoplay a clip holds the group's show as autoplay's own would.
+            let holdsGroup = group != nil && current.behaviour.autoplay != nil
+            let loading = { (size: ThumbnailCache.Size?) -> ImageLoading in
+                var made = perView(size)
+                made.clips?.holdsGroup = holdsGroup
+                return made
+            }
             let scene = try view.makeScene(
                 sources: found, viewport: compositor.viewport(physical: renderer.outputSize), behaviour: behaviour,
                 renderer: renderer, painter: current.view.painter(text: text, renderer: renderer, viewport: compositor.viewport(physical: renderer.outputSize),
                                                                 decoder: current.source.decoderSettings),
-                loading: loadings.perView(wake: EventQueue.wakeUp, thumbnails: thumbnails, previews: thumbnails,
-                                          backdrops: current.view.fill != .none),
+                loading: loading,
                 log: log, time: clock.now(), timeOrigin: clockOrigin, wake: EventQueue.wakeUp, warn: RemoteSources.warnUnlessSaid)
             try scene.apply(.emptyMessage(current.source.emptyMessage))
             if let level = pressure?.level, level != .normal { try scene.apply(.memoryPressure(level, time: clock.now())) }

@@ -55,7 +55,8 @@ public final class ScenePair: Scene {
     private var viewport: Size { active.state.viewport }
     public var activity: ViewActivity {
         let shown = active.activity
-        var pair = ViewActivity(moving: shown.moving || morph != nil, held: shown.held || pressedBack, nextStep: shown.nextStep)
+        var pair = ViewActivity(moving: shown.moving || morph != nil, held: shown.held || pressedBack, nextStep: shown.nextStep,
+                                heldUntil: morph == nil ? shown.heldUntil : nil)
         // An opened view goes home by itself once nobody has touched it for `idleHome`.
         if opened != nil, shown.resting, let idleHome {
             pair.nextStep = [shown.nextStep, lastInput + idleHome].compactMap { $0 }.min()

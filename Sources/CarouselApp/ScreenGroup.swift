@@ -148,6 +148,15 @@ final class ScreenGroup {
                 record(now, t, p ? "paused" : "playing", [])
             }
         }
+        // A clip holding the show here holds the group's: every screen playing it makes the
+        // same hold, until its end on the shared clock.
+        let activity = scene.activity
+        if steps.isEmpty, activity.resting, let until = activity.heldUntil, let focus = scene.state.focus,
+           let hold = member.hold(focus, until: until + offset, at: t, count: count) {
+            channel?.send(hold)
+            record(now, t, "hold", [("item", .int(focus)), ("at_ms", .double(hold.time * 1000)),
+                                    ("until_ms", .double(GroupTimeline.microseconds(until + offset) * 1000))])
+        }
         return (steps, pause)
     }
 

@@ -7,11 +7,16 @@ public struct ViewActivity: Equatable, Sendable {
     public var held: Bool
     /// When it next moves by itself while at rest (autoplay), nil for never: the loop sleeps until then.
     public var nextStep: Double?
+    /// When the item in focus lets the show go (a clip that holds it ends), on the loop's
+    /// clock; nil: it does not hold the show, or its end is not known yet. A group holds it
+    /// until then (`ScreenGroup`).
+    public var heldUntil: Double?
 
-    public init(moving: Bool, held: Bool, nextStep: Double? = nil) {
+    public init(moving: Bool, held: Bool, nextStep: Double? = nil, heldUntil: Double? = nil) {
         self.moving = moving
         self.held = held
         self.nextStep = nextStep
+        self.heldUntil = heldUntil
     }
 
     /// Neither moving nor held: what may change what is on screen (a new catalog, a broken

@@ -102,6 +102,25 @@ public struct GroupMember: Sendable {
         return command
     }
 
+    /// The item in focus, `item`, is a clip that lets the show go at shared instant `end`
+    /// (its start plus its length): the group holds it until then, as one screen's autoplay
+    /// would, when that is past the group's next step. A command for the whole group, made
+    /// at the instant the group put the item there (a microsecond after, so that it follows
+    /// the command that did): every screen makes the same from the same clip, and the one of
+    /// any screen that sorts last holds for all. Nil when there is nothing to hold (no
+    /// autoplay, paused, another item due, the clip ends before the step, already held).
+    public mutating func hold(_ item: Int, until end: Double, at t: Double, count: Int) -> Command? {
+        guard let interval = timeline.interval, !timeline.isPaused, !announcing, end.isFinite, count > 0,
+              timeline.item(at: t, count: count) == item, let next = timeline.nextStep(after: t) else { return nil }
+        let until = GroupTimeline.microseconds(end)
+        guard until > next else { return nil }
+        let time = GroupTimeline.microseconds(timeline.since(t) + 1e-6)
+        if let last = timeline.last, last.time >= time { return nil }
+        let command = Command(time: time, screen: screen, action: .show(item: item, idle: until - time - interval))
+        guard hear(command) else { return nil }
+        return command
+    }
+
     /// This screen's own command is still to take effect.
     public var announcing: Bool { pending.contains { $0.screen == screen } }
 

@@ -165,4 +165,41 @@ import Testing
         // And forward again: the right item at once.
         do { let r = a.pass(at: t + 80, count: 7, shown: 3, resting: true, paused: false); #expect(r == [.show(item: 110 % 7, forward: false)]) }
     }
+
+    /// A clip longer than the interval holds the whole group, as it holds one screen's
+    /// autoplay: the screens playing it make the same hold from the instant the group put it
+    /// there, the next step comes at its end, and a person's later command still wins.
+    @Test func aClipLongerThanTheIntervalHoldsTheGroupUntilItEnds() {
+        var a = member("a"), b = member("b")
+        let since = Self.epoch + 8  // the group's step to item 1, a 20-s clip resting 0.35 s later
+        _ = a.pass(at: since + 0.4, count: 5, shown: 1, resting: true, paused: false)
+        _ = b.pass(at: since + 0.4, count: 5, shown: 1, resting: true, paused: false)
+        #expect(a.hold(1, until: since + 0.35 + 3, at: since + 0.4, count: 5) == nil, "a 3-s clip ends before the step at 16")
+        #expect(a.hold(2, until: since + 30, at: since + 0.4, count: 5) == nil, "not the group's item")
+        let held = a.hold(1, until: since + 20.35, at: since + 0.4, count: 5)
+        #expect(held?.time == since + 1e-6, "made at the instant the item came, after it")
+        #expect(a.hold(1, until: since + 20.35, at: since + 0.5, count: 5) == nil, "made once")
+        // b makes its own from the same clip (its clock a millisecond apart), and hears a's.
+        let theirs = b.hold(1, until: since + 20.351, at: since + 0.41, count: 5)
+        #expect(theirs != nil)
+        if let held { b.hear(held) }
+        if let theirs { a.hear(theirs) }
+        for t in [since + 8, since + 12, since + 20.3] {
+            #expect(a.pass(at: t, count: 5, shown: 1, resting: true, paused: false).isEmpty, "held at \(t - since)")
+            #expect(b.pass(at: t, count: 5, shown: 1, resting: true, paused: false).isEmpty)
+        }
+        // One hold won on both (b's, sorting last): both step at its end, together.
+        #expect(a.timeline == b.timeline && a.nextDue(after: since + 20.3) == since + 20.351)
+        #expect(a.pass(at: since + 20.36, count: 5, shown: 1, resting: true, paused: false) == [.show(item: 2, forward: true)])
+        #expect(b.pass(at: since + 20.36, count: 5, shown: 1, resting: true, paused: false) == [.show(item: 2, forward: true)])
+        // Then every interval again.
+        #expect(a.nextDue(after: since + 20.4) == since + 28.351)
+        // A person's command during a hold wins over it.
+        var c = member("c")
+        _ = c.pass(at: since + 0.4, count: 5, shown: 1, resting: true, paused: false)
+        _ = c.hold(1, until: since + 60, at: since + 0.4, count: 5)
+        let swipe = GroupMember.Command(time: since + 5, screen: "z", action: .show(item: 4, idle: 30))
+        c.hear(swipe)
+        #expect(c.pass(at: since + 5, count: 5, shown: 1, resting: true, paused: false) == [.show(item: 4, forward: false)])
+    }
 }
