@@ -21,6 +21,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private let clip: ClipStage?
     /// Whether the engine was told the clip holds the show.
     private var holding = false
+    /// Where and when a group's timeline steps the show next (`SceneChange.nextStep`).
+    private var groupNext: (item: Int, at: Double)?
     /// When the strip last came to rest (its settle's end, not the pass that saw it): a
     /// group's clip is timed from it.
     private var restedAt: Double?
@@ -90,6 +92,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
         case .seek(let seek, let t):
             clip?.seek(seek, at: t)
             followHold()
+        case .nextStep(let next): groupNext = next
         case .back, .open: break
         }
     }
@@ -319,12 +322,15 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// clip's poster is decoded (its decode fetched a web clip).
     private func prepareNextClip() {
         guard let clip, !pipeline.loading.waitsForImages, engine.position == engine.position.rounded(), engine.fade == nil,
-              !engine.isInteracting, let next = engine.autoplayNext, next != engine.currentIndex, sources[next].isClip,
-              clip.preparedItem != next, pipeline.feed.outcome(for: next) != nil else { return }
+              !engine.isInteracting, let next = engine.autoplayNext ?? groupNext?.item, next != engine.currentIndex,
+              next < sources.count, sources[next].isClip, clip.preparedItem != next, pipeline.feed.outcome(for: next) != nil
+        else { return }
         let now = engine.time
-        // A person's input while the clip played puts the step after the usual pause.
+        // A person's input while the clip played puts the step after the usual pause; a
+        // group's step is where its timeline says (a clip's hold included).
         let end = clip.holdsShow ? clip.remaining(at: now).map { now + $0 } : nil
-        guard ClipPreparation.isDue(remaining: engine.autoplayDue(holdEnd: end).map { $0 - now }) else { return }
+        let due = engine.autoplayNext != nil ? engine.autoplayDue(holdEnd: end) : groupNext?.at
+        guard ClipPreparation.isDue(remaining: due.map { $0 - now }) else { return }
         if clip.isDecoding {
             guard let memory = SystemMemory.available(), let helper = clip.helperResident,
                   ClipPreparation.memoryAllows(availableBytes: memory.available, totalBytes: memory.total, helperBytes: helper)

@@ -137,6 +137,7 @@ struct InteractiveLoop {
                 // the advance, so that a motion ending in it lets the screen follow at once.
                 let (steps, pause) = group.pass(now: now, scene: scene, paused: paused)
                 for step in steps { try scene.handle(step) }
+                try scene.apply(.nextStep(group.upcoming(now: now, count: scene.sources.count)))
                 if !steps.isEmpty { needsDraw = true }
                 if let pause { paused = pause }
             }

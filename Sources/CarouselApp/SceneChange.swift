@@ -24,6 +24,9 @@ public enum SceneChange: Sendable {
     /// J, L, a remote's rewind or fast-forward key, or a remote `seek`: the clip playing
     /// in focus moves.
     case seek(ClipSeek, time: Double)
+    /// Where the show steps next and when (the loop's clock), when a group's timeline steps
+    /// it instead of the view's autoplay; nil: it does not. A clip there is made ready.
+    case nextStep((item: Int, at: Double)?)
 
     /// What an empty view says until told otherwise.
     public static let noPictures = "No images found"

@@ -157,7 +157,7 @@ public final class ScenePair: Scene {
             try wall.apply(change)
         case .emptyMessage:
             try wall.apply(change)
-        case .screenOff, .screenOn, .seek:
+        case .screenOff, .screenOn, .seek, .nextStep:
             try active.apply(change)
         case .texturesLost, .memoryPressure:
             if case .memoryPressure(.normal, _) = change {} else { parked = nil }

@@ -160,6 +160,13 @@ final class ScreenGroup {
         return (steps, pause)
     }
 
+    /// The group's next step after `now` and its item, on the loop's clock (a clip there is
+    /// made ready, as autoplay's next is).
+    func upcoming(now: Double, count: Int) -> (item: Int, at: Double)? {
+        let offset = wallOffset()
+        return member.upcoming(after: now + offset, count: count).map { ($0.item, $0.at - offset) }
+    }
+
     /// When the loop must wake for the group (a command's instant, the next step), on the
     /// loop's clock.
     func nextDue(now: Double) -> Double? {

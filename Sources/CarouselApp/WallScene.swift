@@ -204,7 +204,7 @@ public final class WallScene: EngineScene, OpeningScene {
             try engineMoved()
             pipeline.record("memory_pressure", at: t, ["level": .string(level.rawValue)])
         case .emptyMessage(let message): emptyMessage = message
-        case .back, .open, .seek: break
+        case .back, .open, .seek, .nextStep: break
         }
     }
 

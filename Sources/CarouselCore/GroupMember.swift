@@ -121,6 +121,13 @@ public struct GroupMember: Sendable {
         return command
     }
 
+    /// The group's next step after `t`: its instant and the item it shows then; nil while the
+    /// show does not step (no autoplay, paused). A clip there can be made ready.
+    public func upcoming(after t: Double, count: Int) -> (item: Int, at: Double)? {
+        guard let at = timeline.nextStep(after: t), let item = timeline.item(at: at, count: count) else { return nil }
+        return (item, at)
+    }
+
     /// This screen's own command is still to take effect.
     public var announcing: Bool { pending.contains { $0.screen == screen } }
 

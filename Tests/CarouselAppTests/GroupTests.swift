@@ -110,6 +110,25 @@ struct GroupTests {
         #expect(next[0] != nil && next[0] == next[1], "\(next)")
     }
 
+    /// Clip to clip in a group: the group's next step is known ahead, so each screen makes
+    /// the next clip ready in the last seconds of the one playing and shows its first frame
+    /// as the strip comes to rest, every screen from the same instant.
+    @Test func theNextClipIsReadyOnEveryScreen() throws {
+        let broker = try MosquittoBroker()
+        let folder = try GaplessClipTests.clips()
+        let a = try Self.screen("a", broker: broker, folder: folder)
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        let b = try Self.screen("b", broker: broker, folder: folder)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        for s in [a, b] {
+            #expect(Poll.until(40) { s.ofType("video_started").count >= 3 }, "\(s.lines)")
+            let started = s.ofType("video_started")
+            // The clip shown at start may have begun on arrival; each one after, ready ahead.
+            #expect(started.dropFirst().prefix(2).allSatisfy { $0["ahead"] as? Int == 1 }, "\(started)")
+        }
+        #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
+    }
+
     @Test func theBrokerGoingAwayChangesNothingAndWhatIsNotAGroupMessageIsRefused() throws {
         let broker = try MosquittoBroker()
         let folder = try Fixtures.imageFolder()
