@@ -20,7 +20,10 @@ import TestSupport
         defer { k.stop() }
         #expect(k.app.waitFor("video_started", count: 3, timeout: 60), "three clips in turn: \(k.app.lines)")
         let started = k.app.ofType("video_started")
-        #expect(started.prefix(3).compactMap { $0["index"] as? Int } == [0, 1, 2], "\(started)")
+        // In autoplay's order (beside a busy loop autoplay may leave the first before its
+        // poster is made, and a clip starts after its poster: the first to play may be 1).
+        let order = started.prefix(3).compactMap { $0["index"] as? Int }
+        #expect(order.count == 3 && zip(order, order.dropFirst()).allSatisfy { ($0 + 1) % 3 == $1 }, "\(started)")
         // The first started on arrival; each after it was ready ahead, its first frame
         // drawn in the pass the strip came to rest (the wait from there 0).
         #expect(started.first?["ahead"] as? Int == 0)

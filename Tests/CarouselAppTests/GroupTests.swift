@@ -77,7 +77,7 @@ struct GroupTests {
 
     /// A clip longer than the interval holds the whole group (issue 59, point 5): both
     /// screens play it to its end, neither steps on at the interval, and both step on at one
-    /// instant after it; each has made the hold, the same on both.
+    /// instant after it, held by the hold a screen made.
     @Test func aClipLongerThanTheIntervalHoldsEveryScreen() throws {
         let broker = try MosquittoBroker()
         let folder = try Fixtures.temporaryFolder("group-clip")
@@ -103,8 +103,11 @@ struct GroupTests {
             #expect(after.since - onClip.since < 6_000, "and no longer: \(steps)")
             #expect(s.ofType("video_started").contains { $0["index"] as? Int == 1 }, "\(s.lines)")
             #expect(s.ofType("video_ended").contains { $0["index"] as? Int == 1 }, "played to its end: \(s.lines)")
-            #expect(s.ofType("group").contains { $0["action"] as? String == "hold" && $0["item"] as? Int == 1 }, "\(s.ofType("group"))")
         }
+        // Each screen playing it makes the hold unless it heard another's first (beside a busy
+        // loop one screen's helper opened the clip after the other's hold had come).
+        let holders = [a, b].filter { $0.ofType("group").contains { $0["action"] as? String == "hold" && $0["item"] as? Int == 1 } }
+        #expect(!holders.isEmpty, "\(a.ofType("group")) \(b.ofType("group"))")
         // The step after it began at one instant on both.
         let next = [a, b].map { Self.steps($0).first { $0.to == 2 }?.since }
         #expect(next[0] != nil && next[0] == next[1], "\(next)")
