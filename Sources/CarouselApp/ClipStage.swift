@@ -294,7 +294,9 @@ final class ClipStage {
     /// it does not hold the show or its length is not known.
     func remaining(at now: Double) -> Double? {
         guard holdsShow, let player, pausedSince == nil else { return nil }
-        let end = player.shape?.duration.map { now + max(0, $0 - position) }
+        // Its clock's start, once set (at the first frame, or in a group at the strip's rest,
+        // before any frame came), plus its length; until then from now.
+        let end = player.shape?.duration.map { length in pacing.start.map { $0 + length } ?? now + max(0, length - position) }
         let limit = playing.maxSeconds.map { started + $0 }
         guard let until = [end, limit].compactMap({ $0 }).min() else { return nil }
         return max(0, until - now)

@@ -24,9 +24,9 @@ import TestSupport
         // poster is made, and a clip starts after its poster: the first to play may be 1).
         let order = started.prefix(3).compactMap { $0["index"] as? Int }
         #expect(order.count == 3 && zip(order, order.dropFirst()).allSatisfy { ($0 + 1) % 3 == $1 }, "\(started)")
-        // The first started on arrival; each after it was ready ahead, its first frame
-        // drawn in the pass the strip came to rest (the wait from there 0).
-        #expect(started.first?["ahead"] as? Int == 0)
+        // Each after the first was ready ahead, its first frame drawn in the pass the strip
+        // came to rest (the wait from there 0). (The first too, when autoplay left the first
+        // item before its poster was made: the next was made ready in that item's interval.)
         for s in started.dropFirst().prefix(2) {
             #expect(s["ahead"] as? Int == 1 && s["wait_ms"] as? Int == 0, "\(s)")
         }
@@ -37,6 +37,9 @@ import TestSupport
         defer { k.stop() }
         let pid = k.app.process.processIdentifier
         #expect(k.app.waitFor("video_started", count: 1, timeout: 60), "\(k.app.lines)")
+        // The first to play (autoplay may leave the first item before its poster is made).
+        let first = k.app.ofType("video_started").first?["index"] as? Int ?? 0
+        let elsewhere = (first + 2) % 3  // neither it nor the next, which is made ready
         let before = Set(ClipWindowTests.videoHelpers(of: pid))
         // In the clip's last 2 s the next one's helper starts beside it (the posters' helper,
         // idle, may end meanwhile).
@@ -46,22 +49,20 @@ import TestSupport
             prepared = ClipWindowTests.videoHelpers(of: pid).first { !before.contains($0) }
         }
         #expect(prepared != nil, "a helper for the next clip while the first plays: \(before), \(k.app.lines)")
-        // A person goes to the last instead: the clip made ready for 1 goes with the one playing,
-        // and the show waits there (the pause after input), so nothing is made ready anew.
-        #expect(k.probe.request("POST", "/last")?.status == 200)
-        #expect(k.app.waitFor("video_started", count: 2, timeout: 30), "\(k.app.lines)")
+        // A person goes elsewhere instead: the clip made ready for the next goes with the one
+        // playing, and the clip there starts on arrival.
+        #expect(k.probe.request("POST", "/goto", body: #"{"index": \#(elsewhere)}"#)?.status == 200)
+        // (Under ThreadSanitizer the first clip may end, and the show take the one made ready,
+        // before the command arrives: then that one goes instead.)
+        #expect(Poll.until(30) { k.app.ofType("video_started").last?["index"] as? Int == elsewhere }, "\(k.app.lines)")
         let started = k.app.ofType("video_started")
-        #expect(started.last?["index"] as? Int == 2 && started.last?["ahead"] as? Int == 0, "\(started)")
+        if started.count == 2 { #expect(started.last?["ahead"] as? Int == 0, "\(started)") }
         var left = ClipWindowTests.videoHelpers(of: pid)
         for _ in 0..<100 where prepared.map(left.contains) == true {
             Thread.sleep(forTimeInterval: 0.05)
             left = ClipWindowTests.videoHelpers(of: pid)
         }
         #expect(prepared.map { !left.contains($0) } == true, "the one made ready is gone: \(String(describing: prepared)) in \(left)")
-        Thread.sleep(forTimeInterval: 3.5)  // past the last clip's end: no other is made ready
-        left = ClipWindowTests.videoHelpers(of: pid)
-        #expect(left.count <= 2, "the last clip's, and at most the posters': \(left)")
-        #expect(k.app.ofType("video_started").count == 2)
     }
 }
 
