@@ -179,7 +179,8 @@ struct InteractiveWindowTests {
         #expect(app.ofType("catalog_changed").first?["added"] as? Int == 1)
         app.waitForRest()
         try x.xdotool(["mousemove", "--window", wid, "100", "480", "click", "1"])
-        #expect(app.waitFor("view", count: 1))
+        // 30 s: in ThreadSanitizer's whole suite, beside a dozen other programs, 10 s passed once.
+        #expect(app.waitFor("view", count: 1, timeout: 30), "\(app.lines.suffix(8))")
         #expect(app.ofType("view").first?["index"] as? Int == 10, "\(app.ofType("view"))")
         app.process.terminate()
         #expect(Self.waitForExit(app))
