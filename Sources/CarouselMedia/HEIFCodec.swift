@@ -131,7 +131,10 @@ public enum HEIFCodec {
 
     private static func verify(_ error: heif_error, _ path: String) throws(ImageError) {
         guard error.code != heif_error_Ok else { return }
-        let text = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
+        // libheif's messages may end in a newline (libheif 1.15's "…supported brands.\n"):
+        // the reason stays one line.
+        let text = error.message.map { String(cString: $0).split(whereSeparator: \.isNewline).joined(separator: " ") }
+            ?? "error \(error.code.rawValue)"
         switch error.code {
         case heif_error_Unsupported_filetype, heif_error_Unsupported_feature:
             throw ImageError(path: path, reason: "uses a HEIF feature that is not supported (\(text))")

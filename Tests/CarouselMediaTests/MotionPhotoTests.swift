@@ -96,6 +96,14 @@ import TestSupport
         let fd = open(dir + "/mp.heic", O_RDONLY)
         defer { close(fd) }
         #expect(MotionPhoto.locate(file: fd)?.length == clip.count)
+        // An MP4 appended bare (no `mpvd`) is no HEIC libheif reads: a broken picture, its
+        // reason one line (libheif's message ends in a newline).
+        do throws(ImageError) {
+            _ = try HEIFCodec.decode(heic + clip, fittingIn: Size(width: 64, height: 64), path: "bare.heic") { _, _ throws(ImageError) in }
+            Issue.record("decoded")
+        } catch {
+            #expect(error.reason.contains("not supported") && !error.reason.contains("\n"), "\(error.reason)")
+        }
     }
 
     @Test func theHelperFindsItBesideThePicture() throws {
