@@ -24,12 +24,5 @@ public enum ProcessStats {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    private static func statusField(_ name: String) -> Int {
-        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
-        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-            let digits = line.split(separator: " ").dropFirst().first { Int($0) != nil }
-            return (digits.flatMap { Int($0) } ?? 0) * 1024
-        }
-        return 0
-    }
+    private static func statusField(_ name: String) -> Int { SystemMemory.status(name, of: "self") ?? 0 }
 }

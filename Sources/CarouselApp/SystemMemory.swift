@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 #endif
 
-/// The machine's memory as the kernel counts it (/proc/meminfo), and a process's resident
-/// memory (/proc/PID/status): what decides whether a second video helper fits.
-enum SystemMemory {
+/// The machine's memory as the kernel counts it (/proc/meminfo), and a process's memory
+/// (/proc/PID/status): what decides whether a second video helper fits, and what
+/// `ProcessStats` and `carousel bench` report.
+public enum SystemMemory {
     /// MemAvailable and MemTotal, bytes; nil where they cannot be read.
     static func available() -> (available: Int, total: Int)? {
         guard let text = try? String(contentsOfFile: "/proc/meminfo", encoding: .utf8) else { return nil }
@@ -15,9 +16,13 @@ enum SystemMemory {
     }
 
     /// The resident memory of process `pid` (VmRSS), bytes; nil once it is gone.
-    static func resident(of pid: pid_t) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        return field(["VmRSS"], in: text)["VmRSS"]
+    static func resident(of pid: pid_t) -> Int? { status("VmRSS", of: "\(pid)") }
+
+    /// A `kB` field of /proc/`process`/status ("self", or a process id), bytes; nil when
+    /// the process is gone or has no such field.
+    public static func status(_ name: String, of process: String) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
+        return field([name], in: text)[name]
     }
 
     /// `Name: N kB` lines, in bytes.

@@ -30,12 +30,7 @@ enum ProcessProbe {
     }
 
     /// Peak resident memory, bytes (status's VmHWM).
-    static func peakResident(_ pid: pid_t) -> Int? {
-        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
-        return kb * 1024
-    }
+    static func peakResident(_ pid: pid_t) -> Int? { SystemMemory.status("VmHWM", of: "\(pid)") }
 
     static func threads(_ pid: pid_t) -> Int? { entries("/proc/\(pid)/task")?.count }
 
