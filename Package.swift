@@ -56,6 +56,9 @@ let package = Package(
         // glibc's GNU extensions and macros (sendmsg with descriptors, memfd seals, wait
         // status, statfs, malloc_trim) as inline functions; links nothing of its own.
         .systemLibrary(name: "CLinux"),
+        // Our only C: the seam through which a sandboxed video helper reaches a hardware
+        // decoder's device nodes (a broker process and a SIGSYS handler; plain system calls).
+        .target(name: "CDeviceBroker"),
 
         // The TOML reader of the config file and manifests: bytes from outside, fuzzed.
         .target(name: "TOMLReader"),
@@ -67,7 +70,7 @@ let package = Package(
         .target(name: "CarouselMedia",
                 dependencies: ["CarouselCore", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
                                "CSPNG", "CWebP", "CGIF", "CTIFF", "CGStreamer",
-                               "CSeccomp", "CCurl", "CLinux"],
+                               "CSeccomp", "CCurl", "CLinux", "CDeviceBroker"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the
         // state the loop publishes. Knows no SDL and no images.
@@ -109,7 +112,7 @@ let package = Package(
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "TestSupport"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "CDeviceBroker", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselCore", "TestSupport"],

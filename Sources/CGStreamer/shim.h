@@ -81,4 +81,15 @@ static inline void kc_gst_set_flags_string(gpointer object, const char *name, co
     g_value_unset(&value);
 }
 static inline GstObject *kc_gst_message_source(GstMessage *m) { return GST_MESSAGE_SRC(m); }
+/* A named element of a pipeline made by gst_parse_launch, or NULL; unref it. */
+static inline GstElement *kc_gst_bin_get_by_name(GstElement *bin, const char *name) {
+    return GST_IS_BIN(bin) ? gst_bin_get_by_name(GST_BIN(bin), name) : NULL;
+}
+/* A string property of an element (its device node, for one), or NULL; free with g_free. */
+static inline gchar *kc_gst_get_string(gpointer object, const char *name) {
+    gchar *value = NULL;
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(object), name)) g_object_get(object, name, &value, NULL);
+    return value;
+}
+
 #endif

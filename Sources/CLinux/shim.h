@@ -27,6 +27,7 @@
 #include <time.h>
 #include <sys/ioctl.h>
 #include <linux/vt.h>        /* VT_ACTIVATE: a kiosk on a text console brings its own VT forward */
+#include <linux/videodev2.h> /* VIDIOC_QUERYCAP: `carousel video-helper --check devices` */
 #include <linux/cec.h>       /* HDMI-CEC: the TV's power and its remote (--cec) */
 #include <unistd.h>
 #include <stdint.h>
@@ -371,6 +372,22 @@ static inline int kc_cec_event(int fd, unsigned short *physical_address, unsigne
         return 1;
     }
     return e.event == CEC_EVENT_LOST_MSGS ? 2 : 0;
+}
+
+/* VIDIOC_QUERYCAP: a V4L2 device's card name into card; 0 or -errno. */
+static inline int kc_v4l2_card(int fd, char *card, size_t cap) {
+    struct v4l2_capability c;
+    memset(&c, 0, sizeof c);
+    if (ioctl(fd, VIDIOC_QUERYCAP, &c) != 0) return -errno;
+    snprintf(card, cap, "%s", (const char *)c.card);
+    return 0;
+}
+
+/* TCGETS (a terminal's attributes), the request a sandbox must refuse on any descriptor:
+   0 or -errno. */
+static inline int kc_terminal_attributes(int fd) {
+    unsigned char attributes[128];
+    return ioctl(fd, 0x5401, attributes) == 0 ? 0 : -errno;
 }
 
 #endif

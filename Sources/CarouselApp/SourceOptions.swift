@@ -31,7 +31,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Memory limit of each decoder process (address space), in MB; a picture needing more is shown as failed. Default: a quarter of this machine's memory, from \(DecodeMemory.floorMB) to \(DecodeMemory.ceilingMB).", valueName: "MB"))
     public var decodeMemory: Int = DecodeMemory.defaultLimitMB
 
-    @Option(help: ArgumentHelp("Which decoders play video clips: auto takes a hardware decoder where the machine has one (V4L2 on a Raspberry Pi, VA-API on Intel and AMD), else software; software never a hardware one. Each clip's log line names its decoder.", valueName: "auto|software"))
+    @Option(help: ArgumentHelp("Which decoders play video clips: auto takes a hardware decoder where the machine has one (V4L2 on a Raspberry Pi, VA-API on Intel and AMD), else software; software never a hardware one; a GStreamer decoder's name (v4l2h264dec, v4l2slh265dec, vah265dec, avdec_h264) puts that one first wherever it can play the clip. Each clip's log line names its decoder.", valueName: "auto|software|NAME"))
     public var videoDecoder: VideoDecoders = .auto
 
     @Option(help: ArgumentHelp("Whether decoder processes may decode without their system-call filter (seccomp), on a machine that cannot install it: required refuses them, so nothing is decoded there and one line says why; optional lets them, with their other limits, and says so once.", valueName: "required|optional"))

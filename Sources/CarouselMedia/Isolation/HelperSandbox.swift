@@ -1,3 +1,4 @@
+import CDeviceBroker
 import CLinux
 import CSeccomp
 import Glibc
@@ -65,8 +66,13 @@ enum HelperSandbox {
     ///   - beyondWhatIsMapped: the limit is `memoryBytes` more than the helper maps now (a
     ///     video helper, which started GStreamer and its plugins first), not in all.
     ///   - alsoAllowed: syscalls a helper of another kind needs beside `allowed`.
+    ///   - devices: a hardware decoder's device nodes the helper may open (the video helper's,
+    ///     `HardwareDevices`): through a broker started now, its opens trapped to it (see
+    ///     CDeviceBroker), and their ioctls allowed by number (`deviceRequestTypes`). Empty:
+    ///     no file at all, no ioctl at all. Not under a sanitizer, whose runtime delays a
+    ///     trapped call's signal (its opens are refused then, as without devices).
     static func enter(memoryBytes: Int, beyondWhatIsMapped: Bool = false,
-                      alsoAllowed: [String] = []) -> (note: String?, addressSpace: Int) {
+                      alsoAllowed: [String] = [], devices: [String] = []) -> (note: String?, addressSpace: Int) {
         // Dies with the main process, even one killed with SIGKILL; already orphaned: leave.
         _ = kc_parent_death_signal(SIGKILL)
         if getppid() == 1 { exit(0) }
@@ -101,7 +107,26 @@ enum HelperSandbox {
         SDLImageCodec.prepare()
         // A sanitizer's shadow memory (terabytes) is not the helper's: there is no limit then.
         let addressSpace = sanitized ? 0 : MemoryBudget.addressSpaceInUse
-        return (installFilter(alsoAllowed: alsoAllowed), addressSpace)
+        let brokered = !devices.isEmpty && !sanitized && startBroker(for: devices)
+        return (installFilter(alsoAllowed: alsoAllowed, brokered: brokered), addressSpace)
+    }
+
+    /// The ioctl request types (the number's second byte, `_IOC_TYPE`) a hardware decoder's
+    /// driver answers: V4L2 ('V': stateful and stateless decoders), the media controller and
+    /// its requests ('|': the stateless API's per-frame controls) and DRM ('d': VA-API's
+    /// render node, DMA-buf export). No other request reaches any driver: not a terminal's,
+    /// not a socket's, not a file system's.
+    static let deviceRequestTypes: [UInt64] = [0x56, 0x7C, 0x64]
+
+    /// Starts the broker of `devices` and the handler of trapped opens; false where it cannot,
+    /// the helper then decoding in software (its log line names the software decoder).
+    private static func startBroker(for devices: [String]) -> Bool {
+        var pointers = devices.map { strdup($0) }
+        defer { pointers.forEach { free($0) } }
+        let started = pointers.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { kc_broker_start($0.baseAddress, Int32($0.count)) }
+        }
+        return started == 0 && kc_broker_install_trap() == 0
     }
 
     /// Whether this build runs under a sanitizer's runtime.
@@ -122,7 +147,10 @@ enum HelperSandbox {
     /// SCMP_ACT_ERRNO, a C macro.
     private static func errno(_ code: Int32) -> UInt32 { 0x0005_0000 | (UInt32(code) & 0xFFFF) }
 
-    private static func installFilter(alsoAllowed: [String]) -> String? {
+    /// SCMP_ACT_TRAP, a C macro: the call raises SIGSYS, whose handler answers it.
+    private static let trap: UInt32 = 0x0003_0000
+
+    private static func installFilter(alsoAllowed: [String], brokered: Bool = false) -> String? {
         guard let filter = seccomp_init(sanitized ? SCMP_ACT_ALLOW : errno(EPERM)) else {
             return "seccomp is not available (seccomp_init failed)"
         }
@@ -145,6 +173,25 @@ enum HelperSandbox {
             } else {
                 var thread = scmp_arg_cmp(arg: 0, op: SCMP_CMP_MASKED_EQ, datum_a: cloneThread, datum_b: cloneThread)
                 _ = seccomp_rule_add_array(filter, SCMP_ACT_ALLOW, clone, 1, &thread)
+            }
+        }
+        if brokered {
+            // Opens go to the broker (which opens only the devices it was given); ioctls reach
+            // only a decoder's kind of driver, by the request's type byte.
+            for name in ["open", "openat"] {
+                let number = seccomp_syscall_resolve_name(name)
+                if number >= 0 { _ = seccomp_rule_add_array(filter, trap, number, 0, nil) }
+            }
+            // GStreamer's V4L2 elements give a decoder's two queues their own copy of the
+            // device's descriptor (gst_v4l2_dup): a copy of what is already open.
+            for name in ["dup", "dup3"] {
+                let number = seccomp_syscall_resolve_name(name)
+                if number >= 0 { _ = seccomp_rule_add_array(filter, SCMP_ACT_ALLOW, number, 0, nil) }
+            }
+            let ioctl = seccomp_syscall_resolve_name("ioctl")
+            for type in deviceRequestTypes {
+                var request = scmp_arg_cmp(arg: 1, op: SCMP_CMP_MASKED_EQ, datum_a: 0xFF00, datum_b: type << 8)
+                _ = seccomp_rule_add_array(filter, SCMP_ACT_ALLOW, ioctl, 1, &request)
             }
         }
         let clone3 = seccomp_syscall_resolve_name("clone3")

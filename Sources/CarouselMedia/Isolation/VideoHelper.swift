@@ -1,4 +1,5 @@
 import CarouselCore
+import CDeviceBroker
 import CLinux
 import Glibc
 
@@ -24,7 +25,10 @@ public enum VideoHelper {
     /// `openTimeout`: seconds a poster, or a clip's opening, may take: the decode timeout the
     /// pool gives every picture (a fixed 5 s failed posters, and clips, on a machine that was
     /// slow to start GStreamer: the clip then played over its item shown as failed).
-    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil, openTimeout: Double = 5) -> Never {
+    /// `devices`: the device nodes handed through the sandbox (nil: `HardwareDevices.present()`;
+    /// none with `--video-decoder software`).
+    public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil, openTimeout: Double = 5,
+                             devices: [String]? = nil) -> Never {
         // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
         setenv("TZ", "UTC0", 1)
         // The screen's profile, read while files can be: animations' frames are converted to
@@ -41,7 +45,7 @@ public enum VideoHelper {
             started = error
         }
         let (unsandboxed, _) = HelperSandbox.enter(memoryBytes: memoryLimitMB << 20, beyondWhatIsMapped: true,
-                                                   alsoAllowed: alsoAllowed)
+                                                   alsoAllowed: alsoAllowed, devices: handed(devices, decoders: decoders))
         let socket = MessageSocket(descriptor: DecoderHelper.socketDescriptor)
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
         var trimmed = true
@@ -90,6 +94,35 @@ public enum VideoHelper {
                 }
             }
         }
+    }
+
+    /// The device nodes a helper hands through its sandbox: none for software decoding, the
+    /// ones named (character devices only) or the machine's.
+    static func handed(_ devices: [String]?, decoders: VideoDecoders) -> [String] {
+        guard decoders != .software else { return [] }
+        return devices.map { $0.filter(HardwareDevices.isCharacterDevice) } ?? HardwareDevices.present()
+    }
+
+    /// `carousel video-helper --check`: starts as `serve` does (GStreamer, then the same
+    /// sandbox with the same devices), says on standard error whether it is sandboxed and
+    /// what was handed through, runs the check and exits with its status.
+    public static func check(_ check: DecoderCheck, frames: Int, memoryLimitMB: Int, decoders: VideoDecoders,
+                             devices: [String]?) -> Never {
+        setenv("TZ", "UTC0", 1)
+        do throws(ImageError) {
+            try GStreamerSetup.initialise(decoders: decoders, alsoLoaded: check.plugins)
+        } catch {
+            _ = "video helper: \(error.reason)\n".withCString { write(2, $0, strlen($0)) }
+            exit(1)
+        }
+        let handed = handed(devices, decoders: decoders)
+        let (unsandboxed, _) = HelperSandbox.enter(memoryBytes: memoryLimitMB << 20, beyondWhatIsMapped: true,
+                                                   alsoAllowed: alsoAllowed, devices: handed)
+        let broker = kc_broker_pid() > 0 ? "through the device broker (process \(kc_broker_pid()))" : "none"
+        let line = "sandbox: " + (unsandboxed.map { "NOT installed: \($0)" } ?? "seccomp filter on every thread")
+            + "; devices handed through: " + (handed.isEmpty ? "none" : handed.joined(separator: " ") + ", " + broker) + "\n"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        exit(check.run(devices: handed, frames: frames))
     }
 
     /// The poster of the clip in `file`, fitted to the job's box (or its part of it, for a zoom).

@@ -19,8 +19,9 @@ enum GStreamerSetup {
     private nonisolated(unsafe) static var state: Result<Void, ImageError>?
     private static let lock = NSLock()
 
-    /// Starts GStreamer (once); `decoders` decides whether hardware decoders may play.
-    static func initialise(decoders: VideoDecoders = .auto) throws(ImageError) {
+    /// Starts GStreamer (once); `decoders` decides whether hardware decoders may play;
+    /// `alsoLoaded`: plugins a `DecoderCheck` needs beside a clip's.
+    static func initialise(decoders: VideoDecoders = .auto, alsoLoaded: [String] = []) throws(ImageError) {
         let outcome = lock.withLock { () -> Result<Void, ImageError> in
             if let state { return state }
             // No fork of gst-plugin-scanner (a sandboxed helper cannot start a process) and no
@@ -41,13 +42,24 @@ enum GStreamerSetup {
             }
             PipelineErrors.install()
             let registry = gst_registry_get()
-            for name in plugins {
+            for name in plugins + alsoLoaded {
                 if let plugin = gst_registry_find_plugin(registry, name) {
                     if let loaded = gst_plugin_load(plugin) { gst_object_unref(UnsafeMutableRawPointer(loaded)) }
                     gst_object_unref(UnsafeMutableRawPointer(plugin))
                 }
             }
-            if decoders == .software { demoteHardwareDecoders(registry) }
+            switch decoders {
+            case .auto: break
+            case .software: demoteHardwareDecoders(registry)
+            case .named(let name):
+                guard let factory = gst_element_factory_find(name) else {
+                    state = .failure(ImageError(path: "--video-decoder", reason: "cannot play: --video-decoder names \(name), which GStreamer does not have on this machine"))
+                    return state!
+                }
+                // Above every other decoder, so that decodebin takes it wherever its caps fit.
+                kc_gst_factory_set_rank(factory, UInt32(GST_RANK_PRIMARY.rawValue) + 1000)
+                gst_object_unref(UnsafeMutableRawPointer(factory))
+            }
             state = .success(())
             return state!
         }
