@@ -99,7 +99,9 @@ enum HelperSandbox {
         // 12 MP AVIF needed a 384 MB limit with them, and fails at the 256 MB of a 1 GB board.
         _ = mallopt(M_ARENA_MAX, 1)
         limit(RLIMIT_CORE, to: 0)  // a crash on a hostile file must not fill the disk
-        limit(RLIMIT_NOFILE, to: 32)
+        // A hardware decoder's buffers come as descriptors (DMA-buf, one per buffer of its
+        // two queues, for each of GStreamer's V4L2 elements): 32 starved vicodec's pool.
+        limit(RLIMIT_NOFILE, to: devices.isEmpty ? 32 : 256)
         // Drawing comes first: where a core is shared, decoding yields to the render thread.
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         _ = setpriority(which, 0, min(getpriority(which, 0) + 10, 19))
