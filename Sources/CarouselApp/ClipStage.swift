@@ -2,6 +2,7 @@ import CarouselCore
 import CarouselMedia
 import CarouselPainting
 import CarouselSDL
+import Glibc
 
 /// The clip playing in a view: the centred item of a carousel at rest, when it is a clip,
 /// plays in a video helper of its own (`ClipPlayer`) from its start each time it arrives,
@@ -18,7 +19,8 @@ import CarouselSDL
 /// one playing ends (`prepare`, `ClipPreparation`), so it shows at once on arrival. Logs
 /// `video_started` {index, decoder, ahead (1: made ready ahead), wait_ms (from the strip's
 /// rest to its first frame)}, `video_seek` {index,
-/// position_ms}, `video_ended` {index} and `frames_dropped` {index, shown, dropped, late,
+/// position_ms}, `video_ended` {index}, in a group `clip_frame` {index, frame_ms, wall_ms}
+/// once a second, and `frames_dropped` {index, shown, dropped, late,
 /// and with sound drift_ms (the farthest a frame showed from the sound) and drifted (how
 /// many more than 40 ms)}. Main thread.
 final class ClipStage {
@@ -448,6 +450,7 @@ final class ClipStage {
             shownUntil = pacing.due([frame.time + frame.duration])
             tellLateness(of: frame, to: player, at: now)
             changed = try upload(frame, from: player, item: item, at: now)
+            sayPosition(of: frame, item: item, at: now)
         }
         switch player.state {
         case .ended where queue.isEmpty && !over && now >= (shownUntil ?? now):
@@ -486,6 +489,19 @@ final class ClipStage {
     /// one core plays at a lower frame rate in its time, not ever further behind); the next
     /// frame shown is said too, so that a helper told of lateness always knows the clock as it
     /// stands (after a pause). Rendered, every frame waits to be shown: nothing is said.
+    /// In a group, once a second: the frame going on screen and the wall clock's time now
+    /// (`clip_frame` {index, frame_ms, wall_ms}), so that screens' positions in one clip can
+    /// be compared (wall_ms − frame_ms is where the clip's start lies on the shared clock).
+    private func sayPosition(of frame: ClipPlayer.Waiting, item: Int, at now: Double) {
+        guard playing.holdsGroup, !isMotion, !waits, now - positionSaid >= 1 else { return }
+        positionSaid = now
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        record("clip_frame", now, ["index": .int(item), "frame_ms": .int(Int((frame.time * 1000).rounded())),
+                                   "wall_ms": .int(wall.tv_sec * 1000 + wall.tv_nsec / 1_000_000)])
+    }
+    private var positionSaid = -Double.infinity
+
     private func tellLateness(of frame: ClipPlayer.Waiting, to player: ClipPlayer, at now: Double) {
         guard !waits, let due = pacing.due([frame.time]) else { return }
         let late = now - due

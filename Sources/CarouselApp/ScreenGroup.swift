@@ -138,8 +138,13 @@ final class ScreenGroup {
             switch action {
             case .show(let item, let forward):
                 // Forward round from the last item as autoplay goes; elsewhere straight there.
-                steps.append(.step(forward && item != 0 ? .next : .item(item), time: now))
-                record(now, t, "step", [("to", .int(item)), ("since_ms", .double(member.timeline.since(t) * 1000))])
+                // At the group's instant for it, on this loop's clock: a loop that woke late
+                // moves as if it had not (the engine catches up a step at most
+                // `stepCatchUp` late), so that its strip, and a clip there, rest when every
+                // other screen's do.
+                let since = member.timeline.since(t)
+                steps.append(.step(forward && item != 0 ? .next : .item(item), time: min(now, since - offset)))
+                record(now, t, "step", [("to", .int(item)), ("since_ms", .double(since * 1000))])
             case .announce(let c):
                 channel?.send(c)
                 record(now, t, "announce", [("at_ms", .double(c.time * 1000))])

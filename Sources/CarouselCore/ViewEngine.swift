@@ -102,11 +102,15 @@ extension ViewEngine {
             } else if let g = core.gestures.handle(e) {
                 apply(g)
             }
-        case .step(let s, _):
+        case .step(let s, let at):
             core.attract.noteInput(at: t)
             guard !fingers.isActive else { return }
             zoomPan?.reset()  // a step leaves the zoom at once
-            step(s, time: t)
+            // A step from the strip at rest, for an instant just passed (a group's step, heard
+            // by a loop that woke late), moves as if begun then: it ends when every other
+            // screen's does instead of as late as this one woke.
+            let late = core.scroller.isResting && at < t && t - at <= Self.stepCatchUp
+            step(s, time: late ? at : t)
         case .scroll(let notches, _):
             core.attract.noteInput(at: t)
             guard !fingers.isActive else { return }
@@ -129,6 +133,10 @@ extension ViewEngine {
     /// Moves animations forward to `newTime` (earlier times are ignored). Whatever falls due
     /// on the way (a settle ending, an autoplay turn) happens at its own time, not at
     /// `newTime`, so the result does not depend on how often this is called.
+    /// How far back a step from rest may begin (`handle`): a loop a frame or a few late
+    /// catches up; one that slept longer moves from now.
+    public static var stepCatchUp: Double { 0.5 }
+
     public mutating func advance(to newTime: Double) {
         guard newTime > core.time else { return }
         while true {

@@ -112,6 +112,29 @@ import Testing
         #expect(c.visibleItems.map(\.item) == [0, 1, 0])
     }
 
+    /// Screens of a group step at one instant; a loop that woke a little late hands the step
+    /// over with that instant, and the strip moves as if begun then, so it comes to rest when
+    /// every other screen's does (and a clip there starts at the same instant). From rest
+    /// only, and at most `stepCatchUp` late: a screen that slept longer moves from now.
+    @Test func aStepForAnInstantJustPassedRestsWhenItWouldHave() {
+        func restTime(stepAt step: Double, handledAt now: Double) -> Double? {
+            var c = Carousel(itemCount: 5, viewport: viewport, settings: testSettings())
+            c.advance(to: 1)
+            _ = c.takeEvents()
+            c.advance(to: now)
+            c.handle(.step(.next, time: step))
+            _ = c.settleFully(after: now)
+            return c.takeEvents().first { if case .settled = $0.kind { true } else { false } }?.time
+        }
+        guard let onTime = restTime(stepAt: 2, handledAt: 2), let late = restTime(stepAt: 2, handledAt: 2.07),
+              let asleep = restTime(stepAt: 2, handledAt: 3) else {
+            Issue.record("a step must come to rest")
+            return
+        }
+        #expect(abs(late - onTime) < 1e-9, "70 ms late, it rests with the others: \(late) against \(onTime)")
+        #expect(abs(asleep - (onTime + 1)) < 1e-9, "a second late, it moves from now: \(asleep)")
+    }
+
     @Test func quickStepsRetargetTheRunningAnimation() {
         var c = Carousel(itemCount: 10, viewport: viewport, settings: testSettings())
         _ = c.takeEvents()
