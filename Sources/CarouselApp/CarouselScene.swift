@@ -308,7 +308,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
         // (two of a 4K HEVC clip would need more than a 1 GB board has).
         if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil { item = nil }
         clip.show(item.map { sources[$0] }, motion: item.flatMap(pipeline.motion(of:)), item: item,
-                  loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, restedAt: restedAt, at: engine.time)
+                  loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, restedAt: restedAt,
+                  length: item.flatMap(pipeline.clipLength(of:)), at: engine.time)
         clip.setPaused(engine.isPaused, at: engine.time)
         // `carousel render` draws what each advance leaves: the frame due then is up.
         if pipeline.loading.waitsForImages { _ = try clip.pump(at: engine.time) }

@@ -55,6 +55,8 @@ final class ClipStage {
     /// The side of the square its frames come scaled into (the scene's box for a picture);
     /// nil: as decoded.
     private var maxSide: Int?
+    /// The clip's length as its poster said it (`show`).
+    private var posterLength: Double?
     /// The helper was last told a frame came late (`tellLateness`).
     private var saidLate = false
     private var loops = false
@@ -143,10 +145,13 @@ final class ClipStage {
     /// goes on; another file there (a reload) starts anew. `box`: the most the clip is shown
     /// at, in pixels (a picture's box in the scene): its frames come no larger than its
     /// longer side either way, whichever way the clip is turned.
+    /// `length`: the clip's length as its poster said it (`PixelImage.clipLength`), which
+    /// holds the show before the player has opened the clip.
     func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, box: Size? = nil,
-              restedAt: Double? = nil, at time: Double) {
+              restedAt: Double? = nil, length: Double? = nil, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         end(at: time)
+        posterLength = length
         // The clip made ready for this item plays now (it stays ready while the strip moves
         // to it); one made for another item, or not taken below, goes.
         let ready = item == nil ? nil : upcoming
@@ -298,7 +303,11 @@ final class ClipStage {
         guard holdsShow, let player, pausedSince == nil else { return nil }
         // Its clock's start, once set (at the first frame, or in a group at the strip's rest,
         // before any frame came), plus its length; until then from now.
-        let end = player.shape?.duration.map { length in pacing.start.map { $0 + length } ?? now + max(0, length - position) }
+        // Before the player has opened the clip, its poster's word for its length: a helper
+        // slow to start (a Pi's first, an emulated machine's) still holds a group at once.
+        let end = (player.shape?.duration ?? (player.shape == nil ? posterLength : nil)).map { length in
+            pacing.start.map { $0 + length } ?? now + max(0, length - position)
+        }
         let limit = playing.maxSeconds.map { started + $0 }
         guard let until = [end, limit].compactMap({ $0 }).min() else { return nil }
         return max(0, until - now)

@@ -166,6 +166,12 @@ public final class ImagePipeline {
         }
     }
 
+    /// Item `item`'s clip length as its poster said it, once decoded; nil otherwise.
+    func clipLength(of item: Int) -> Double? {
+        if case .image(let image)? = feed.outcome(for: item) { return image.clipLength }
+        return nil
+    }
+
     /// What moves in item `item`'s picture (a Motion Photo's clip, an animation's frames),
     /// once it was decoded; nil otherwise.
     func motion(of item: Int) -> PictureMotion? {

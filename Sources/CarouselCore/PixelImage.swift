@@ -23,6 +23,9 @@ public struct PixelImage: Sendable, Equatable {
     /// What moves in it: its own clip (a Motion Photo's MP4) or its frames (an animation);
     /// nil: nothing.
     public var motion: PictureMotion? = nil
+    /// A clip's poster: the clip's length in seconds where its container says; nil otherwise.
+    /// Known with the poster, before any player opens the clip (a group's hold is made from it).
+    public var clipLength: Double? = nil
 
     public init(width: Int, height: Int, pixels: [UInt8], isOpaque: Bool = false) {
         precondition(pixels.count == width * height * 4, "RGBA buffer size mismatch")

@@ -27,6 +27,8 @@ import TestSupport
         #expect(image.width == 160 && image.height == 120, "fitted: \(image.width)x\(image.height)")
         let centre = (image.height / 2 * image.width + image.width / 2) * 4
         #expect(abs(Int(image.pixels[centre + 1]) - 255) < 24 && image.pixels[centre] < 24, "the frame at 0.3 s is lime")
+        // Its length comes with it: a group's hold is made from it before any player opens the clip.
+        #expect(image.clipLength.map { abs($0 - 3) < 0.1 } == true, "the clip's length with its poster: \(String(describing: image.clipLength))")
         let turned = try decoder.decode(IsolatedDecodingTests.source(portrait), fittingIn: Size(width: 160, height: 160))
         #expect(turned.width == 120 && turned.height == 160, "upright: \(turned.width)x\(turned.height)")
         let helpers = decoder.helperProcesses.map(Self.commandLine)

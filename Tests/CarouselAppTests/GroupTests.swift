@@ -120,14 +120,24 @@ struct GroupTests {
     /// start is at most a frame (33 ms at 30 frames a second) in the median. (Measured here:
     /// 1–3 ms at p99 after each screen's first frame for 2 and 4 screens, beside a busy loop
     /// too; the first frame of a clip not made ready ahead shows when its helper gives it.)
+    /// Across a wall (`--span 2x1`, the same group), each panel shows the same frame of the
+    /// clip spread over both: the same start on the shared clock.
+    @Test func aClipAcrossAWallShowsTheSameFrameOnEveryPanel() throws {
+        try aClipShowsTheSameFrameOnEveryScreen(screens: 2, extra: { ["--span", "2x1:\($0),0"] })
+    }
+
     @Test(arguments: [2, 4]) func aClipShowsTheSameFrameOnEveryScreen(screens count: Int) throws {
+        try aClipShowsTheSameFrameOnEveryScreen(screens: count, extra: { _ in [] })
+    }
+
+    func aClipShowsTheSameFrameOnEveryScreen(screens count: Int, extra: (Int) -> [String]) throws {
         let broker = try MosquittoBroker()
         let folder = try Fixtures.temporaryFolder("group-frames")
         try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: folder + "/a.bmp"))
         try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2, 0, 1, 2, 0, 1], in: folder, name: "b")
         var screens: [RunningCarousel] = []
         defer { for s in screens { kill(s.process.processIdentifier, SIGKILL) } }
-        for i in 0..<count { screens.append(try Self.screen("s\(i)", broker: broker, folder: folder, extra: ["--autoplay", "2"])) }
+        for i in 0..<count { screens.append(try Self.screen("s\(i)", broker: broker, folder: folder, extra: ["--autoplay", "2"] + extra(i))) }
         for s in screens {
             #expect(Poll.until(60) { s.ofType("clip_frame").count >= 5 }, "\(s.ofType("video_started")) \(s.log)")
         }
@@ -154,7 +164,7 @@ struct GroupTests {
         func percentile(_ v: [Double], _ p: Double) -> Double { v.isEmpty ? .infinity : v[min(v.count - 1, Int(Double(v.count) * p))] }
         let all = spread(from: 0), steady = spread(from: 1)
         let p50 = percentile(all, 0.5), p99 = percentile(all, 0.99)
-        print("group clip: \(count) screens, \(all.count) samples, clip start spread p50 \(p50) ms, p99 \(p99) ms; "
+        print("group clip: \(count) screens\(extra(0).isEmpty ? "" : " " + extra(0).joined(separator: " ")), \(all.count) samples, clip start spread p50 \(p50) ms, p99 \(p99) ms; "
               + "after each screen's first frame p50 \(percentile(steady, 0.5)) ms, p99 \(percentile(steady, 0.99)) ms")
         let medians = starts.map(median)
         #expect((medians.max() ?? .infinity) - (medians.min() ?? 0) <= 34, "clip starts on the shared clock: \(medians)")

@@ -18,6 +18,7 @@ import Testing
         .failed(reason: "is a corrupt PNG (end of stream)"),
         .image(width: 1037, height: 691, isOpaque: true, motion: .clip(ByteRange(start: 3_100_000, length: 2_400_000))),
         .image(width: 320, height: 240, isOpaque: false, motion: .frames),
+        .image(width: 320, height: 240, isOpaque: true, fullWidth: 3840, fullHeight: 2160, lengthMicros: 6_033_333),
         .play(name: "/srv/photos/PXL_1.MP.jpg", loop: false, range: ByteRange(start: 3_100_000, length: 2_400_000)),
         .play(name: "/srv/photos/clip.mp4", loop: true),
         .play(name: "/srv/photos/clip.mp4", loop: false, fromMicros: 12_500_000),
@@ -30,6 +31,14 @@ import Testing
 
     @Test func everyMessageSurvivesTheRoundTrip() {
         for m in Self.samples { #expect(HelperMessage(decoding: m.encoded) == m) }
+    }
+
+    /// A poster's clip length is hostile input too: longer than a day is no clip.
+    @Test func aClipLengthBeyondADayIsRefused() {
+        let day = HelperMessage.image(width: 5, height: 5, isOpaque: true, lengthMicros: HelperMessage.maxLengthMicros)
+        #expect(HelperMessage(decoding: day.encoded) == day)
+        let more = HelperMessage.image(width: 5, height: 5, isOpaque: true, lengthMicros: HelperMessage.maxLengthMicros + 1)
+        #expect(HelperMessage(decoding: more.encoded) == nil)
     }
 
     @Test func aBackdropOfAnotherSizeIsRefused() {

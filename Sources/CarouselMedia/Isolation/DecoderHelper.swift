@@ -66,7 +66,9 @@ public enum DecoderHelper {
         }
         socket.send(.image(width: image.width, height: image.height, isOpaque: image.isOpaque,
                            note: image.note ?? "", fullWidth: Int(image.fullSize?.width ?? 0),
-                           fullHeight: Int(image.fullSize?.height ?? 0), backdrop: backdrop, motion: image.motion), attaching: fd)
+                           fullHeight: Int(image.fullSize?.height ?? 0), backdrop: backdrop, motion: image.motion,
+                           lengthMicros: image.clipLength.map { Int(($0 * 1e6).rounded()) }.map { min(max($0, 0), HelperMessage.maxLengthMicros) } ?? 0),
+                   attaching: fd)
         close(fd)
     }
 

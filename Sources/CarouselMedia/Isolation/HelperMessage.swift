@@ -19,8 +19,9 @@ enum HelperMessage: Equatable, Sendable {
     /// `backdrop`: the blurred backdrop asked for (`--fill`), whose pixels follow the
     /// picture's in the memfd; nil: none. `motion`: where the picture's own clip lies in its
     /// file (a Motion Photo), or that its file is an animation; nil: nothing moves.
+    /// `lengthMicros`: a clip's poster: the clip's length (0: not known; at most `maxLengthMicros`).
     case image(width: Int, height: Int, isOpaque: Bool, note: String = "", fullWidth: Int = 0, fullHeight: Int = 0,
-               backdrop: BackdropShape? = nil, motion: PictureMotion? = nil)
+               backdrop: BackdropShape? = nil, motion: PictureMotion? = nil, lengthMicros: Int = 0)
     /// Helper to main: the file cannot be shown, and why (one line).
     case failed(reason: String)
     /// Main to a video helper: play the attached clip, frame after frame (`loop`: from
@@ -56,6 +57,9 @@ enum HelperMessage: Equatable, Sendable {
     /// format) from `micros` (the frames' clock), in the attached sealed memfd; `epoch`
     /// counts the flushes (seeks, loops) the sound went through before it.
     case sound(micros: Int, frames: Int, epoch: Int)
+
+    /// The longest clip a poster may say it is: a day.
+    static let maxLengthMicros = 86_400 * 1_000_000
 
     /// A clip as a video helper plays it: its frames' size, layout and colours, where each
     /// plane lies in a ring buffer of `frameBytes`, how many buffers, and the decoder.
@@ -134,7 +138,7 @@ enum HelperMessage: Equatable, Sendable {
             out.u8(job.backdrop ? 1 : 0); out.u8(job.partial ? 1 : 0)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
-        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop, let motion):
+        case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop, let motion, let length):
             out.u8(Tag.image.rawValue); out.u32(width); out.u32(height); out.u8(isOpaque ? 1 : 0); out.text(note)
             out.u32(fullWidth); out.u32(fullHeight)
             if let b = backdrop, b.average.count == 3 {
@@ -143,6 +147,7 @@ enum HelperMessage: Equatable, Sendable {
                 out.u8(0)
             }
             out.motion(motion)
+            out.u64(length)
         case .failed(let reason):
             out.u8(Tag.failed.rawValue); out.text(reason)
         case .play(let name, let loop, let range, let from, let sound, let maxSide):
@@ -204,9 +209,9 @@ enum HelperMessage: Equatable, Sendable {
                       (1...BlurredBackdrop.side).contains(bw), (1...BlurredBackdrop.side).contains(bh) else { return nil }
                 backdrop = BackdropShape(width: bw, height: bh, average: [red, green, blue])
             }
-            guard let motion = r.motion() else { return nil }
+            guard let motion = r.motion(), let length = r.u64(), length <= Self.maxLengthMicros else { return nil }
             self = .image(width: w, height: h, isOpaque: opaque, note: note, fullWidth: fw, fullHeight: fh, backdrop: backdrop,
-                          motion: motion)
+                          motion: motion, lengthMicros: length)
         case .failed:
             guard let reason = r.text() else { return nil }
             self = .failed(reason: reason)

@@ -102,7 +102,7 @@ final class HelperProcess: @unchecked Sendable {
         guard socket.send(.decode(job), attaching: file) else { return .lost(reap()) }
         return answer(until: deadline) { message, fd in
             switch message {
-            case .image(let w, let h, let opaque, let note, let fw, let fh, let backdrop, let motion):
+            case .image(let w, let h, let opaque, let note, let fw, let fh, let backdrop, let motion, let length):
                 guard let fd else { return .lost("sent an image without pixels") }
                 // The helper was asked for a fitted image: more than the box is a lie.
                 guard w >= 1, h >= 1, w <= job.boxWidth, h <= job.boxHeight else {
@@ -119,6 +119,7 @@ final class HelperProcess: @unchecked Sendable {
                     image.note = note.isEmpty ? nil : note
                     if fw > 0, fh > 0 { image.fullSize = Size(width: Double(fw), height: Double(fh)) }
                     image.motion = motion
+                    if length > 0 { image.clipLength = Double(length) / 1e6 }
                     return .image(image)
                 } catch {
                     return .lost(error.description)

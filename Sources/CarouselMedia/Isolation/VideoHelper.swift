@@ -141,6 +141,7 @@ public enum VideoHelper {
         }
         image.isOpaque = true
         image.fullSize = whole.size
+        image.clipLength = whole.clipLength
         if job.backdrop { image.backdrop = BlurredBackdrop.make(from: image) }
         return image
     }

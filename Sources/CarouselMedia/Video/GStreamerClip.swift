@@ -456,7 +456,9 @@ final class GStreamerClip {
               let pixels = VideoToneMapper(signal: info.signal).rgba(.init(planes: planes, nv12: layout == .nv12, width: width, height: height))
         else { throw failure("gave a frame that cannot be read") }
         let turn: [ExifOrientation] = [.up, .rotatedClockwise, .upsideDown, .rotatedCounterClockwise]
-        return PixelImage(width: width, height: height, pixels: pixels, isOpaque: true).oriented(turn[info.quarterTurns & 3])
+        var poster = PixelImage(width: width, height: height, pixels: pixels, isOpaque: true).oriented(turn[info.quarterTurns & 3])
+        poster.clipLength = info.duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+        return poster
     }
 
     /// One decoded frame, held until it is copied out.
