@@ -137,6 +137,8 @@ int kc_broker_start(const char *const *paths, int count) {
 
 int kc_broker_pid(void) { return broker_pid; }
 
+int kc_broker_socket(void) { return broker_socket; }
+
 static int receive_answer(int sock) {
     struct reply answer;
     struct iovec iov = { &answer, sizeof answer };

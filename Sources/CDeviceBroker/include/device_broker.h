@@ -25,4 +25,8 @@ int kc_broker_open(const char *path, int flags);
 /* The broker's process id, or 0 when none was started. */
 int kc_broker_pid(void);
 
+/* The helper's end of the broker's socket pair, or -1: a helper closing every other
+   descriptor keeps this one. */
+int kc_broker_socket(void);
+
 #endif

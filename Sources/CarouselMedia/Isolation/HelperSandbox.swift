@@ -76,8 +76,14 @@ enum HelperSandbox {
         // Dies with the main process, even one killed with SIGKILL; already orphaned: leave.
         _ = kc_parent_death_signal(SIGKILL)
         if getppid() == 1 { exit(0) }
-        // Only the socket (3) and the standard streams stay open.
-        _ = kc_close_from(4)
+        // Only the socket (3), the standard streams and the device broker's socket stay open.
+        let broker = kc_broker_socket()
+        if broker >= 4 {
+            for fd in 4..<broker { close(fd) }
+            _ = kc_close_from(UInt32(broker + 1))
+        } else {
+            _ = kc_close_from(4)
+        }
         // Ctrl+C in a terminal and systemd stopping the unit signal the whole process group:
         // the main process decides, and its end kills us (the parent-death signal).
         signal(SIGINT, SIG_IGN)
@@ -109,7 +115,8 @@ enum HelperSandbox {
         SDLImageCodec.prepare()
         // A sanitizer's shadow memory (terabytes) is not the helper's: there is no limit then.
         let addressSpace = sanitized ? 0 : MemoryBudget.addressSpaceInUse
-        let brokered = !devices.isEmpty && !sanitized && startBroker(for: devices)
+        let brokered = !devices.isEmpty && !sanitized && (kc_broker_pid() > 0 || startBroker(for: devices))
+            && kc_broker_install_trap() == 0
         return (installFilter(alsoAllowed: alsoAllowed, brokered: brokered), addressSpace)
     }
 
@@ -120,15 +127,20 @@ enum HelperSandbox {
     /// not a socket's, not a file system's.
     static let deviceRequestTypes: [UInt64] = [0x56, 0x7C, 0x64]
 
-    /// Starts the broker of `devices` and the handler of trapped opens; false where it cannot,
-    /// the helper then decoding in software (its log line names the software decoder).
-    private static func startBroker(for devices: [String]) -> Bool {
+    /// Starts the broker of `devices` (once); false where it cannot, the helper then decoding
+    /// in software (its log line names the software decoder). A video helper calls it first
+    /// thing, before GStreamer: a fork copies nothing much then, where after GStreamer's
+    /// start every page the helper wrote later would be copied for the broker's sake.
+    /// Not under a sanitizer (see `enter`).
+    static func startBroker(for devices: [String]) -> Bool {
+        guard !devices.isEmpty, !sanitized else { return false }
+        if kc_broker_pid() > 0 { return true }
         var pointers = devices.map { strdup($0) }
         defer { pointers.forEach { free($0) } }
         let started = pointers.withUnsafeMutableBufferPointer { buffer in
             buffer.withMemoryRebound(to: UnsafePointer<CChar>?.self) { kc_broker_start($0.baseAddress, Int32($0.count)) }
         }
-        return started == 0 && kc_broker_install_trap() == 0
+        return started == 0
     }
 
     /// Whether this build runs under a sanitizer's runtime.

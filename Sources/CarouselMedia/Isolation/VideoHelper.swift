@@ -29,6 +29,9 @@ public enum VideoHelper {
     /// none with `--video-decoder software`).
     public static func serve(memoryLimitMB: Int, decoders: VideoDecoders, displayProfile: String? = nil, openTimeout: Double = 5,
                              devices: [String]? = nil) -> Never {
+        // The device broker first, while the process is small (see `HelperSandbox.startBroker`).
+        let handedDevices = handed(devices, decoders: decoders)
+        _ = HelperSandbox.startBroker(for: handedDevices)
         // GLib stamps its messages with the local time: UTC, so that it never reads the zone file.
         setenv("TZ", "UTC0", 1)
         // The screen's profile, read while files can be: animations' frames are converted to
@@ -45,7 +48,7 @@ public enum VideoHelper {
             started = error
         }
         let (unsandboxed, _) = HelperSandbox.enter(memoryBytes: memoryLimitMB << 20, beyondWhatIsMapped: true,
-                                                   alsoAllowed: alsoAllowed, devices: handed(devices, decoders: decoders))
+                                                   alsoAllowed: alsoAllowed, devices: handedDevices)
         let socket = MessageSocket(descriptor: DecoderHelper.socketDescriptor)
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
         var trimmed = true
@@ -108,6 +111,8 @@ public enum VideoHelper {
     /// what was handed through, runs the check and exits with its status.
     public static func check(_ check: DecoderCheck, frames: Int, memoryLimitMB: Int, decoders: VideoDecoders,
                              devices: [String]?) -> Never {
+        let handed = handed(devices, decoders: decoders)
+        _ = HelperSandbox.startBroker(for: handed)
         setenv("TZ", "UTC0", 1)
         do throws(ImageError) {
             try GStreamerSetup.initialise(decoders: decoders, alsoLoaded: check.plugins)
@@ -115,7 +120,6 @@ public enum VideoHelper {
             _ = "video helper: \(error.reason)\n".withCString { write(2, $0, strlen($0)) }
             exit(1)
         }
-        let handed = handed(devices, decoders: decoders)
         let (unsandboxed, _) = HelperSandbox.enter(memoryBytes: memoryLimitMB << 20, beyondWhatIsMapped: true,
                                                    alsoAllowed: alsoAllowed, devices: handed)
         let broker = kc_broker_pid() > 0 ? "through the device broker (process \(kc_broker_pid()))" : "none"
