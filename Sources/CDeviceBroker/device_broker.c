@@ -65,6 +65,17 @@ static void broker_confine(void) {
 #endif
 }
 
+/* Closes every descriptor but `keep`: close_range (Linux 5.9), else one at a time up to
+   the process's limit. */
+static void close_all_but(int keep) {
+    int ranged = (keep == 0 || syscall(SYS_close_range, 0u, (unsigned)keep - 1, 0u) == 0)
+                 && syscall(SYS_close_range, (unsigned)keep + 1, ~0u, 0u) == 0;
+    if (ranged) return;
+    long limit = sysconf(_SC_OPEN_MAX);
+    if (limit < 0 || limit > 1 << 20) limit = 1 << 20;
+    for (long fd = 0; fd < limit; fd++) if (fd != keep) close((int)fd);
+}
+
 static void send_answer(int sock, int error, int fd) {
     struct reply answer = { error };
     struct iovec iov = { &answer, sizeof answer };
@@ -124,8 +135,10 @@ int kc_broker_start(const char *const *paths, int count) {
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         if (getppid() != parent) _exit(0);
         prctl(PR_SET_NAME, "device-broker", 0, 0, 0);
-        /* Nothing but its end of the pair: not the helper's socket, not standard streams. */
-        for (int fd = 0; fd < 1024; fd++) if (fd != pair[1]) close(fd);
+        /* Nothing but its end of the pair: not the helper's socket, not standard streams, not
+           a descriptor another thread had open at the fork (a pipe whose reader waits for its
+           end would wait for the broker's). */
+        close_all_but(pair[1]);
         broker_confine();
         broker_serve(pair[1], copies, count);
     }
