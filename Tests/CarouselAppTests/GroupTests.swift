@@ -138,19 +138,33 @@ struct GroupTests {
         var screens: [RunningCarousel] = []
         defer { for s in screens { kill(s.process.processIdentifier, SIGKILL) } }
         for i in 0..<count { screens.append(try Self.screen("s\(i)", broker: broker, folder: folder, extra: ["--autoplay", "2"] + extra(i))) }
-        for s in screens {
-            #expect(Poll.until(60) { s.ofType("clip_frame").count >= 5 }, "\(s.ofType("video_started")) \(s.log)")
-        }
-        // Where each screen's clip started on the shared clock, from each of its samples
-        // (the first clip's play only: a later visit starts anew).
-        let starts: [[Double]] = screens.map { s in
-            let frames = s.ofType("clip_frame")
-            let first = frames.first?["index"] as? Int
-            return frames.prefix { $0["index"] as? Int == first }.compactMap { e in
-                guard let wall = e["wall_ms"] as? Double, let frame = e["frame_ms"] as? Double else { return nil }
-                return wall - frame
+        // Each screen's plays of the clip, by the group's instant for the item (the step's
+        // `since_ms`, the same on every screen): a visit cut short (its poster not made yet
+        // under load) and a later one are different plays.
+        func plays(_ s: RunningCarousel) -> [Double: [Double]] {
+            var runs: [Double: [Double]] = [:]
+            var instant: Double?, current: Double?
+            for e in s.lines {
+                switch e["type"] as? String {
+                case "group" where e["action"] as? String == "step": instant = e["since_ms"] as? Double
+                case "video_started": current = instant; instant = nil
+                case "clip_frame":
+                    guard let at = current, let wall = e["wall_ms"] as? Double, let frame = e["frame_ms"] as? Double else { break }
+                    runs[at, default: []].append(wall - frame)
+                default: break
+                }
             }
+            return runs
         }
+        // The first instant at which every screen played it long enough to measure.
+        func common() -> Double? {
+            let all = screens.map(plays)
+            return all.first?.keys.sorted().first { t in all.allSatisfy { ($0[t]?.count ?? 0) >= 5 } }
+        }
+        #expect(Poll.until(90) { common() != nil }, "\(screens.map { $0.ofType("video_started") }) \(screens.map(plays))")
+        guard let instant = common() else { return }
+        // Where each screen's clip started on the shared clock, from each of its samples.
+        let starts: [[Double]] = screens.map { plays($0)[instant] ?? [] }
         func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.isEmpty ? .nan : s[s.count / 2] }
         // Each sample against every other screen's median; the first frame of each screen
         // apart (a helper that started late shows it late, then drops frames to catch up).
