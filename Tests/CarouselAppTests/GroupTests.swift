@@ -90,14 +90,27 @@ struct GroupTests {
         defer { kill(a.process.processIdentifier, SIGKILL) }
         let b = try Self.screen("b", broker: broker, folder: folder, extra: ["--autoplay", "2.5"])
         defer { kill(b.process.processIdentifier, SIGKILL) }
+        // The first visit to the clip that played it: under load (ThreadSanitizer beside a
+        // build) its poster may not be made when the group first comes, and a clip plays once
+        // its poster is (README, Screens in step: that visit is not held).
+        func visit(_ s: RunningCarousel) -> (onClip: Step, after: Step)? {
+            let steps = Self.steps(s)
+            let started = s.ofType("video_started").filter { $0["index"] as? Int == 1 }.count
+            guard started > 0 else { return nil }
+            for onClip in steps where onClip.to == 1 {
+                if let after = steps.first(where: { $0.to == 2 && $0.since > onClip.since }), after.since - onClip.since > 3_000 {
+                    return (onClip, after)
+                }
+            }
+            return nil
+        }
         for s in [a, b] {
-            #expect(Poll.until(40) { Self.steps(s).contains { $0.to == 2 } }, "past the clip: \(Self.steps(s)) \(s.log)")
+            #expect(Poll.until(60) { visit(s) != nil }, "a visit that played the clip and went past it: \(Self.steps(s)) \(s.log)")
         }
         #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
         for s in [a, b] {
             let steps = Self.steps(s)
-            guard let onClip = steps.first(where: { $0.to == 1 }), let after = steps.first(where: { $0.to == 2 && $0.since > onClip.since })
-            else { Issue.record("no step onto the clip and past it: \(steps)"); continue }
+            guard let (onClip, after) = visit(s) else { Issue.record("no step onto the clip and past it: \(steps)"); continue }
             // The clip's 4 s (from the strip's rest, a slide after the step), not the interval.
             #expect(after.since - onClip.since >= 4_000, "held for the clip: \(steps)")
             #expect(after.since - onClip.since < 6_000, "and no longer: \(steps)")
@@ -108,7 +121,7 @@ struct GroupTests {
         let holders = [a, b].filter { $0.ofType("group").contains { $0["action"] as? String == "hold" && $0["item"] as? Int == 1 } }
         #expect(!holders.isEmpty, "\(a.ofType("group")) \(b.ofType("group"))")
         // The step after it began at one instant on both.
-        let next = [a, b].map { Self.steps($0).first { $0.to == 2 }?.since }
+        let next = [a, b].map { visit($0)?.after.since }
         #expect(next[0] != nil && next[0] == next[1], "\(next)")
     }
 
