@@ -3,6 +3,8 @@
    inside any library call. */
 #define _GNU_SOURCE
 #include "device_broker.h"
+/* Descriptor passing, as the rest of the program does it (kc_send_with_fd, kc_recv_with_fd). */
+#include "../CLinux/shim.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -78,23 +80,7 @@ static void close_all_but(int keep) {
 
 static void send_answer(int sock, int error, int fd) {
     struct reply answer = { error };
-    struct iovec iov = { &answer, sizeof answer };
-    union { char bytes[CMSG_SPACE(sizeof(int))]; struct cmsghdr align; } control;
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    if (fd >= 0) {
-        memset(&control, 0, sizeof control);
-        msg.msg_control = control.bytes;
-        msg.msg_controllen = sizeof control.bytes;
-        struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    }
-    while (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0 && errno == EINTR) {}
+    kc_send_with_fd(sock, &answer, sizeof answer, fd);
 }
 
 static _Noreturn void broker_serve(int sock, char (*paths)[PATH_CAP], int count) {
@@ -154,26 +140,10 @@ int kc_broker_socket(void) { return broker_socket; }
 
 static int receive_answer(int sock) {
     struct reply answer;
-    struct iovec iov = { &answer, sizeof answer };
-    union { char bytes[CMSG_SPACE(sizeof(int) * 4)]; struct cmsghdr align; } control;
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    msg.msg_control = control.bytes;
-    msg.msg_controllen = sizeof control.bytes;
-    ssize_t n;
-    do { n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC); } while (n < 0 && errno == EINTR);
-    if (n != (ssize_t)sizeof answer) return -EPERM;
     int fd = -1;
-    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
-        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
-        size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-        for (size_t i = 0; i < count; i++) {
-            int got;
-            memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-            if (fd < 0) fd = got; else close(got);
-        }
+    if (kc_recv_with_fd(sock, &answer, sizeof answer, &fd) != (ssize_t)sizeof answer) {
+        if (fd >= 0) close(fd);
+        return -EPERM;
     }
     if (answer.error != 0) {
         if (fd >= 0) close(fd);
