@@ -42,9 +42,9 @@ final class ScreenGroup {
     /// Seconds a screen agreeing its epoch over the broker waits to hear it before stepping.
     static let joinWait = 3.0
 
-    /// The fingerprint of a show: its items' file names and the interval.
+    /// The fingerprint of a show: its items' identities and the interval.
     static func fingerprint(_ sources: [ImageSource], interval: Double?) -> String {
-        GroupAgreement.fingerprint(names: sources.map { ($0.path as NSString).lastPathComponent }, interval: interval)
+        GroupAgreement.fingerprint(names: sources.map { GroupAgreement.identity(of: $0.path) }, interval: interval)
     }
 
     /// The screen's pictures changed (start, rescan, reload): messages of the group are

@@ -19,9 +19,24 @@ public enum GroupAgreement {
         retained.map { held < $0 } ?? true
     }
 
-    /// A show's fingerprint: FNV-1a (64 bits, 16 hexadecimal digits) of its items' file
-    /// names in order (not their folders: screens may mount the same pictures elsewhere) and
-    /// its autoplay interval. Screens whose fingerprints differ do not show the same show.
+    /// What names an item in a show's fingerprint: an Immich asset's id (`immich:ID`, whatever
+    /// address the screen reaches the server by, preview or original), a web picture's URL
+    /// (without its fragment), a file's name (not its folder: screens may mount the same
+    /// pictures elsewhere). Every Immich picture's last path component is the same
+    /// (`thumbnail?size=preview`), so names alone made two different albums one show.
+    public static func identity(of path: String) -> String {
+        guard path.contains("://") else { return String(path.split(separator: "/").last ?? Substring(path)) }
+        let url = path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
+        if let range = url.firstRange(of: "/api/assets/") {
+            let id = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
+            if !id.isEmpty { return "immich:" + id }
+        }
+        return url
+    }
+
+    /// A show's fingerprint: FNV-1a (64 bits, 16 hexadecimal digits) of its items' identities
+    /// (`identity(of:)`) in order and its autoplay interval. Screens whose fingerprints differ
+    /// do not show the same show.
     public static func fingerprint(names: [String], interval: Double?) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func add(_ bytes: some Sequence<UInt8>) {

@@ -300,6 +300,51 @@ struct GroupTests {
         broker.clearRetained("kiosk-carousel/group/hall/command/x")
     }
 
+    /// Two screens on two Immich albums of the same length (issue 60): every Immich picture's
+    /// file name is `thumbnail?size=preview`, so by names they were one show and stepped "in
+    /// step" through different pictures; by the assets' ids each says the other shows another
+    /// show and goes on alone. Then both on one album: one show, in step.
+    @Test func twoImmichAlbumsOfTheSameLengthAreTwoShows() throws {
+        let broker = try MosquittoBroker()
+        let key = "group-key-" + UUID().uuidString
+        let server = try FakeImmich(key: key)
+        defer { server.stop() }
+        let dir = try Fixtures.temporaryFolder("immich-group")
+        try key.write(toFile: dir + "/immich.key", atomically: true, encoding: .utf8)
+        let albums = ["00000000-0000-4000-8000-000000000101", "00000000-0000-4000-8000-000000000102"]
+        server.addAlbum(id: albums[0], name: "Garden")
+        server.addAlbum(id: albums[1], name: "Beach")
+        let picture = try ImmichRenderTests.jpeg("orange")
+        for n in 0..<6 {
+            var a = FakeImmich.Asset(id: String(format: "00000000-0000-4000-8000-%012d", 200 + n), name: "IMG_\(n).jpg", preview: picture, original: picture)
+            a.albums = [albums[n % 2]]
+            server.add(a)
+        }
+        func screen(_ id: String, album: String) throws -> RunningCarousel {
+            try RunningCarousel(args: ["--immich", server.url, "--immich-key-file", dir + "/immich.key", "--immich-album", album,
+                                       "--cache-dir", dir + "/cache-" + id, "--size", "320x180", "--autoplay", "1", "--idle-resume", "2",
+                                       "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", "hall"],
+                                display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        }
+        do {
+            let a = try screen("a", album: "Garden")
+            defer { kill(a.process.processIdentifier, SIGKILL) }
+            let b = try screen("b", album: "Beach")
+            defer { kill(b.process.processIdentifier, SIGKILL) }
+            #expect(a.waitForLog("group hall: screen b shows another show", timeout: 30), "\(a.log)")
+            #expect(b.waitForLog("group hall: screen a shows another show", timeout: 30), "\(b.log)")
+        }
+        let a = try screen("c", album: "Garden")
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        let b = try screen("d", album: "Garden")
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(30) { Self.steps(a).count >= 4 && Self.steps(b).count >= 4 }, "\(a.log)\n\(b.log)")
+        #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
+        // (At start one screen may list the album before the other: "another show" until both have it.)
+        let late = Set(Self.steps(b).suffix(3).map(\.since))
+        #expect(late.isSubset(of: Set(Self.steps(a).map(\.since))), "d steps at c's instants: \(Self.steps(a)) / \(Self.steps(b))")
+    }
+
     /// Each screen with a folder of its own, a picture copied to one and, a while later, to
     /// the other (what a rollout by rsync or a USB stick does): meanwhile the two shows
     /// differ and each says so in a line and goes on alone; once the copy is on both they are

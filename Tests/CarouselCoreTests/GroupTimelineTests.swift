@@ -95,6 +95,22 @@ import Testing
         #expect(a != GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: 10))
         #expect(a != GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: nil))
     }
+
+    /// Two Immich albums of the same length were one show (every picture's last path
+    /// component is `thumbnail?size=preview`); an asset is its id, a web picture its URL, a
+    /// file its name.
+    @Test func anItemIsItsImmichIdItsURLOrItsFileName() {
+        let server = "https://photos.example/api/assets/"
+        #expect(GroupAgreement.identity(of: server + "0000-1/thumbnail?size=preview") == "immich:0000-1")
+        #expect(GroupAgreement.identity(of: "http://10.0.0.2:2283/api/assets/0000-1/original") == "immich:0000-1", "however the server is reached")
+        #expect(GroupAgreement.identity(of: server + "0000-2/video/playback#clip.mp4") == "immich:0000-2")
+        #expect(GroupAgreement.identity(of: "https://example.com/show/a.jpg#x") == "https://example.com/show/a.jpg")
+        #expect(GroupAgreement.identity(of: "/srv/photos/2024/a.jpg") == "a.jpg")
+        let one = [server + "0000-1/thumbnail?size=preview", server + "0000-2/thumbnail?size=preview"]
+        let other = [server + "0000-3/thumbnail?size=preview", server + "0000-4/thumbnail?size=preview"]
+        #expect(GroupAgreement.fingerprint(names: one.map(GroupAgreement.identity), interval: 8)
+                != GroupAgreement.fingerprint(names: other.map(GroupAgreement.identity), interval: 8), "two albums of the same length differ")
+    }
 }
 
 extension GroupTimelineTests {

@@ -66,8 +66,10 @@ import Testing
         #expect(items.count == 600 && notes.isEmpty, "\(items.count), \(notes)")
         #expect(items.first?.path == server.url + "/api/assets/\(Self.id(0))/thumbnail?size=preview")
         #expect(items.first?.title == "IMG_0", "the title is the file's name")
-        #expect(server.requests("/api/search/metadata") == 3, "600 in pages of 250")
-        #expect(server.requests("/api/albums") == 1)
+        #expect(server.requests("/api/search/metadata") == 4, "600 in pages of 250, and the archive's one page")
+        #expect(server.requests("/api/albums") == 2, "the albums owned, and those shared")
+        #expect(server.requests("/api/timeline/buckets") == 1 && server.requests("/api/timeline/bucket") == 0,
+                "the timeline counts what the search found: no month asked for")
         #expect(server.keys == [Self.key], "the key on every request")
     }
 
@@ -169,7 +171,7 @@ import Testing
         let server = try Self.server(assets: 2)
         defer { server.stop() }
         let source = ImmichSource(server: server.url, key: Self.key, selection: ImmichSource.Selection())
-        for (version, said) in [((1, 132, 3), "older"), ((4, 0, 0), "newer"), ((3, 0, 1), nil), ((2, 0, 0), nil)] as [((Int, Int, Int), String?)] {
+        for (version, said) in [((1, 129, 3), "older"), ((4, 0, 0), "newer"), ((3, 0, 1), nil), ((2, 0, 0), nil), ((1, 132, 0), nil)] as [((Int, Int, Int), String?)] {
             server.version = version
             var notes: [String] = []
             var selection = ImmichSource.Selection()
@@ -179,6 +181,183 @@ import Testing
             #expect(items.count == 2, "unknown fields passed by")
             if let said { #expect(notes.count == 1 && notes[0].contains(said), "\(version): \(notes)") } else { #expect(notes.isEmpty) }
         }
+    }
+
+    // MARK: A family's Immich: shared albums, other members' pictures, the archive, paging, refusals.
+
+    /// The frame's account ("u1") is a member of Grandma's album, shared with it and with an
+    /// aunt; each of the three added pictures, and a partner of the frame's account in its
+    /// timeline added two. A search answers only the account's and the partner's; the rest
+    /// come from the album's timeline, only the months where the search found fewer.
+    static func family(version: (Int, Int, Int) = (2, 3, 1)) throws -> FakeImmich {
+        let server = try FakeImmich(key: key)
+        server.version = version
+        server.addAlbum(id: id(900_010), name: "Grandma's garden", owner: "u2", members: [FakeImmich.me, "u3"])
+        server.addAlbum(id: id(900_011), name: "Mine alone")
+        server.addAlbum(id: id(900_012), name: "Not shared with us", owner: "u3", members: ["u2"])
+        server.addPartner("u4", inTimeline: true)
+        let picture = try jpeg((40, 160, 60))
+        let owners = ["u2", "u2", "u2", "u2", "u2", "u3", "u3", "u3", "u3", "u1", "u1", "u1", "u4", "u4"]
+        for (n, owner) in owners.enumerated() {
+            var a = FakeImmich.Asset(id: id(n), name: "\(owner)-\(n).jpg", preview: picture, original: picture)
+            a.owner = owner
+            a.albums = [id(900_010)]
+            // Three years, months apart: the others' fall in months of their own and in one shared with ours.
+            a.year = 2022 + n % 3
+            a.takenOn = String(format: "%02d-14", 1 + n % 5)
+            server.add(a)
+        }
+        var elsewhere = FakeImmich.Asset(id: id(50), name: "aunt-private.jpg", preview: picture, original: picture)
+        elsewhere.owner = "u3"
+        elsewhere.albums = [id(900_012)]
+        server.add(elsewhere)
+        return server
+    }
+
+    @Test func aSharedAlbumShowsEveryMembersPicturesFromTheFramesAccount() throws {
+        for version in [(2, 3, 1), (3, 0, 1), (1, 132, 0)] {
+            let server = try Self.family(version: version)
+            defer { server.stop() }
+            for wanted in ["grandma's garden", Self.id(900_010)] {
+                var selection = ImmichSource.Selection()
+                selection.albums = [wanted]
+                let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+                var notes: [String] = []
+                let items = try source.list(fetch: Self.fetch(source), today: Self.today) { notes.append($0) }
+                let ids = Set(items.map { $0.path.components(separatedBy: "/")[5] })
+                #expect(ids == Set((0..<14).map(Self.id)), "\(version) \(wanted): every member's, each once: \(items.count), \(notes)")
+                #expect(items.count == 14 && notes.isEmpty)
+                // The account's and its partner's first, from the search, with their file names.
+                #expect(Set(items.prefix(5).map(\.title)) == ["u1-9", "u1-10", "u1-11", "u4-12", "u4-13"], "\(items.map(\.title))")
+                // The others', from the timeline: where and when (its wall time), their shape.
+                let other = try #require(items.first { $0.path.contains(Self.id(5)) })
+                #expect(other.place == "Lisbon, Portugal" && other.taken == "2024-01-14T10:00:00" && other.aspect == 0.75 && (other.title.isEmpty || other.title == "u3-5"), "\(other)")
+            }
+            #expect(server.requests("/api/albums") == 4, "owned and shared, twice")
+            // 14 months, one picture each; the account's and its partner's fill 5 of them: 9 asked for, each time.
+            #expect(server.requests("/api/timeline/bucket") == 2 * 9, "only the months where the search found fewer")
+            var notShared = ImmichSource.Selection()
+            notShared.albums = ["Not shared with us"]
+            var notes: [String] = []
+            let none = try ImmichSource(server: server.url, key: Self.key, selection: notShared)
+                .list(fetch: Self.fetch(ImmichSource(server: server.url, key: Self.key, selection: notShared)), today: Self.today) { notes.append($0) }
+            #expect(none.isEmpty && notes.count == 1 && notes[0].contains("no album named"), "\(notes)")
+        }
+    }
+
+    /// Archived pictures show in an album unless `skipArchived` (the account's own, from the
+    /// search's second visibility, and a member's, from the timeline); a Live Photo's hidden
+    /// motion and the locked folder never show on their own, whatever the server answers.
+    @Test func archivedPicturesShowUnlessSkippedHiddenAndLockedNever() throws {
+        let server = try Self.family()
+        defer { server.stop() }
+        let clip = [UInt8](repeating: 1, count: 16)
+        server.update(Self.id(9)) { $0.visibility = "archive" }
+        server.update(Self.id(5)) { $0.visibility = "archive" }
+        server.update(Self.id(10)) { $0.visibility = "locked" }
+        server.update(Self.id(11)) { $0.livePhoto = (Self.id(60), clip) }
+        server.update(Self.id(6)) { $0.livePhoto = (Self.id(61), clip) }
+        for skip in [false, true] {
+            var selection = ImmichSource.Selection()
+            selection.albums = ["Grandma's garden"]
+            selection.skipArchived = skip
+            let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+            let items = try source.list(fetch: Self.fetch(source), today: Self.today) { _ in }
+            let ids = Set(items.map { $0.path.components(separatedBy: "/")[5] })
+            let expected = Set((0..<14).filter { $0 != 10 && !(skip && ($0 == 9 || $0 == 5)) }.map(Self.id))
+            #expect(ids == expected, "skip \(skip): \(ids.symmetricDifference(expected))")
+            #expect(items.first { $0.path.contains(Self.id(11)) }?.motion?.contains(Self.id(60)) == true, "the motion with its still")
+            #expect(items.first { $0.path.contains(Self.id(6)) }?.motion?.contains(Self.id(61)) == true, "a member's too, from the timeline")
+        }
+        // The favourites and a random selection: no hidden motion, no locked picture.
+        server.update(Self.id(10)) { $0.favourite = true }
+        server.update(Self.id(11)) { $0.favourite = true }
+        var selection = ImmichSource.Selection()
+        selection.favourites = true
+        selection.random = 50
+        let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+        let items = try source.list(fetch: Self.fetch(source), today: Self.today) { _ in }
+        #expect(!items.contains { $0.path.contains(Self.id(60)) || $0.path.contains(Self.id(10)) }, "\(items.map(\.path))")
+    }
+
+    @Test func twelveHundredPeopleArePagedAndAHiddenOneIsFoundByName() throws {
+        let server = try Self.server(assets: 30)
+        defer { server.stop() }
+        for n in 0..<1_200 { server.addPerson(id: Self.id(600_000 + n), name: "Person \(n)", hidden: n == 1_100) }
+        server.update(Self.id(4)) { $0.people = [Self.id(601_100)] }
+        var selection = ImmichSource.Selection()
+        selection.people = ["person 1100", "Person 3"]
+        let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+        var notes: [String] = []
+        let items = try source.list(fetch: Self.fetch(source), today: Self.today) { notes.append($0) }
+        #expect(notes.isEmpty, "\(notes)")
+        #expect(items.map(\.title) == ["IMG_4"], "the hidden person of page 3, found by name")
+        #expect(server.requests("/api/people") == 3, "500 to a page")
+    }
+
+    @Test func aRefusedPermissionIsOneLineNamingItAndTheRestStillShows() throws {
+        let server = try Self.family()
+        defer { server.stop() }
+        server.addTag(id: Self.id(700_001), path: "Family")
+        server.refuse("tag.read")
+        var selection = ImmichSource.Selection()
+        selection.albums = ["Grandma's garden"]
+        selection.tags = ["Family"]
+        let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+        var notes: [String] = []
+        let items = try source.list(fetch: Self.fetch(source), today: Self.today) { notes.append($0) }
+        #expect(items.count == 14, "the album still shows")
+        #expect(notes.count == 1 && notes[0].contains("tag.read") && notes[0].contains("403") && !notes[0].contains("\n"), "\(notes)")
+        #expect(!notes.joined().contains(Self.key))
+        // Every part refused: the listing fails (the last one is kept), naming what is missing.
+        server.refuse("album.read")
+        do {
+            _ = try source.list(fetch: Self.fetch(source), today: Self.today) { _ in }
+            Issue.record("a listing with every part refused replaced the last one")
+        } catch {
+            #expect(error.reason.contains("album.read") || error.reason.contains("tag.read"), "\(error.reason)")
+        }
+    }
+
+    /// An album of 5,000 pictures shared with the frame's account, most added by the other
+    /// members: every one listed; the requests and bytes of one listing said.
+    @Test func aSharedAlbumOfFiveThousandIsListedWhole() throws {
+        let server = try FakeImmich(key: Self.key)
+        defer { server.stop() }
+        server.addAlbum(id: Self.id(900_020), name: "Family", owner: "u2", members: [FakeImmich.me, "u3", "u5"])
+        let picture = try Self.jpeg((1, 2, 3))
+        for n in 0..<5_000 {
+            var a = FakeImmich.Asset(id: Self.id(n), name: "IMG_\(n).HEIC", preview: picture, original: picture)
+            a.owner = ["u1", "u2", "u3", "u5"][n % 4]
+            a.albums = [Self.id(900_020)]
+            a.year = 2015 + n % 10
+            a.takenOn = String(format: "%02d-%02d", 1 + n % 12, 1 + n % 28)
+            server.add(a)
+        }
+        var selection = ImmichSource.Selection()
+        selection.albums = ["Family"]
+        let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+        let items = try source.list(fetch: Self.fetch(source), today: Self.today) { _ in }
+        #expect(Set(items.map(\.path)).count == 5_000)
+        print("immich: a shared album of 5,000 (a quarter the account's): \(server.allRequests) requests, \(server.bytesAnswered / 1024) KiB answered")
+    }
+
+    /// A timeline bucket as a hostile or broken server may write it: columns of other lengths
+    /// and types, ids that would leave the URL, shapes that are not numbers.
+    @Test func hostileTimelineColumnsAreReadSafely() {
+        let bucket: [String: Any] = ["id": [Self.id(1), "../../etc", Self.id(2), 7, Self.id(3), Self.id(4)],
+                                     "visibility": ["timeline", "timeline", "locked", "timeline", "hidden"],
+                                     "isTrashed": [false, false, false, "no"],
+                                     "ratio": [0, "wide", 1e9, 1.5],
+                                     "fileCreatedAt": ["2024-07-14T08:00:00.000Z", 3, "yesterday"],
+                                     "localOffsetHours": [5.5, 1, 1, 1e12],
+                                     "livePhotoVideoId": ["x/../y"], "city": [String(repeating: "a", count: 500)]]
+        let assets = ImmichSource.columns(bucket)
+        #expect(assets.map(\.id) == [Self.id(1), Self.id(4)], "locked, hidden, and a bad id left out: \(assets.map(\.id))")
+        #expect(assets.first?.taken == "2024-07-14T13:30:00" && assets.first?.aspect == nil && assets.first?.motion == nil)
+        #expect((assets.first?.place?.count ?? 0) <= 100)
+        #expect(ImmichSource.columns(["id": "not a list"]).isEmpty && ImmichSource.columns([:]).isEmpty)
+        #expect(!ImmichSource.isBucket("2024-07-01&albumId=x") && ImmichSource.isBucket("2024-07-01T00:00:00.000Z"))
     }
 
     /// What a hostile server may say: ids that would leave the asset's URL, missing fields,

@@ -52,6 +52,9 @@ public struct RemoteOptions: ParsableArguments, Sendable {
     @Flag(help: "Download Immich's originals instead of its previews (their full colour profile and the zoom's detail; more bytes).")
     public var immichOriginals = false
 
+    @Flag(help: "Leave out the pictures archived in Immich (an album, a person, a tag and the favourites show them by default, as Immich's album does).")
+    public var immichSkipArchived = false
+
     public init() {}
 
     public func validate() throws {
@@ -68,7 +71,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
                 throw ValidationError("--immich-key-file \(file): no readable file holding a key")
             }
         } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPerson.isEmpty || !immichTag.isEmpty || immichFavorites || immichMemories
-                    || immichRandom != nil || immichOriginals, !ConfigFile.checkingOneKey {
+                    || immichRandom != nil || immichOriginals || immichSkipArchived, !ConfigFile.checkingOneKey {
             throw ValidationError("the --immich- options need --immich URL")
         }
         if let n = immichRandom, n < 1 || n > 10_000 { throw ValidationError("--immich-random must be 1 to 10000, not \(n)") }
@@ -100,7 +103,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
          .init("immich-tag", immichTag.isEmpty ? nil : .strings(immichTag), unset: "none"),
          .init("immich-favorites", .bool(immichFavorites)), .init("immich-memories", .bool(immichMemories)),
          .init("immich-random", immichRandom.map { .number(Double($0)) }, unset: "200 when nothing else is chosen"),
-         .init("immich-originals", .bool(immichOriginals))]
+         .init("immich-originals", .bool(immichOriginals)), .init("immich-skip-archived", .bool(immichSkipArchived))]
     }
 
     /// The Immich library asked for, its key read from its file; nil without `--immich`.
@@ -115,6 +118,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
         selection.memories = immichMemories
         selection.random = immichRandom
         selection.originals = immichOriginals
+        selection.skipArchived = immichSkipArchived
         if selection.isEmpty { selection.random = 200 }
         return ImmichSource(server: immich, key: key, selection: selection)
     }

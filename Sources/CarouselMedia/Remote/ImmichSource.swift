@@ -5,8 +5,20 @@ import Foundation
 /// this day" memories, a random selection) is asked of the server's API with its key (sent
 /// as `x-api-key`, never logged, never in a reason), and becomes a list of picture URLs
 /// (previews, or originals) that the web cache downloads, keeps and shows offline like any
-/// web picture. An album's pictures are listed with `POST /search/metadata` and `albumIds`,
-/// which Immich 2.x and 3.x both answer (3.0's `GET /albums/{id}` no longer lists them).
+/// web picture. As a family shares it (read against Immich's server code, `server/src`):
+/// - albums are those the account owns (`GET /albums`) and those shared with it
+///   (`GET /albums?shared=true`: without it a shared album is not listed);
+/// - an album's pictures are listed with `POST /search/metadata` and `albumIds` (3.0's
+///   `GET /albums/{id}` no longer lists them), once per visibility asked for (`timeline`, and
+///   `archive` unless skipped: without a visibility a search does not filter on it, and a Live
+///   Photo's hidden motion and the locked folder would come back); a search answers only the
+///   account's and its partners' pictures, so those other members added are found through the
+///   album's timeline (`/timeline/buckets` and `/timeline/bucket`, every asset in the album),
+///   asking only for the months where the search found fewer than the timeline counts;
+/// - people are read page after page, hidden ones included (found by name);
+/// - a part of the selection refused (403: a permission the key lacks, said by name; 404 or
+///   400: not on this version) is one line and the rest still shows; a part failing otherwise
+///   (the network, 401, 5xx) fails the listing, so the last one is kept.
 /// Everything the server says is read defensively: unknown fields are passed by, an id that
 /// is not a UUID's characters is dropped (it goes into a URL), pages are bounded.
 public struct ImmichSource: Sendable, Equatable {
@@ -22,17 +34,23 @@ public struct ImmichSource: Sendable, Equatable {
         public var random: Int? = nil
         /// Originals instead of previews (full colour profile, the zoom's sharp detail).
         public var originals = false
+        /// Leave out the pictures archived in Immich (shown by default, as an album shows them).
+        public var skipArchived = false
         public init() {}
 
         public var isEmpty: Bool { albums.isEmpty && people.isEmpty && tags.isEmpty && !favourites && !memories && random == nil }
     }
 
-    /// The versions this was tested with (the fake server's 2.x and 3.x shapes).
-    public static let oldestTested = (major: 2, minor: 0)
+    /// The versions this was tested with (the fake server's 1.13x, 2.x and 3.x shapes).
+    public static let oldestTested = (major: 1, minor: 130)
     public static let newestTested = (major: 3, minor: 0)
     /// Pages of a search read at most, and their size: 25,000 pictures.
     static let maxPages = 100
     static let pageSize = 250
+    /// People are asked for 500 to a page (Immich's own page), at most 100 pages.
+    static let peoplePageSize = 500
+    /// Months of an album's timeline asked for at most (50 years).
+    static let maxBuckets = 600
 
     /// The server, without a trailing slash (`https://photos.example.com`).
     public let server: String
@@ -60,83 +78,128 @@ public struct ImmichSource: Sendable, Equatable {
 
     public struct ListingError: Error, Sendable, Equatable {
         public var reason: String
-        public init(_ reason: String) { self.reason = reason }
+        /// The HTTP status the server refused with, when it answered.
+        public var status: Int?
+        public init(_ reason: String, status: Int? = nil) {
+            self.reason = reason
+            self.status = status ?? Self.status(in: reason)
+        }
+
+        /// `HTTP 403 …` → 403.
+        static func status(in reason: String) -> Int? {
+            guard reason.hasPrefix("HTTP "), let code = Int(reason.dropFirst(5).prefix(3)), (100...599).contains(code) else { return nil }
+            return code
+        }
+
+        /// A refusal of one request that leaves the others standing: a permission the key lacks
+        /// (403), or a route or parameter this version does not have (404, 400).
+        var isRefusal: Bool { [400, 403, 404].contains(status ?? 0) }
     }
 
     /// Lists the pictures to show, in order, each once; `note` hears what is worth a line
-    /// (a version not tested, an album not found), `today` is the day memories are for;
-    /// `version` hears each picture's URL with what changes when its content does (its
+    /// (a version not tested, an album not found, a part refused), `today` is the day memories
+    /// are for; `version` hears each picture's URL with what changes when its content does (its
     /// checksum and when it was last updated), so an unchanged one need not be asked for again.
     public func list(fetch: Fetch, today: Date, note: (String) -> Void,
                      version: (_ url: String, _ version: String) -> Void = { _, _ in }) throws(ListingError) -> [ImageSource] {
-        try checkVersion(fetch: fetch, note: note)
-        var ids: [String] = []
-        var seen: Set<String> = []
-        var names: [String: String] = [:]
-        var facts: [String: Asset] = [:]
-        var videos: Set<String> = []
-        var motions: [String: String] = [:]
-        func add(_ assets: [Asset]) {
-            for a in assets where seen.insert(a.id).inserted {
-                ids.append(a.id)
-                names[a.id] = a.name
-                facts[a.id] = a
-                if a.isVideo { videos.insert(a.id) }
-                if let m = a.motion { motions[a.id] = m }
+        let serverVersion = try checkVersion(fetch: fetch, note: note)
+        var found = Found()
+        var refusals: [ListingError] = []
+        var parts = 0
+        /// One part of the selection: refused, it is one line and the rest goes on.
+        func part(_ body: () throws(ListingError) -> Void) throws(ListingError) {
+            parts += 1
+            do { try body() } catch where error.isRefusal {
+                refusals.append(error)
+                note(error.reason)
             }
         }
         if !selection.albums.isEmpty {
-            let albums = try list(json(fetch(server + "/api/albums", nil), "the albums"), "the albums")
-            for wanted in selection.albums {
-                guard let id = Self.find(wanted, in: albums, nameKey: "albumName") else {
-                    note("Immich \(server): no album named or numbered \(wanted)"); continue
+            try part { () throws(ListingError) in
+                let albums = try albums(fetch: fetch, note: note)
+                for wanted in selection.albums {
+                    guard let id = Self.find(wanted, in: albums, nameKey: "albumName") else {
+                        note("Immich \(self.server): no album named or numbered \(wanted) among those it owns or that are shared with it"); continue
+                    }
+                    try part { () throws(ListingError) in try albumAssets(id, server: serverVersion, fetch: fetch, into: &found) }
                 }
-                add(try search(["albumIds": [id]], fetch: fetch))
             }
         }
         if !selection.people.isEmpty {
-            let people = try json(fetch(server + "/api/people", nil), "the people")
-            let list = (people as? [String: Any])?["people"] as? [Any] ?? people as? [Any] ?? []
-            for wanted in selection.people {
-                guard let id = Self.find(wanted, in: list, nameKey: "name") else {
-                    note("Immich \(server): no person named or numbered \(wanted)"); continue
+            try part { () throws(ListingError) in
+                let people = try people(fetch: fetch)
+                for wanted in selection.people {
+                    guard let id = Self.find(wanted, in: people, nameKey: "name") else {
+                        note("Immich \(self.server): no person named or numbered \(wanted)"); continue
+                    }
+                    for filter in visibilities(serverVersion) { found.add(try search(filter.merging(["personIds": [id]]) { a, _ in a }, fetch: fetch)) }
                 }
-                add(try search(["personIds": [id]], fetch: fetch))
             }
         }
         if !selection.tags.isEmpty {
-            // Tags by name (their full path, "Family/Grandma", or their last part) or id.
-            let tags = try list(json(fetch(server + "/api/tags", nil), "the tags"), "the tags")
-            for wanted in selection.tags {
-                guard let id = Self.find(wanted, in: tags, nameKey: "value") ?? Self.find(wanted, in: tags, nameKey: "name") else {
-                    note("Immich \(server): no tag named or numbered \(wanted)"); continue
+            try part { () throws(ListingError) in
+                // Tags by name (their full path, "Family/Grandma", or their last part) or id.
+                let tags = try list(json(fetch(self.server + "/api/tags", nil), "the tags"), "the tags")
+                for wanted in selection.tags {
+                    guard let id = Self.find(wanted, in: tags, nameKey: "value") ?? Self.find(wanted, in: tags, nameKey: "name") else {
+                        note("Immich \(self.server): no tag named or numbered \(wanted)"); continue
+                    }
+                    for filter in visibilities(serverVersion) { found.add(try search(filter.merging(["tagIds": [id]]) { a, _ in a }, fetch: fetch)) }
                 }
-                add(try search(["tagIds": [id]], fetch: fetch))
             }
         }
-        if selection.favourites { add(try search(["isFavorite": true], fetch: fetch)) }
+        if selection.favourites {
+            try part { () throws(ListingError) in
+                for filter in visibilities(serverVersion) { found.add(try search(filter.merging(["isFavorite": true]) { a, _ in a }, fetch: fetch)) }
+            }
+        }
         if selection.memories {
-            let day = Self.dayFormat.string(from: today)
-            let memories = try list(json(fetch(server + "/api/memories?for=" + day + "T00:00:00.000Z", nil), "the memories"), "the memories")
-            for memory in memories {
-                add(Self.assets((memory as? [String: Any])?["assets"] as? [Any] ?? []))
+            try part { () throws(ListingError) in
+                let day = Self.dayFormat.string(from: today)
+                let memories = try list(json(fetch(self.server + "/api/memories?for=" + day + "T00:00:00.000Z", nil), "the memories"), "the memories")
+                for memory in memories {
+                    found.add(Self.assets((memory as? [String: Any])?["assets"] as? [Any] ?? []).filter { !(selection.skipArchived && $0.archived) })
+                }
             }
         }
         if let n = selection.random {
-            let body = Self.encode(["size": n, "withExif": true, "withPeople": true])
-            add(Self.assets(try list(json(fetch(server + "/api/search/random", body), "a random selection"), "a random selection")))
+            try part { () throws(ListingError) in
+                // One visibility: the timeline's (archived pictures are not drawn at random).
+                var body = visibilities(serverVersion)[0]
+                body["size"] = n
+                body["withExif"] = true
+                body["withPeople"] = true
+                found.add(Self.assets(try list(json(fetch(self.server + "/api/search/random", Self.encode(body)), "a random selection"), "a random selection")))
+            }
         }
-        return ids.map { id in
-            // A video plays as a clip: the stream Immich made to play everywhere (H.264), its
-            // kind said to the views by a fragment (never sent to the server).
-            let path = videos.contains(id) ? playback(id)
-                : server + "/api/assets/" + id + (selection.originals ? "/original" : "/thumbnail?size=preview")
-            if let v = facts[id]?.version { version(path, v) }
-            // A Live Photo's motion: the video asset Immich keeps beside the still.
-            var source = ImageSource(path: path, title: names[id] ?? id, motion: motions[id].map(playback),
-                                     taken: facts[id]?.taken, place: facts[id]?.place, people: facts[id]?.people ?? [])
-            source.aspect = videos.contains(id) ? nil : facts[id]?.aspect
-            return source
+        // Every part refused: nothing was listed, which must not replace the last listing.
+        if let first = refusals.first, refusals.count == parts { throw first }
+        return found.sources(self, version: version)
+    }
+
+    /// What was found, in order, each once; a Live Photo's motion never as a picture of its own.
+    struct Found {
+        var assets: [Asset] = []
+        var seen: Set<String> = []
+
+        mutating func add(_ list: [Asset]) {
+            for a in list where seen.insert(a.id).inserted { assets.append(a) }
+        }
+
+        func sources(_ source: ImmichSource, version: (_ url: String, _ version: String) -> Void) -> [ImageSource] {
+            let motions = Set(assets.compactMap(\.motion))
+            return assets.filter { !motions.contains($0.id) }.map { a in
+                // A video plays as a clip: the stream Immich made to play everywhere (H.264), its
+                // kind said to the views by a fragment (never sent to the server).
+                let path = a.isVideo ? source.playback(a.id)
+                    : source.server + "/api/assets/" + a.id + (source.selection.originals ? "/original" : "/thumbnail?size=preview")
+                if let v = a.version { version(path, v) }
+                // A Live Photo's motion: the video asset Immich keeps beside the still.
+                var item = ImageSource(path: path, title: a.name ?? "", motion: a.motion.map(source.playback),
+                                       taken: a.taken, place: a.place, people: a.people)
+                item.aspect = a.isVideo ? nil : a.aspect
+                return item
+            }
         }
     }
 
@@ -144,12 +207,29 @@ public struct ImmichSource: Sendable, Equatable {
     /// views by a fragment (never sent to the server).
     private func playback(_ id: String) -> String { server + "/api/assets/" + id + "/video/playback#clip.mp4" }
 
+    /// A server's version, as far as the listing needs it.
+    struct ServerVersion {
+        var major: Int, minor: Int
+        /// Since 1.133 an asset has a visibility (`timeline`, `archive`, `hidden`, `locked`)
+        /// and a timeline bucket is columns; before it, `isArchived` and a list of assets.
+        var hasVisibility: Bool { (major, minor) >= (1, 133) }
+    }
+
+    /// The searches one selection makes: one per visibility shown (the timeline's, then the
+    /// archive's unless skipped); before 1.133, by `isArchived`.
+    private func visibilities(_ version: ServerVersion) -> [[String: Any]] {
+        let shown = selection.skipArchived ? [false] : [false, true]
+        return shown.map { archived in
+            version.hasVisibility ? ["visibility": archived ? "archive" : "timeline"] : ["isArchived": archived]
+        }
+    }
+
     /// Says in one line when the server's version is older or newer than those tested.
-    private func checkVersion(fetch: Fetch, note: (String) -> Void) throws(ListingError) {
+    private func checkVersion(fetch: Fetch, note: (String) -> Void) throws(ListingError) -> ServerVersion {
         let version = try json(fetch(server + "/api/server/version", nil), "its version") as? [String: Any]
         guard let major = version?["major"] as? Int, let minor = version?["minor"] as? Int else {
             note("Immich \(server): its version answer has no major and minor; going on as with \(Self.newestTested.major).x")
-            return
+            return ServerVersion(major: Self.newestTested.major, minor: Self.newestTested.minor)
         }
         let patch = version?["patch"] as? Int ?? 0
         if (major, minor) < Self.oldestTested {
@@ -157,6 +237,77 @@ public struct ImmichSource: Sendable, Equatable {
         } else if major > Self.newestTested.major {
             note("Immich \(server) is \(major).\(minor).\(patch), newer than \(Self.newestTested.major).x, the newest tested: its answers may differ")
         }
+        return ServerVersion(major: major, minor: minor)
+    }
+
+    /// The albums the account owns and those shared with it, each once. One of the two
+    /// refused is one line; both, the part's refusal.
+    private func albums(fetch: Fetch, note: (String) -> Void) throws(ListingError) -> [Any] {
+        var albums: [Any] = []
+        var ids: Set<String> = []
+        var refused: [ListingError] = []
+        for (query, what) in [("", "the albums"), ("?shared=true", "the albums shared with it")] {
+            do {
+                for album in try list(json(fetch(server + "/api/albums" + query, nil), what), what) {
+                    guard let id = (album as? [String: Any])?["id"] as? String, ids.insert(id).inserted else { continue }
+                    albums.append(album)
+                }
+            } catch where error.isRefusal { refused.append(error) }
+        }
+        if refused.count == 2 { throw refused[0] }
+        refused.forEach { note($0.reason) }
+        return albums
+    }
+
+    /// An album's pictures: searched for (the account's and its partners', with when, where
+    /// and who), then those the album's timeline counts beyond what the search found (other
+    /// members'), from the timeline's months that have more.
+    private func albumAssets(_ id: String, server version: ServerVersion, fetch: Fetch, into found: inout Found) throws(ListingError) {
+        var album: [Asset] = []
+        for filter in visibilities(version) { album += try search(filter.merging(["albumIds": [id]]) { a, _ in a }, fetch: fetch) }
+        found.add(album)
+        // The timeline's own rule: the timeline's and the archive's unless one is asked for.
+        var query = "albumId=" + id
+        if selection.skipArchived { query += version.hasVisibility ? "&visibility=timeline" : "&isArchived=false" }
+        if !version.hasVisibility { query += "&size=MONTH" }
+        let buckets: [Any]
+        do {
+            buckets = try list(json(fetch(server + "/api/timeline/buckets?" + query, nil), "the album's timeline"), "the album's timeline")
+        } catch where error.isRefusal {
+            throw ListingError(error.reason + " (only the album's pictures the account and its partners own are shown)", status: error.status)
+        }
+        let counted = buckets.prefix(Self.maxBuckets).compactMap { bucket -> (month: String, count: Int)? in
+            guard let b = bucket as? [String: Any], let month = b["timeBucket"] as? String, Self.isBucket(month) else { return nil }
+            return (month, (b["count"] as? NSNumber)?.intValue ?? 0)
+        }
+        guard counted.reduce(0, { $0 + $1.count }) > album.count else { return }
+        var ours: [String: Int] = [:]
+        for a in album { ours[String((a.taken ?? "").prefix(7)), default: 0] += 1 }
+        var added = 0
+        for bucket in counted where ours[String(bucket.month.prefix(7)), default: 0] < bucket.count {
+            let month = bucket.month.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-."))) ?? ""
+            let answer = try json(fetch(server + "/api/timeline/bucket?" + query + "&timeBucket=" + month, nil), "a month of the album's timeline")
+            let more = (answer as? [Any]).map(Self.assets) ?? (answer as? [String: Any]).map(Self.columns) ?? []
+            let before = found.assets.count
+            found.add(more.filter { !(selection.skipArchived && $0.archived) })
+            added += found.assets.count - before
+            if added > Self.maxPages * Self.pageSize { break }
+        }
+    }
+
+    /// Everyone Immich knows, page after page, hidden ones included (a name is a name).
+    private func people(fetch: Fetch) throws(ListingError) -> [Any] {
+        var people: [Any] = []
+        for page in 1...Self.maxPages {
+            let answer = try json(fetch(server + "/api/people?withHidden=true&page=\(page)&size=\(Self.peoplePageSize)", nil), "the people")
+            guard let object = answer as? [String: Any] else {
+                people += answer as? [Any] ?? []
+                break
+            }
+            people += object["people"] as? [Any] ?? []
+            guard object["hasNextPage"] as? Bool == true else { break }
+        }
+        return people
     }
 
     /// Every page of `POST /search/metadata` with `filter`.
@@ -197,13 +348,20 @@ public struct ImmichSource: Sendable, Equatable {
         var version: String? = nil
         /// Its height / width as shown (EXIF's size, turned as its orientation says).
         var aspect: Double? = nil
+        /// Archived in Immich (hidden from its timeline, still in its albums).
+        var archived = false
     }
 
-    /// The assets among `items` that can be shown: an id of a UUID's characters, not in the trash.
+    /// Visibilities never shown: a Live Photo's motion (shown with its still) and the locked folder.
+    static let neverShown: Set<String> = ["hidden", "locked"]
+
+    /// The assets among `items` that can be shown: an id of a UUID's characters, not in the
+    /// trash, not hidden (a Live Photo's motion: `visibility`, or `isVisible` before 1.133) nor locked.
     static func assets(_ items: [Any]) -> [Asset] {
         items.compactMap { item in
             guard let a = item as? [String: Any], let id = a["id"] as? String, isID(id) else { return nil }
-            if a["isTrashed"] as? Bool == true { return nil }
+            if a["isTrashed"] as? Bool == true || a["isVisible"] as? Bool == false { return nil }
+            if let visibility = a["visibility"] as? String, neverShown.contains(visibility) { return nil }
             let name = (a["originalFileName"] as? String).map { ($0 as NSString).deletingPathExtension }
             let motion = (a["livePhotoVideoId"] as? String).flatMap { isID($0) ? $0 : nil }
             let exif = a["exifInfo"] as? [String: Any]
@@ -214,8 +372,55 @@ public struct ImmichSource: Sendable, Equatable {
                          taken: wallTime(a["localDateTime"]) ?? wallTime(exif?["dateTimeOriginal"]),
                          place: place.isEmpty ? nil : place.joined(separator: ", "), people: Array(people.prefix(20)),
                          version: (a["checksum"] as? String).map { $0 + "|" + (a["updatedAt"] as? String ?? "") },
-                         aspect: aspect(exif))
+                         aspect: aspect(exif), archived: a["visibility"] as? String == "archive" || a["isArchived"] as? Bool == true)
         }
+    }
+
+    /// The assets of a timeline bucket as Immich 1.133 and later write it: one array per field
+    /// (`id`, `visibility`, `isImage`, …), the n-th of each the n-th asset's. Less is known of
+    /// them than a search says: no file name, nor who is in them.
+    static func columns(_ bucket: [String: Any]) -> [Asset] {
+        guard let ids = bucket["id"] as? [Any] else { return [] }
+        var column: [String: [Any]] = [:]
+        for key in ["isTrashed", "visibility", "isImage", "livePhotoVideoId", "city", "country", "fileCreatedAt", "localOffsetHours", "ratio"] {
+            column[key] = bucket[key] as? [Any] ?? []
+        }
+        func at(_ key: String, _ i: Int) -> Any? { column[key].flatMap { i < $0.count ? $0[i] : nil } }
+        return ids.prefix(maxPages * pageSize).enumerated().compactMap { i, value in
+            guard let id = value as? String, isID(id), at("isTrashed", i) as? Bool != true else { return nil }
+            let visibility = at("visibility", i) as? String
+            if let visibility, neverShown.contains(visibility) { return nil }
+            let place = [at("city", i), at("country", i)].compactMap { ($0 as? String).map(bounded) }.filter { !$0.isEmpty }
+            let ratio = (at("ratio", i) as? NSNumber)?.doubleValue ?? 0
+            return Asset(id: id, name: nil, isVideo: at("isImage", i) as? Bool == false,
+                         motion: (at("livePhotoVideoId", i) as? String).flatMap { isID($0) ? $0 : nil },
+                         taken: wallTime(utc: at("fileCreatedAt", i), offsetHours: at("localOffsetHours", i)),
+                         place: place.isEmpty ? nil : place.joined(separator: ", "),
+                         aspect: ratio >= 0.001 && ratio <= 1000 ? 1 / ratio : nil, archived: visibility == "archive")
+        }
+    }
+
+    /// A UTC time (`2024-07-14T08:00:00.000Z`) moved by the offset where it was taken (hours,
+    /// perhaps fractional, at most 18 either way) to that place's wall time.
+    static func wallTime(utc: Any?, offsetHours: Any?) -> String? {
+        guard let text = utc as? String, let wall = wallTime(text), let date = listedFormat.date(from: wall) else { return nil }
+        let offset = (offsetHours as? NSNumber)?.doubleValue ?? 0
+        guard abs(offset) <= 18 else { return wall }
+        return listedFormat.string(from: date.addingTimeInterval(offset * 3600))
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` as UTC, both ways.
+    static let listedFormat: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return f
+    }()
+
+    /// A timeline bucket's name goes into a URL's query: a date's characters only.
+    static func isBucket(_ s: String) -> Bool {
+        !s.isEmpty && s.count <= 32 && s.unicodeScalars.allSatisfy { CharacterSet(charactersIn: "0123456789-T:.Z+").contains($0) }
     }
 
     /// Height / width as the picture shows, from its EXIF's `exifImageWidth` and
@@ -267,12 +472,27 @@ public struct ImmichSource: Sendable, Equatable {
         let bytes: [UInt8]
         switch fetched {
         case .success(let b): bytes = b
-        case .failure(let e): throw ListingError("Immich \(server): asking for \(what): \(e.reason)")
+        case .failure(let e):
+            if e.status == 403, let permission = Self.permission(for: what) {
+                throw ListingError("Immich \(server): asking for \(what): refused (HTTP 403): the API key lacks the permission \(permission); give it in Immich, Account Settings, API Keys", status: 403)
+            }
+            throw ListingError("Immich \(server): asking for \(what): \(e.reason)", status: e.status)
         }
         guard let value = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) else {
             throw ListingError("Immich \(server): its answer for \(what) is not JSON")
         }
         return value
+    }
+
+    /// The API-key permission each request needs (Immich's controllers, `@Authenticated`), by
+    /// what it asks for; README lists them.
+    static func permission(for what: String) -> String? {
+        if what.hasPrefix("the albums") { return "album.read" }
+        if what == "the people" { return "person.read" }
+        if what == "the tags" { return "tag.read" }
+        if what == "the memories" { return "memory.read" }
+        if what == "a search" || what == "a random selection" || what.contains("timeline") { return "asset.read" }
+        return nil
     }
 
     static func encode(_ body: [String: Any]) -> String {

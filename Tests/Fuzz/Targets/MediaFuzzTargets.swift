@@ -56,6 +56,28 @@ public enum MediaFuzzTargets {
             let source = ImmichSource(server: "http://127.0.0.1:9", key: "k", selection: selection)
             _ = try? source.list(fetch: { _, _ in .success(bytes) }, today: Date(timeIntervalSince1970: 1_795_780_800)) { _ in }
         },
+        // A month of an album's timeline as an Immich server answers it (columns since 1.133,
+        // a list of assets before), and an album listing whose every answer is these bytes
+        // (the timeline's months, then each month, read with the bounds met).
+        "immich-timeline": { bytes in
+            if let value = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]) {
+                if let columns = value as? [String: Any] { _ = ImmichSource.columns(columns) }
+                if let list = value as? [Any] { _ = ImmichSource.assets(list) }
+            }
+            var selection = ImmichSource.Selection()
+            selection.albums = ["00000000-0000-4000-8000-000000000001"]
+            let source = ImmichSource(server: "http://127.0.0.1:9", key: "k", selection: selection)
+            let albums = Array(#"[{"id": "00000000-0000-4000-8000-000000000001", "albumName": "Garden"}]"#.utf8)
+            let buckets = Array(#"[{"timeBucket": "2024-07-01", "count": 5}, {"timeBucket": "2024-06-01", "count": 2}]"#.utf8)
+            let empty = Array(#"{"assets": {"items": [], "nextPage": null}}"#.utf8)
+            _ = try? source.list(fetch: { url, _ in
+                if url.hasSuffix("/version") { return .success(Array(#"{"major": 2, "minor": 3}"#.utf8)) }
+                if url.contains("/api/albums") { return .success(albums) }
+                if url.contains("/search/") { return .success(empty) }
+                if url.contains("/timeline/buckets") { return .success(buckets) }
+                return .success(bytes)
+            }, today: Date(timeIntervalSince1970: 1_795_780_800)) { _ in }
+        },
         // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },
         // A manifest (TOML) from a folder, a USB stick, later a web server.
