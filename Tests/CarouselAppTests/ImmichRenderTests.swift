@@ -50,6 +50,29 @@ import TestSupport
         #expect(server.requests("/api/search/metadata") >= 1 && server.keys == [server.key])
     }
 
+    /// An album Grandma owns and shared with the frame's account and an aunt (issue 60):
+    /// given by name, it shows whole from the frame's account, each member's picture.
+    @Test func anAlbumSharedWithTheFramesAccountShowsEveryMembersPictures() throws {
+        let (server, _, options) = try Self.garden("shared")
+        defer { server.stop() }
+        let shared = "00000000-0000-4000-8000-000000000002"
+        server.addAlbum(id: shared, name: "Grandma's garden", owner: "u2", members: [FakeImmich.me, "u3"])
+        for (n, (colour, owner)) in [("red", "u2"), ("lime", "u3"), ("blue", FakeImmich.me)].enumerated() {
+            var a = FakeImmich.Asset(id: "00000000-0000-4000-8000-00000000003\(n)", name: "\(colour).jpg",
+                                     preview: try Self.jpeg(colour), original: try Self.jpeg(colour))
+            a.owner = owner
+            a.albums = [shared]
+            a.takenOn = "0\(n + 1)-10"
+            server.add(a)
+        }
+        let args = options.map { $0 == "Garden" ? "grandma's garden" : $0 }
+        let (out, r) = try CarouselBinary.render([], script: "snapshot a\nkey right\nwait 1000\nsnapshot b\nkey right\nwait 1000\nsnapshot c\n",
+                                                 options: args)
+        #expect(r.status == 0, "\(r.stderr)")
+        let shown = try ["a", "b", "c"].map { try ClipRenderTests.colour(out + "/\($0).png") }
+        #expect(Set(shown) == [0, 1, 2], "red, lime and blue, each member's: \(shown)\n\(r.stderr)")
+    }
+
     /// A video in the album plays as a clip, downloaded with the key: its frames in its colours.
     @Test func anAlbumsVideoPlaysAsAClip() throws {
         let (server, dir, options) = try Self.garden("video")

@@ -280,6 +280,34 @@ import Testing
         #expect(!items.contains { $0.path.contains(Self.id(60)) || $0.path.contains(Self.id(10)) }, "\(items.map(\.path))")
     }
 
+    /// A partner's timeline when asked: every month of it, the timeline's pictures only
+    /// (not in the account's timeline: a search would not answer them).
+    @Test func aPartnersTimelineIsShownWhenAsked() throws {
+        for version in [(3, 0, 1), (1, 131, 0)] {
+            let server = try Self.family(version: version)
+            defer { server.stop() }
+            let grandpa = Self.id(400_001)
+            server.addPartner(grandpa, name: "Grandpa", inTimeline: false)
+            let picture = try Self.jpeg((90, 90, 200))
+            for n in 0..<6 {
+                var a = FakeImmich.Asset(id: Self.id(300 + n), name: "grandpa-\(n).jpg", preview: picture, original: picture)
+                a.owner = grandpa
+                a.year = 2020 + n
+                a.visibility = n == 4 ? "archive" : n == 5 ? "locked" : "timeline"
+                server.add(a)
+            }
+            for wanted in ["grandpa", grandpa, "Grandpa@example.com"] {
+                var selection = ImmichSource.Selection()
+                selection.partners = [wanted, "Nobody"]
+                let source = ImmichSource(server: server.url, key: Self.key, selection: selection)
+                var notes: [String] = []
+                let items = try source.list(fetch: Self.fetch(source), today: Self.today) { notes.append($0) }
+                #expect(Set(items.map { $0.path.components(separatedBy: "/")[5] }) == Set((300..<304).map(Self.id)), "\(version) \(wanted): \(items.map(\.path))")
+                #expect(notes.count == 1 && notes[0].contains("no partner named or numbered Nobody"), "\(notes)")
+            }
+        }
+    }
+
     @Test func twelveHundredPeopleArePagedAndAHiddenOneIsFoundByName() throws {
         let server = try Self.server(assets: 30)
         defer { server.stop() }

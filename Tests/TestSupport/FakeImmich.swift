@@ -71,7 +71,7 @@ public final class FakeImmich: @unchecked Sendable {
     private var assetsValue: [Asset] = []
     private var albumsValue: [(id: String, name: String, owner: String, members: [String])] = []
     private var peopleValue: [(id: String, name: String, hidden: Bool)] = []
-    private var partnersValue: [(id: String, inTimeline: Bool)] = []
+    private var partnersValue: [(id: String, name: String, inTimeline: Bool)] = []
     private var refusedValue: Set<String> = []
     private var bytesValue = 0
     private var tagsValue: [(id: String, path: String)] = []
@@ -103,7 +103,7 @@ public final class FakeImmich: @unchecked Sendable {
     }
     public func addPerson(id: String, name: String, hidden: Bool = false) { lock.withLock { peopleValue.append((id, name, hidden)) } }
     /// A user who shares their library with `me` (`partner.sharedById`), in `me`'s timeline or not.
-    public func addPartner(_ id: String, inTimeline: Bool) { lock.withLock { partnersValue.append((id, inTimeline)) } }
+    public func addPartner(_ id: String, name: String = "", inTimeline: Bool) { lock.withLock { partnersValue.append((id, name, inTimeline)) } }
     /// Permissions the key was not given (`tag.read`, `asset.read`, …): those requests are a 403.
     public func refuse(_ permission: String) { lock.withLock { _ = refusedValue.insert(permission) } }
     /// Bytes of every answer so far, headers and bodies.
@@ -174,6 +174,7 @@ public final class FakeImmich: @unchecked Sendable {
     private static func permission(_ method: String, _ path: String) -> String? {
         switch (method, path) {
         case ("GET", "/api/albums"): return "album.read"
+        case ("GET", "/api/partners"): return "partner.read"
         case ("GET", "/api/people"): return "person.read"
         case ("GET", "/api/tags"): return "tag.read"
         case ("GET", "/api/memories"): return "memory.read"
@@ -256,7 +257,10 @@ public final class FakeImmich: @unchecked Sendable {
                 return timelineDefault ? ["timeline", "archive"].contains(a.visibility) : true
             }
             if a.visibility == "hidden" || a.visibility == "locked" { return false }
-            if let archived = options["isArchived"] as? Bool { return (a.visibility == "archive") == archived }
+            // A body's `true`, or a query's "true".
+            if let archived = options["isArchived"] as? Bool ?? (options["isArchived"] as? String).map({ $0 == "true" }) {
+                return (a.visibility == "archive") == archived
+            }
             return true
         }
         switch (method, path) {
@@ -298,14 +302,26 @@ public final class FakeImmich: @unchecked Sendable {
                                               "items": slice.map { describe($0, exif: asked["withExif"] as? Bool == true,
                                                                             people: asked["withPeople"] as? Bool == true, version: version) },
                                               "nextPage": more ? "\(page + 1)" as Any : NSNull()]]))
+        case ("GET", "/api/partners"):
+            // `partner.service.ts search`: with direction=shared-with, the users sharing with `me`.
+            guard parameters["direction"] == "shared-with" else { return bad("direction must be one of: shared-by, shared-with") }
+            answer("200 OK", json(partners.map { ["id": $0.id, "name": $0.name, "email": $0.name.lowercased() + "@example.com",
+                                                  "inTimeline": $0.inTimeline, "profileImagePath": ""] as [String: Any] }))
         case ("GET", "/api/timeline/buckets"), ("GET", "/api/timeline/bucket"):
-            // An album's timeline, to a member: every asset in it whoever owns it.
-            guard let albumID = parameters["albumId"], let album = albums.first(where: { $0.id == albumID }),
-                  album.owner == Self.me || album.members.contains(Self.me) else {
-                return bad("Not found or no album.read access")
-            }
+            // An album's timeline, to a member: every asset in it whoever owns it; a user's,
+            // to that user and to those the user shares with (`TimelineRead`).
             if !modern, parameters["size"] != "MONTH" { return bad("size must be one of the following values: DAY, MONTH") }
-            let inAlbum = assets.filter { $0.albums.contains(albumID) && visible($0, parameters, timelineDefault: true) }
+            let inAlbum: [Asset]
+            if let albumID = parameters["albumId"] {
+                guard let album = albums.first(where: { $0.id == albumID }), album.owner == Self.me || album.members.contains(Self.me) else {
+                    return bad("Not found or no album.read access")
+                }
+                inAlbum = assets.filter { $0.albums.contains(albumID) && visible($0, parameters, timelineDefault: true) }
+            } else {
+                let user = parameters["userId"] ?? Self.me
+                guard user == Self.me || partners.contains(where: { $0.id == user }) else { return bad("Not found or no timeline.read access") }
+                inAlbum = assets.filter { $0.owner == user && visible($0, parameters, timelineDefault: true) }
+            }
             func month(_ a: Asset) -> String { "\(a.year)-\(a.takenOn.prefix(2))-01" }
             if path.hasSuffix("/buckets") {
                 let months = Set(inAlbum.map(month)).sorted(by: >)

@@ -34,6 +34,9 @@ public struct RemoteOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("An Immich album to show, by name or id (repeatable).", valueName: "NAME|ID"))
     public var immichAlbum: [String] = []
 
+    @Option(help: ArgumentHelp("A partner's timeline: the pictures of someone who shares their library with the key's account in Immich, by name, e-mail or id (repeatable).", valueName: "NAME|ID"))
+    public var immichPartner: [String] = []
+
     @Option(help: ArgumentHelp("The pictures of a person Immich knows, by name or id (repeatable).", valueName: "NAME|ID"))
     public var immichPerson: [String] = []
 
@@ -70,7 +73,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
                   !key.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
                 throw ValidationError("--immich-key-file \(file): no readable file holding a key")
             }
-        } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPerson.isEmpty || !immichTag.isEmpty || immichFavorites || immichMemories
+        } else if immichKeyFile != nil || !immichAlbum.isEmpty || !immichPartner.isEmpty || !immichPerson.isEmpty || !immichTag.isEmpty || immichFavorites || immichMemories
                     || immichRandom != nil || immichOriginals || immichSkipArchived, !ConfigFile.checkingOneKey {
             throw ValidationError("the --immich- options need --immich URL")
         }
@@ -99,6 +102,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
          .init("immich", immich.map { .string($0) }, unset: "none"),
          .init("immich-key-file", immichKeyFile.map { .string($0) }, unset: "none"),
          .init("immich-album", immichAlbum.isEmpty ? nil : .strings(immichAlbum), unset: "none"),
+         .init("immich-partner", immichPartner.isEmpty ? nil : .strings(immichPartner), unset: "none"),
          .init("immich-person", immichPerson.isEmpty ? nil : .strings(immichPerson), unset: "none"),
          .init("immich-tag", immichTag.isEmpty ? nil : .strings(immichTag), unset: "none"),
          .init("immich-favorites", .bool(immichFavorites)), .init("immich-memories", .bool(immichMemories)),
@@ -112,6 +116,7 @@ public struct RemoteOptions: ParsableArguments, Sendable {
               let key = try? String(contentsOfFile: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines) else { return nil }
         var selection = ImmichSource.Selection()
         selection.albums = immichAlbum
+        selection.partners = immichPartner
         selection.people = immichPerson
         selection.tags = immichTag
         selection.favourites = immichFavorites

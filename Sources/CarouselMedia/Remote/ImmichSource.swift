@@ -34,11 +34,13 @@ public struct ImmichSource: Sendable, Equatable {
         public var random: Int? = nil
         /// Originals instead of previews (full colour profile, the zoom's sharp detail).
         public var originals = false
+        /// Partners' timelines (users who share their library with the account), by name or id.
+        public var partners: [String] = []
         /// Leave out the pictures archived in Immich (shown by default, as an album shows them).
         public var skipArchived = false
         public init() {}
 
-        public var isEmpty: Bool { albums.isEmpty && people.isEmpty && tags.isEmpty && !favourites && !memories && random == nil }
+        public var isEmpty: Bool { albums.isEmpty && partners.isEmpty && people.isEmpty && tags.isEmpty && !favourites && !memories && random == nil }
     }
 
     /// The versions this was tested with (the fake server's 1.13x, 2.x and 3.x shapes).
@@ -122,6 +124,17 @@ public struct ImmichSource: Sendable, Equatable {
                         note("Immich \(self.server): no album named or numbered \(wanted) among those it owns or that are shared with it"); continue
                     }
                     try part { () throws(ListingError) in try albumAssets(id, server: serverVersion, fetch: fetch, into: &found) }
+                }
+            }
+        }
+        if !selection.partners.isEmpty {
+            try part { () throws(ListingError) in
+                let partners = try partners(fetch: fetch)
+                for wanted in selection.partners {
+                    guard let id = Self.find(wanted, in: partners, nameKey: "name") ?? Self.find(wanted, in: partners, nameKey: "email") else {
+                        note("Immich \(self.server): no partner named or numbered \(wanted) shares their library with this account"); continue
+                    }
+                    try part { () throws(ListingError) in try partnerAssets(id, server: serverVersion, fetch: fetch, into: &found) }
                 }
             }
         }
@@ -270,29 +283,55 @@ public struct ImmichSource: Sendable, Equatable {
         var query = "albumId=" + id
         if selection.skipArchived { query += version.hasVisibility ? "&visibility=timeline" : "&isArchived=false" }
         if !version.hasVisibility { query += "&size=MONTH" }
-        let buckets: [Any]
-        do {
-            buckets = try list(json(fetch(server + "/api/timeline/buckets?" + query, nil), "the album's timeline"), "the album's timeline")
-        } catch where error.isRefusal {
+        let counted: [(month: String, count: Int)]
+        do { counted = try timelineMonths(query, fetch: fetch) } catch where error.isRefusal {
             throw ListingError(error.reason + " (only the album's pictures the account and its partners own are shown)", status: error.status)
-        }
-        let counted = buckets.prefix(Self.maxBuckets).compactMap { bucket -> (month: String, count: Int)? in
-            guard let b = bucket as? [String: Any], let month = b["timeBucket"] as? String, Self.isBucket(month) else { return nil }
-            return (month, (b["count"] as? NSNumber)?.intValue ?? 0)
         }
         guard counted.reduce(0, { $0 + $1.count }) > album.count else { return }
         var ours: [String: Int] = [:]
         for a in album { ours[String((a.taken ?? "").prefix(7)), default: 0] += 1 }
         var added = 0
         for bucket in counted where ours[String(bucket.month.prefix(7)), default: 0] < bucket.count {
-            let month = bucket.month.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-."))) ?? ""
-            let answer = try json(fetch(server + "/api/timeline/bucket?" + query + "&timeBucket=" + month, nil), "a month of the album's timeline")
-            let more = (answer as? [Any]).map(Self.assets) ?? (answer as? [String: Any]).map(Self.columns) ?? []
             let before = found.assets.count
-            found.add(more.filter { !(selection.skipArchived && $0.archived) })
+            found.add(try timelineMonth(query, bucket.month, fetch: fetch).filter { !(selection.skipArchived && $0.archived) })
             added += found.assets.count - before
             if added > Self.maxPages * Self.pageSize { break }
         }
+    }
+
+    /// A partner's timeline (a user who shares their library with the account): every month
+    /// of it, the timeline's pictures only (their archive is theirs).
+    private func partnerAssets(_ id: String, server version: ServerVersion, fetch: Fetch, into found: inout Found) throws(ListingError) {
+        var query = "userId=" + id + (version.hasVisibility ? "&visibility=timeline" : "&isArchived=false")
+        if !version.hasVisibility { query += "&size=MONTH" }
+        var added = 0
+        for bucket in try timelineMonths(query, fetch: fetch) {
+            let before = found.assets.count
+            found.add(try timelineMonth(query, bucket.month, fetch: fetch))
+            added += found.assets.count - before
+            if added > Self.maxPages * Self.pageSize { break }
+        }
+    }
+
+    /// The months of a timeline (`query`: an album's, a user's) and how many pictures each holds.
+    private func timelineMonths(_ query: String, fetch: Fetch) throws(ListingError) -> [(month: String, count: Int)] {
+        let buckets = try list(json(fetch(server + "/api/timeline/buckets?" + query, nil), "the timeline"), "the timeline")
+        return buckets.prefix(Self.maxBuckets).compactMap { bucket -> (month: String, count: Int)? in
+            guard let b = bucket as? [String: Any], let month = b["timeBucket"] as? String, Self.isBucket(month) else { return nil }
+            return (month, (b["count"] as? NSNumber)?.intValue ?? 0)
+        }
+    }
+
+    /// One month of a timeline: columns since 1.133, a list of assets before.
+    private func timelineMonth(_ query: String, _ month: String, fetch: Fetch) throws(ListingError) -> [Asset] {
+        let encoded = month.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-."))) ?? ""
+        let answer = try json(fetch(server + "/api/timeline/bucket?" + query + "&timeBucket=" + encoded, nil), "a month of the timeline")
+        return (answer as? [Any]).map(Self.assets) ?? (answer as? [String: Any]).map(Self.columns) ?? []
+    }
+
+    /// The partners who share their library with the account (`GET /partners?direction=shared-with`).
+    private func partners(fetch: Fetch) throws(ListingError) -> [Any] {
+        try list(json(fetch(server + "/api/partners?direction=shared-with", nil), "the partners"), "the partners")
     }
 
     /// Everyone Immich knows, page after page, hidden ones included (a name is a name).
@@ -489,6 +528,7 @@ public struct ImmichSource: Sendable, Equatable {
     static func permission(for what: String) -> String? {
         if what.hasPrefix("the albums") { return "album.read" }
         if what == "the people" { return "person.read" }
+        if what == "the partners" { return "partner.read" }
         if what == "the tags" { return "tag.read" }
         if what == "the memories" { return "memory.read" }
         if what == "a search" || what == "a random selection" || what.contains("timeline") { return "asset.read" }
