@@ -27,6 +27,15 @@ public enum FuzzTargets {
         "config": { _ = try? ConfigFile(text: String(decoding: $0, as: UTF8.self), path: "fuzz.toml", for: SourceOptions.self) },
         "gesture-script": { _ = try? GestureScript(parsing: String(decoding: $0, as: UTF8.self)) },
         "opening-hours": { _ = try? Schedule(parsing: String(decoding: $0, as: UTF8.self)) },
+        // A kept fair round (XDG state, --order fair), as a power cut or anyone may leave it:
+        // read, then reconciled with items and walked, as a start does.
+        "fair-round": { bytes in
+            guard var round = try? FairRound(parsing: String(decoding: bytes, as: UTF8.self)) else { return }
+            var rng = SeededRandom(seed: 1)
+            round.reconcile(with: round.order.dropFirst().map { $0 } + ["/new.jpg"], using: &rng)
+            if !round.isComplete { round.shown(at: round.next) }
+            round.newRound(keeping: [0], using: &rng)
+        },
         // A control API request as the server hands it over: "METHOD TARGET" on the first
         // line, the body after it (the JSON payloads MQTT commands carry too).
         "control-request": { bytes in

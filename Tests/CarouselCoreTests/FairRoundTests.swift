@@ -1,0 +1,98 @@
+import CarouselCore
+import Testing
+
+/// `--order fair`'s round (issue 60, point 2), pure: every item once before any repeats;
+/// resumed from its kept text at any point; items arriving join ahead, items leaving leave;
+/// a broken or hostile kept round is refused with one line.
+@Suite struct FairRoundTests {
+    static func items(_ n: Int) -> [String] { (0..<n).map { "/photos/\($0).jpg" } }
+
+    /// Walks `round` as autoplay does (rests on each in turn), `steps` times; what it rested on.
+    static func walk(_ round: inout FairRound, _ steps: Int, rng: inout SeededRandom) -> [String] {
+        var shown: [String] = []
+        for _ in 0..<steps {
+            if round.isComplete { round.newRound(keeping: [], using: &rng) }
+            let index = round.next
+            shown.append(round.order[index])
+            round.shown(at: index)
+        }
+        return shown
+    }
+
+    @Test func everyItemOnceBeforeAnyRepeatsRoundAfterRound() {
+        var rng = SeededRandom(seed: 7)
+        let items = Self.items(500)
+        var round = FairRound(items: items, using: &rng)
+        let shown = Self.walk(&round, 1_500, rng: &rng)
+        for r in 0..<3 {
+            let pass = shown[(r * 500)..<((r + 1) * 500)]
+            #expect(Set(pass) == Set(items) && pass.count == 500, "round \(r + 1): each once")
+        }
+        #expect(Array(shown[0..<500]) != Array(shown[500..<1000]), "a new order each round")
+        #expect(round.round == 3)
+    }
+
+    @Test func aKeptRoundResumesAtAnyPointWithNoRepeat() throws {
+        var rng = SeededRandom(seed: 11)
+        let items = Self.items(60)
+        for stop in [0, 1, 29, 59, 60] {
+            var round = FairRound(items: items, using: &rng)
+            let before = Self.walk(&round, stop, rng: &rng)
+            var resumed = try FairRound(parsing: round.text)
+            #expect(resumed == round, "read back as it was kept")
+            let after = Self.walk(&resumed, 60 - stop, rng: &rng)
+            if stop < 60 { #expect(Set(before + after) == Set(items) && (before + after).count == 60, "stopped after \(stop): the rest, none again") }
+        }
+    }
+
+    @Test func arrivalsJoinAheadAndDeparturesLeave() {
+        var rng = SeededRandom(seed: 3)
+        var items = Self.items(100)
+        var round = FairRound(items: items, using: &rng)
+        let shown = Self.walk(&round, 40, rng: &rng)
+        // Ten new, five shown ones and five still ahead gone.
+        let new = (100..<110).map { "/photos/\($0).jpg" }
+        let gone = Set(shown.prefix(5) + round.order[60..<65])
+        items = items.filter { !gone.contains($0) } + new
+        round.reconcile(with: items, using: &rng)
+        #expect(round.next == 35, "the five shown that left no longer count")
+        #expect(Set(round.order) == Set(items) && round.order.count == items.count)
+        #expect(round.order.prefix(35).allSatisfy { shown.contains($0) }, "what was shown stays behind")
+        #expect(Set(round.order.dropFirst(35)).isSuperset(of: new), "the new ones are ahead, in this round")
+        let rest = Self.walk(&round, round.order.count - round.next, rng: &rng)
+        #expect(Set(shown + rest).isSuperset(of: Set(items)) && Set(rest).isDisjoint(with: Set(shown)), "no repeat before the round ends")
+    }
+
+    @Test func aBrokenOrHostileKeptRoundIsRefusedInOneLine() throws {
+        var rng = SeededRandom(seed: 5)
+        var round = FairRound(items: Self.items(50), using: &rng)
+        _ = Self.walk(&round, 20, rng: &rng)
+        let text = round.text
+        // Cut short anywhere: read as a shorter round (then `next` must still fit), or refused.
+        for cut in stride(from: 0, to: text.utf8.count, by: 7) {
+            let part = String(decoding: text.utf8.prefix(cut), as: UTF8.self)
+            if let read = try? FairRound(parsing: part) { #expect(read.next <= read.order.count) }
+        }
+        let hostile = [
+            "", "hello\n", FairRoundTests.header + "\nround 0\nnext 0\n", FairRoundTests.header + "\nround 1\nnext 3\na\nb\n",
+            FairRoundTests.header + "\nround 1\nnext 0\na\na\n", FairRoundTests.header + "\nround 1\nnext 0\na\u{1}b\n",
+            FairRoundTests.header + "\nround 1\nnext -1\na\n", FairRoundTests.header + "\nround 99999999999999999999\nnext 0\n",
+            FairRoundTests.header + "\nround 1\nnext 0\n" + String(repeating: "x", count: 5_000) + "\n",
+            FairRoundTests.header + "\nround 1\nnext 0\n\n",
+        ]
+        for text in hostile {
+            do {
+                _ = try FairRound(parsing: text)
+                Issue.record("read: \(text.prefix(80))")
+            } catch {
+                #expect(!error.reason.isEmpty && !error.reason.contains("\n"))
+            }
+        }
+    }
+
+    /// A kept round's first line, as the program writes it.
+    static var header: String {
+        var rng = SeededRandom(seed: 1)
+        return String(FairRound(items: [], using: &rng).text.split(separator: "\n")[0])
+    }
+}
