@@ -43,6 +43,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
             ClipStage(playing: playing, renderer: renderer, waits: pipeline.loading.waitsForImages,
                       record: { pipeline.record($0, at: $1, $2) }, warn: pipeline.warn)
         }
+        // --order fair: the picture it starts on is shown.
+        if !parked { loading.fairRound?.shown(at: startIndex, in: sources) }
         if parked {
             // Made ahead (the wall's carousel): the slots and their textures, no decode, no
             // log of a pool nobody sees; `reopen` starts it for real.
@@ -277,6 +279,11 @@ public final class CarouselScene: EngineScene, OpenedScene {
                passes.settled(at: index, count: sources.count) {
                 reshuffle()
             }
+            if case .settled(let index) = e.kind, let round = pipeline.loading.fairRound {
+                // Every picture shown and the strip back at its start: a new round.
+                if index == 0, round.isComplete { reshuffle() }
+                round.shown(at: index, in: sources)
+            }
             pipeline.record(e)
         }
         if rebuilt { try pipeline.configure(count: engine.slotCount, box: imageBoxSize) }
@@ -368,9 +375,11 @@ public final class CarouselScene: EngineScene, OpenedScene {
              : "memory pressure eased: prefetching again")
     }
 
-    /// A new random order for every item not in the slot pool, so none on screen moves.
+    /// A new random order (or `--order fair`'s new round) for every item not in the slot
+    /// pool, so none on screen moves.
     private func reshuffle() {
         let kept = Set(engine.coveredRange.map { $0.map { engine.item(forVirtualIndex: $0) } } ?? [])
+        if let round = pipeline.loading.fairRound { return pipeline.replaceSources(round.newRound(sources, keeping: kept)) }
         var rng = SystemRandomNumberGenerator()
         pipeline.replaceSources(PassShuffle.reshuffle(sources, keeping: kept, using: &rng))
     }

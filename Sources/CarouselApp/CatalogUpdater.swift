@@ -148,6 +148,7 @@ final class CatalogUpdater {
         recheckAt = admitted.recheckAt
         var next = admitted.sources
         if reorder { next = Self.keepingOrder(of: current, with: next) }
+        if let fairRound = options.fairRound { next = fairRound.arrange(next) }
         return next == current ? nil : next
     }
 

@@ -8,6 +8,8 @@ public struct ImageLoading {
     public var prefetch: Int
     /// `--order random`: reshuffle the images off screen at each new pass.
     public var reshufflesEachPass = false
+    /// `--order fair`: the round the show walks (kept as it rests, a new one each pass).
+    var fairRound: FairRoundFile?
     /// `carousel render`: every update waits until each slot of the pool has its image
     /// or its failure, so frames and events never depend on how fast the workers were.
     public var waitsForImages = false

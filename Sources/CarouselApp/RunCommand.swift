@@ -169,7 +169,8 @@ public struct RunCommand: ParsableCommand {
         let clockOrigin = clock.now()
         RemoteSources.report(to: log, timeOrigin: clockOrigin)
         let pressure = Self.watchMemoryPressure()
-        var startIndex = view.startIndex
+        // --order fair starts where its kept round was (unless --start-index says where).
+        var startIndex = view.startIndex == 0 ? source.fairRound?.startIndex(in: found) ?? 0 : view.startIndex
         // What SIGHUP may change: everything but the window, the renderer and the event log.
         var current = self
 

@@ -5,7 +5,7 @@ import Foundation
 
 /// Order of the images when no manifest gives one.
 public enum SourceOrder: String, ExpressibleByArgument, CaseIterable, Sendable {
-    case name, mtime, random
+    case name, mtime, random, fair
 }
 
 /// Where the images come from and how they are loaded: shared by every command that shows them.
@@ -16,7 +16,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Flag(inversion: .prefixedNo, help: "Descend into sub-folders (symbolic links followed, loops detected).")
     public var recursive = false
 
-    @Option(help: "Order without a manifest: name (natural order), mtime (oldest first) or random (reshuffled each pass).")
+    @Option(help: "Order without a manifest: name (natural order), mtime (oldest first), random (reshuffled each pass) or fair (every picture once before any repeats, the round kept across restarts).")
     public var order: SourceOrder = .name
 
     @Option(help: ArgumentHelp("Refuse images larger than this, judged from the file's header.", valueName: "MP"))
@@ -133,6 +133,14 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("place-names", .string(placeNames ?? PlaceLookup.defaultTable))] + remote.configEntries
     }
 
+    /// `--order fair`'s round, kept for this show (named by its paths and its Immich
+    /// selection); nil in another order.
+    var fairRound: FairRoundFile? {
+        guard order == .fair else { return nil }
+        let immich = remote.immichSource.map { "\($0.sourceURL) \($0.selection)" } ?? ""
+        return FairRoundFile.shared(key: (paths + [immich]).joined(separator: "\n"))
+    }
+
     /// `--taken` and `--on-this-day`; nil with neither.
     var takenFilter: TakenFilter? {
         guard taken != nil || onThisDay else { return nil }
@@ -148,6 +156,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     func resolveWaitingForWeb() throws -> [ImageSource] {
         var found = try scan(waitForWeb: true, note: { Log.info($0) }).sources
         if order == .random { found.shuffle() }
+        if let fairRound { found = fairRound.arrange(found) }
         return found
     }
 
@@ -159,6 +168,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     func resolveAll(tolerant: Bool = false, pairs: PortraitPairs.Screen? = nil, note: (String) -> Void = { Log.info($0) }) throws -> SourceScanner.Result {
         var found = try scan(tolerant: tolerant, pairs: pairs, note: note)
         if order == .random { found.sources.shuffle() }
+        if let fairRound { found.sources = fairRound.arrange(found.sources) }
         return found
     }
 

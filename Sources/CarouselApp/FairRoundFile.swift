@@ -1,0 +1,162 @@
+import CarouselCore
+import CarouselMedia
+import Foundation
+import Glibc
+import Synchronization
+
+/// `--order fair`'s round (`FairRound`) for one show, kept under the XDG state folder so a
+/// restart, a reload (SIGHUP) or a power cut goes on with it: the round's order in
+/// `round-KEY.txt`, written when the round changes (a new round, items arriving or leaving),
+/// and how far the show has come in `round-KEY.next` (a line, written each time the show
+/// rests on an item: a whole list each step would wear an SD card). Both written atomically
+/// (a temporary file, then renamed). A kept round that cannot be read is one line and a new
+/// round. Items are known by their path (a file's, or a web picture's URL).
+final class FairRoundFile: @unchecked Sendable {
+    /// The folder: systemd's `StateDirectory=`, else `$XDG_STATE_HOME/kiosk-carousel`, else
+    /// `~/.local/state/kiosk-carousel`.
+    static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let systemd = environment["STATE_DIRECTORY"]?.split(separator: ":").first, systemd.hasPrefix("/") { return String(systemd) }
+        if let xdg = environment["XDG_STATE_HOME"], xdg.hasPrefix("/") { return xdg + "/kiosk-carousel" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/kiosk-carousel"
+    }
+
+    /// The one round of the show named `key` (what the show is made of: its paths, its
+    /// Immich selection), shared by every view and scan of this run.
+    static func shared(key: String, folder: String = FairRoundFile.folder()) -> FairRoundFile {
+        let name = folder + "/round-" + GroupAgreement.fingerprint(names: [key], interval: nil)
+        return registry.withLock { files in
+            if let file = files[name] { return file }
+            let file = FairRoundFile(path: name)
+            files[name] = file
+            return file
+        }
+    }
+
+    private static let registry = Mutex<[String: FairRoundFile]>([:])
+
+    /// `round-KEY` without its extensions.
+    let path: String
+    private let lock = NSLock()
+    private var round: FairRound?
+    private var rng = SystemRandomNumberGenerator()
+    /// What was said of the kept files, once each.
+    private var said: Set<String> = []
+
+    init(path: String) { self.path = path }
+
+    /// `sources` in the round's order: the kept round read at first (or a new one), items
+    /// gone leaving it and new ones joining ahead; kept again when that changed it.
+    func arrange(_ sources: [ImageSource]) -> [ImageSource] {
+        lock.withLock {
+            let loaded = self.round == nil
+            var round = self.round ?? load(items: sources.map(\.path))
+            let before = round
+            round.reconcile(with: sources.map(\.path), using: &rng)
+            // Read back complete (its last picture shown before the stop): a new round at once.
+            if loaded, round.isComplete, !round.order.isEmpty { round.newRound(keeping: [], using: &rng) }
+            self.round = round
+            if round != before || loaded { keepOrder() }
+            return Self.ordered(sources, by: round)
+        }
+    }
+
+    /// Where the show starts: the round's next item, in `sources`; 0 when the round is done
+    /// (a new one begins then, at the first pass).
+    func startIndex(in sources: [ImageSource]) -> Int {
+        lock.withLock {
+            guard let round, !round.isComplete else { return 0 }
+            return sources.firstIndex { $0.path == round.order[round.next] } ?? 0
+        }
+    }
+
+    /// Whether every picture of the round has been shown.
+    var isComplete: Bool { lock.withLock { round?.isComplete ?? false } }
+
+    /// The show rested on `sources[index]`.
+    func shown(at index: Int, in sources: [ImageSource]) {
+        lock.withLock {
+            guard sources.indices.contains(index), var round, let at = round.order.firstIndex(of: sources[index].path) else { return }
+            let before = round.next
+            round.shown(at: at)
+            self.round = round
+            if round.next != before { keepPosition() }
+        }
+    }
+
+    /// A new round (a pass ended): `sources` shuffled again but those at `keeping` (on screen).
+    func newRound(_ sources: [ImageSource], keeping: Set<Int>) -> [ImageSource] {
+        lock.withLock {
+            guard var round else { return sources }
+            round.reconcile(with: sources.map(\.path), using: &rng)
+            let kept = Set(keeping.compactMap { sources.indices.contains($0) ? round.order.firstIndex(of: sources[$0].path) : nil })
+            round.newRound(keeping: kept, using: &rng)
+            self.round = round
+            keepOrder()
+            return Self.ordered(sources, by: round)
+        }
+    }
+
+    /// `sources` in `round`'s order (an item the round does not know, last).
+    static func ordered(_ sources: [ImageSource], by round: FairRound) -> [ImageSource] {
+        var place: [String: Int] = [:]
+        for (i, id) in round.order.enumerated() { place[id] = i }
+        return sources.enumerated().sorted { a, b in
+            (place[a.element.path] ?? Int.max, a.offset) < (place[b.element.path] ?? Int.max, b.offset)
+        }.map(\.element)
+    }
+
+    /// The kept round with its kept position; a new round when there is none or it is broken.
+    private func load(items: [String]) -> FairRound {
+        guard let data = FileManager.default.contents(atPath: path + ".txt") else { return FairRound(items: items, using: &rng) }
+        guard data.count <= 64 << 20 else {
+            say("\(path).txt: larger than 64 MB, not a kept round; a new round begins")
+            return FairRound(items: items, using: &rng)
+        }
+        do {
+            var round = try FairRound(parsing: String(decoding: data, as: UTF8.self))
+            if let line = FileManager.default.contents(atPath: path + ".next").map({ String(decoding: $0.prefix(64), as: UTF8.self) }) {
+                let words = line.split(whereSeparator: \.isWhitespace)
+                if words.count == 4, words[0] == "round", Int(words[1]) == round.round, words[2] == "next",
+                   let next = Int(words[3]), next > 0, next <= round.order.count {
+                    round.shown(at: next - 1)
+                }
+            }
+            return round
+        } catch {
+            say("\(path).txt: \(error.reason); a new round begins")
+            return FairRound(items: items, using: &rng)
+        }
+    }
+
+    private func keepOrder() {
+        guard let round else { return }
+        write(round.text, to: path + ".txt")
+        keepPosition()
+    }
+
+    private func keepPosition() {
+        guard let round else { return }
+        write("round \(round.round) next \(round.next)\n", to: path + ".next")
+    }
+
+    /// `text` into `file` whole or not at all: a temporary file beside it, synced, renamed.
+    private func write(_ text: String, to file: String) {
+        let folder = (file as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let temporary = file + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return say("\(file): cannot be written (\(String(cString: strerror(errno)))); the round is kept in memory only") }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, synced, rename(temporary, file) == 0 else {
+            unlink(temporary)
+            return say("\(file): cannot be written; the round is kept in memory only")
+        }
+    }
+
+    private func say(_ line: String) {
+        if said.insert(line).inserted { Log.warn("--order fair: " + line) }
+    }
+}
