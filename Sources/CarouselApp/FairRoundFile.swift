@@ -49,13 +49,14 @@ final class FairRoundFile: @unchecked Sendable {
     func arrange(_ sources: [ImageSource]) -> [ImageSource] {
         lock.withLock {
             let loaded = self.round == nil
-            var round = self.round ?? load(items: sources.map(\.path))
+            var fresh = false
+            var round = self.round ?? load(items: sources.map(\.path), fresh: &fresh)
             let before = round
             round.reconcile(with: sources.map(\.path), using: &rng)
             // Read back complete (its last picture shown before the stop): a new round at once.
             if loaded, round.isComplete, !round.order.isEmpty { round.newRound(keeping: [], using: &rng) }
             self.round = round
-            if round != before || loaded { keepOrder() }
+            if round.order != before.order || round.round != before.round || fresh { keepOrder() } else if round.next != before.next { keepPosition() }
             return Self.ordered(sources, by: round)
         }
     }
@@ -96,17 +97,23 @@ final class FairRoundFile: @unchecked Sendable {
         }
     }
 
-    /// `sources` in `round`'s order (an item the round does not know, last).
+    /// `sources` in `round`'s order (an item the round does not know, or a path listed twice,
+    /// after, in its own order). Linear: 50,000 pictures at every scan.
     static func ordered(_ sources: [ImageSource], by round: FairRound) -> [ImageSource] {
         var place: [String: Int] = [:]
+        place.reserveCapacity(round.order.count)
         for (i, id) in round.order.enumerated() { place[id] = i }
-        return sources.enumerated().sorted { a, b in
-            (place[a.element.path] ?? Int.max, a.offset) < (place[b.element.path] ?? Int.max, b.offset)
-        }.map(\.element)
+        var placed = [Int?](repeating: nil, count: round.order.count)
+        var rest: [Int] = []
+        for (i, source) in sources.enumerated() {
+            if let at = place[source.path], placed[at] == nil { placed[at] = i } else { rest.append(i) }
+        }
+        return (placed.compactMap { $0 } + rest).map { sources[$0] }
     }
 
     /// The kept round with its kept position; a new round when there is none or it is broken.
-    private func load(items: [String]) -> FairRound {
+    private func load(items: [String], fresh: inout Bool) -> FairRound {
+        fresh = true
         guard let data = FileManager.default.contents(atPath: path + ".txt") else { return FairRound(items: items, using: &rng) }
         guard data.count <= 64 << 20 else {
             say("\(path).txt: larger than 64 MB, not a kept round; a new round begins")
@@ -121,6 +128,7 @@ final class FairRoundFile: @unchecked Sendable {
                     round.shown(at: next - 1)
                 }
             }
+            fresh = false
             return round
         } catch {
             say("\(path).txt: \(error.reason); a new round begins")
