@@ -41,6 +41,12 @@ final class FairRoundFile: @unchecked Sendable {
     private var rng = SystemRandomNumberGenerator()
     /// What was said of the kept files, once each.
     private var said: Set<String> = []
+    /// `--prefer`: what a new round brings earlier; nil: every picture alike.
+    var prefer: FairPreference? {
+        get { lock.withLock { preferValue } }
+        set { lock.withLock { preferValue = newValue } }
+    }
+    private var preferValue: FairPreference?
 
     init(path: String) { self.path = path }
 
@@ -50,11 +56,11 @@ final class FairRoundFile: @unchecked Sendable {
         lock.withLock {
             let loaded = self.round == nil
             var fresh = false
-            var round = self.round ?? load(items: sources.map(\.path), fresh: &fresh)
+            var round = self.round ?? load(sources, fresh: &fresh)
             let before = round
             round.reconcile(with: sources.map(\.path), using: &rng)
             // Read back complete (its last picture shown before the stop): a new round at once.
-            if loaded, round.isComplete, !round.order.isEmpty { round.newRound(keeping: [], using: &rng) }
+            if loaded, round.isComplete, !round.order.isEmpty { round.newRound(keeping: [], weight: weight(of: sources), using: &rng) }
             self.round = round
             if round.order != before.order || round.round != before.round || fresh { keepOrder() } else if round.next != before.next { keepPosition() }
             return Self.ordered(sources, by: round)
@@ -90,7 +96,7 @@ final class FairRoundFile: @unchecked Sendable {
             guard var round else { return sources }
             round.reconcile(with: sources.map(\.path), using: &rng)
             let kept = Set(keeping.compactMap { sources.indices.contains($0) ? round.order.firstIndex(of: sources[$0].path) : nil })
-            round.newRound(keeping: kept, using: &rng)
+            round.newRound(keeping: kept, weight: weight(of: sources), using: &rng)
             self.round = round
             keepOrder()
             return Self.ordered(sources, by: round)
@@ -112,12 +118,13 @@ final class FairRoundFile: @unchecked Sendable {
     }
 
     /// The kept round with its kept position; a new round when there is none or it is broken.
-    private func load(items: [String], fresh: inout Bool) -> FairRound {
+    private func load(_ sources: [ImageSource], fresh: inout Bool) -> FairRound {
         fresh = true
-        guard let data = FileManager.default.contents(atPath: path + ".txt") else { return FairRound(items: items, using: &rng) }
+        let items = sources.map(\.path)
+        guard let data = FileManager.default.contents(atPath: path + ".txt") else { return FairRound(items: items, weight: weight(of: sources), using: &rng) }
         guard data.count <= 64 << 20 else {
             say("\(path).txt: larger than 64 MB, not a kept round; a new round begins")
-            return FairRound(items: items, using: &rng)
+            return FairRound(items: items, weight: weight(of: sources), using: &rng)
         }
         do {
             var round = try FairRound(parsing: String(decoding: data, as: UTF8.self))
@@ -132,8 +139,35 @@ final class FairRoundFile: @unchecked Sendable {
             return round
         } catch {
             say("\(path).txt: \(error.reason); a new round begins")
-            return FairRound(items: items, using: &rng)
+            return FairRound(items: items, weight: weight(of: sources), using: &rng)
         }
+    }
+
+    /// `--prefer`'s weight of each of `sources` by when it was taken (its listed date: Immich,
+    /// a manifest; else its file's modification day), today being the local date; nil without it.
+    private func weight(of sources: [ImageSource]) -> ((String) -> Double)? {
+        guard let prefer = preferValue else { return nil }
+        let today = Self.day(Date())
+        var weights: [String: Double] = [:]
+        for source in sources {
+            let taken = source.taken.flatMap(Self.day(listed:)) ?? source.stamp.map { Self.day(Date(timeIntervalSince1970: Double($0.modified) / 1e9)) }
+            let w = prefer.weight(taken: taken, today: today)
+            if w != 1 { weights[source.path] = w }
+        }
+        return { weights[$0] ?? 1 }
+    }
+
+    /// The local calendar day of `date`.
+    static func day(_ date: Date) -> (year: Int, month: Int, day: Int) {
+        let c = Calendar.current.dateComponents([.year, .month, .day], from: date)
+        return (c.year ?? 1970, c.month ?? 1, c.day ?? 1)
+    }
+
+    /// `YYYY-MM-DD…` → its day; nil when it is not one.
+    static func day(listed: String) -> (year: Int, month: Int, day: Int)? {
+        let parts = listed.prefix(10).split(separator: "-")
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+        return (y, m, d)
     }
 
     private func keepOrder() {

@@ -19,6 +19,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: "Order without a manifest: name (natural order), mtime (oldest first), random (reshuffled each pass) or fair (every picture once before any repeats, the round kept across restarts).")
     public var order: SourceOrder = .name
 
+    @Option(help: ArgumentHelp("With --order fair, bring earlier in each round the pictures taken within the last year (recent) and within three weeks of today's date in earlier years (season), by weight W from 1 to 10 (3: before any other three times in four); each still once a round.", valueName: "recent:W,season:W"))
+    public var prefer: String?
+
     @Option(help: ArgumentHelp("Refuse images larger than this, judged from the file's header.", valueName: "MP"))
     public var maxMegapixels: Double = 100
 
@@ -75,6 +78,10 @@ public struct SourceOptions: ParsableArguments, Sendable {
         if let t = thumbnailCache, t != "none", t.isEmpty { throw ValidationError("--thumbnail-cache must be none or a folder") }
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
         if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
+        if let prefer {
+            guard order == .fair else { throw ValidationError("--prefer weighs --order fair's rounds: give --order fair too") }
+            do { _ = try FairPreference(parsing: prefer) } catch { throw ValidationError("--prefer \(prefer): \(error.reason)") }
+        }
         if let videoMax, !(videoMax >= 1 && videoMax <= 86400) {
             throw ValidationError("--video-max must be 1 to 86400 seconds, not \(videoMax)")
         }
@@ -120,6 +127,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     var configEntries: [ConfigEntry] {
         [.init(ConfigFile.sourcesKey, paths.isEmpty ? nil : .strings(paths), unset: "the bundled demo images"),
          .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
+         .init("prefer", prefer.map { .string($0) }, unset: "none"),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
          .init("video-decoder", .string(videoDecoder.rawValue)), .init("decoder-filter", .string(decoderFilter.rawValue)),
@@ -138,7 +146,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     var fairRound: FairRoundFile? {
         guard order == .fair else { return nil }
         let immich = remote.immichSource.map { "\($0.sourceURL) \($0.selection)" } ?? ""
-        return FairRoundFile.shared(key: (paths + [immich]).joined(separator: "\n"))
+        let file = FairRoundFile.shared(key: (paths + [immich]).joined(separator: "\n"))
+        file.prefer = prefer.flatMap { try? FairPreference(parsing: $0) }
+        return file
     }
 
     /// `--taken` and `--on-this-day`; nil with neither.

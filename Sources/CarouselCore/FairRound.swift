@@ -16,9 +16,10 @@ public struct FairRound: Equatable, Sendable {
     public static let maxItems = 200_000
     public static let maxIdentity = 4_096
 
-    /// A first round of `items` (each once, in a random order).
-    public init(items: [String], using rng: inout some RandomNumberGenerator) {
-        order = Self.once(items).shuffled(using: &rng)
+    /// A first round of `items` (each once, in a random order; drawn by `weight` when given,
+    /// `FairPreference`).
+    public init(items: [String], weight: ((String) -> Double)? = nil, using rng: inout some RandomNumberGenerator) {
+        order = weight.map { FairPreference.draw(Self.once(items), weight: $0, using: &rng) } ?? Self.once(items).shuffled(using: &rng)
         next = 0
         round = 1
     }
@@ -57,11 +58,12 @@ public struct FairRound: Equatable, Sendable {
         next = index + 1
     }
 
-    /// A new round: the same items shuffled again, those at `keeping` (on screen) where they
-    /// are; none counts as shown yet.
-    public mutating func newRound(keeping: Set<Int>, using rng: inout some RandomNumberGenerator) {
+    /// A new round: the same items shuffled again (drawn by `weight` when given), those at
+    /// `keeping` (on screen) where they are; none counts as shown yet.
+    public mutating func newRound(keeping: Set<Int>, weight: ((String) -> Double)? = nil, using rng: inout some RandomNumberGenerator) {
         let free = order.indices.filter { !keeping.contains($0) }
-        let shuffled = free.map { order[$0] }.shuffled(using: &rng)
+        let items = free.map { order[$0] }
+        let shuffled = weight.map { FairPreference.draw(items, weight: $0, using: &rng) } ?? items.shuffled(using: &rng)
         for (i, id) in zip(free, shuffled) { order[i] = id }
         next = 0
         round += 1

@@ -96,3 +96,47 @@ import Testing
         return String(FairRound(items: [], using: &rng).text.split(separator: "\n")[0])
     }
 }
+
+/// `--prefer recent:W,season:W` (issue 60, point 2): the rule, and a round of 10,000 drawn
+/// by it: every item once, the preferred ones' mean place earlier by what the rule says.
+@Suite struct FairPreferenceTests {
+    static let today = (year: 2026, month: 12, day: 7)
+
+    @Test func recentAndThisSeasonWeighMoreNothingElseDoes() throws {
+        let prefer = try FairPreference(parsing: "recent:2,season:4")
+        #expect(prefer.weight(taken: (2026, 3, 1), today: Self.today) == 2, "this year")
+        #expect(prefer.weight(taken: (2025, 12, 20), today: Self.today) == 4, "within the year and this season: the larger")
+        #expect(prefer.weight(taken: (2019, 12, 1), today: Self.today) == 4, "six days from today's date, seven years ago")
+        #expect(prefer.weight(taken: (2019, 11, 10), today: Self.today) == 1, "four weeks off")
+        #expect(prefer.weight(taken: (2020, 1, 2), today: (2027, 12, 30)) == 4, "across the new year")
+        #expect(prefer.weight(taken: nil, today: Self.today) == 1 && prefer.weight(taken: (2019, 13, 1), today: Self.today) == 1)
+        #expect(prefer.weight(taken: (2027, 1, 1), today: Self.today) == 1, "a date to come is not recent")
+        for bad in ["recent", "recent:0", "recent:11", "season:x", "recent:2,recent:3", "autumn:2", "", "recent:2,"] {
+            #expect(throws: FairPreference.Refusal.self, "\(bad)") { try FairPreference(parsing: bad) }
+        }
+    }
+
+    /// 10,000 items, 1,000 of weight 3: each once; a preferred one comes before an other
+    /// three times in four, so its mean place is (1,000 - 1) / 2 + 9,000 / 4 = 2,749.5 and
+    /// the others' (9,000 - 1) / 2 + 1,000 x 3 / 4 = 5,249.5 (1 % of 10,000 either way).
+    @Test func aWeightedRoundOfTenThousandShowsEachOnceThePreferredEarlierByTheRule() {
+        var rng = SeededRandom(seed: 42)
+        let items = (0..<10_000).map { "item-\($0)" }
+        let preferred = Set(items.prefix(1_000))
+        let weight = { (id: String) in preferred.contains(id) ? 3.0 : 1.0 }
+        var means: [(Double, Double)] = []
+        var round = FairRound(items: items, weight: weight, using: &rng)
+        for _ in 0..<3 {
+            #expect(Set(round.order) == Set(items) && round.order.count == items.count, "every item once")
+            var sum = (0.0, 0.0)
+            for (place, id) in round.order.enumerated() {
+                if preferred.contains(id) { sum.0 += Double(place) } else { sum.1 += Double(place) }
+            }
+            means.append((sum.0 / 1_000, sum.1 / 9_000))
+            round.newRound(keeping: [], weight: weight, using: &rng)
+        }
+        for (a, b) in means {
+            #expect(abs(a - 2_749.5) < 100 && abs(b - 5_249.5) < 100, "means \(a), \(b)")
+        }
+    }
+}
