@@ -147,8 +147,10 @@ final class CatalogUpdater {
         let admitted = stable.admit(scan.sources, at: now)
         recheckAt = admitted.recheckAt
         var next = admitted.sources
-        if reorder { next = Self.keepingOrder(of: current, with: next) }
-        if let fairRound = options.fairRound { next = fairRound.arrange(next) }
+        if let group = options.seededGroup { next = ShowOrderSeed.arrange(next, group: group) } else {
+            if reorder { next = Self.keepingOrder(of: current, with: next) }
+            if let fairRound = options.fairRound { next = fairRound.arrange(next) }
+        }
         return next == current ? nil : next
     }
 

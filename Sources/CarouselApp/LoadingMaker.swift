@@ -79,7 +79,7 @@ public final class LoadingMaker {
                                    threads: tiles ? DecodeWorkers.restingThreadCount : DecodeWorkers.defaultThreadCount,
                                    whileMoving: tiles ? DecodeWorkers.defaultThreadCount : nil,
                                    stopsDecoder: made == 1, backdrops: backdrops, wake: wake),
-            prefetch: source.prefetch, reshufflesEachPass: source.order == .random, fairRound: source.fairRound, waitsForImages: waitsForImages,
+            prefetch: source.prefetch, reshufflesEachPass: source.order == .random && source.seededGroup == nil, fairRound: source.fairRound, waitsForImages: waitsForImages,
             previews: previews,
             detail: detail,
             locate: { path in

@@ -141,6 +141,8 @@ public struct RunCommand: ParsableCommand {
         var noted: Set<String> = []
         let noteOnce = { (line: String) in if noted.insert(line).inserted { Log.info(line) } }
         // Decoder helpers start while the folders are scanned and the screen is set up.
+        // --order fair or random in a group: the group's seeded order, the same on every screen.
+        ShowOrderSeed.group = screens.group
         var earlyLoadings: LoadingMaker? = LoadingMaker(source, home: view.home, broken: source.broken ?? (kiosk ? .skip : .show),
                                                         readsPlaces: view.captionsSayPlace)
         var scanned = try source.resolveAll(tolerant: kiosk, note: noteOnce)

@@ -141,10 +141,14 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("place-names", .string(placeNames ?? PlaceLookup.defaultTable))] + remote.configEntries
     }
 
+    /// In a group, `--order fair` and `random` are the group's seeded order (`ShowOrderSeed`):
+    /// the group's name then; nil otherwise.
+    var seededGroup: String? { order == .fair || order == .random ? ShowOrderSeed.group : nil }
+
     /// `--order fair`'s round, kept for this show (named by its paths and its Immich
     /// selection); nil in another order.
     var fairRound: FairRoundFile? {
-        guard order == .fair else { return nil }
+        guard order == .fair, seededGroup == nil else { return nil }
         let immich = remote.immichSource.map { "\($0.sourceURL) \($0.selection)" } ?? ""
         let file = FairRoundFile.shared(key: (paths + [immich]).joined(separator: "\n"))
         file.prefer = prefer.flatMap { try? FairPreference(parsing: $0) }
@@ -165,6 +169,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// `resolve` after asking each web source once: what `carousel render` shows.
     func resolveWaitingForWeb() throws -> [ImageSource] {
         var found = try scan(waitForWeb: true, note: { Log.info($0) }).sources
+        if let seededGroup { return ShowOrderSeed.arrange(found, group: seededGroup) }
         if order == .random { found.shuffle() }
         if let fairRound { found = fairRound.arrange(found) }
         return found
@@ -177,6 +182,10 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// - Parameter pairs: the screen `--pair-portraits` pairs for (nil: no pairs).
     func resolveAll(tolerant: Bool = false, pairs: PortraitPairs.Screen? = nil, note: (String) -> Void = { Log.info($0) }) throws -> SourceScanner.Result {
         var found = try scan(tolerant: tolerant, pairs: pairs, note: note)
+        if let seededGroup {
+            found.sources = ShowOrderSeed.arrange(found.sources, group: seededGroup)
+            return found
+        }
         if order == .random { found.sources.shuffle() }
         if let fairRound { found.sources = fairRound.arrange(found.sources) }
         return found

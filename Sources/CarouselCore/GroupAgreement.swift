@@ -34,6 +34,15 @@ public enum GroupAgreement {
         return url
     }
 
+    /// The order a group's screens show their items in under `--order fair` or `random`: every
+    /// screen the same, from the group's name and each item's identity (`identity(of:)`) alone,
+    /// so screens that mount the pictures elsewhere agree, and an item arriving takes its
+    /// place without moving the others. The indices of `identities`, in that order.
+    public static func seededOrder(_ identities: [String], group: String) -> [Int] {
+        identities.indices.map { i in (fingerprint(names: [group, identities[i]], interval: nil), identities[i], i) }
+            .sorted { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }.map(\.2)
+    }
+
     /// A show's fingerprint: FNV-1a (64 bits, 16 hexadecimal digits) of its items' identities
     /// (`identity(of:)`) in order and its autoplay interval. Screens whose fingerprints differ
     /// do not show the same show.

@@ -345,6 +345,31 @@ struct GroupTests {
         #expect(late.isSubset(of: Set(Self.steps(a).map(\.since))), "d steps at c's instants: \(Self.steps(a)) / \(Self.steps(b))")
     }
 
+    /// `--order fair` in a group (issue 60, point 3): each screen drew its own round before, so
+    /// their shows differed and each went alone; now the group's seeded order is the same on
+    /// both (each screen with its own copy of the pictures), they step together, the same
+    /// picture at each step.
+    @Test func fairOrderInAGroupIsOneOrderOnEveryScreen() throws {
+        let broker = try MosquittoBroker()
+        let (fa, fb) = (try Fixtures.imageFolder(), try Fixtures.imageFolder())
+        let state = try Fixtures.temporaryFolder("group-fair-state")
+        func screen(_ id: String, _ folder: String) throws -> RunningCarousel {
+            try RunningCarousel(args: [folder, "--size", "320x180", "--autoplay", "1", "--idle-resume", "2", "--order", "fair",
+                                       "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", "hall"],
+                                display: ":0", environment: ["SDL_VIDEODRIVER": "dummy", "XDG_STATE_HOME": state])
+        }
+        let a = try screen("a", fa)
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        Thread.sleep(forTimeInterval: 1.5)
+        let b = try screen("b", fb)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(30) { Self.steps(b).count >= 6 }, "\(b.log)")
+        #expect(Self.disagreements([a, b]).isEmpty, "\(Self.disagreements([a, b]))")
+        #expect(Set(Self.steps(b).dropFirst().map(\.since)).isSubset(of: Set(Self.steps(a).map(\.since))), "one timeline")
+        #expect(!a.log.contains("shows another show") && !b.log.contains("shows another show"), "one show: \(a.log)\n\(b.log)")
+        #expect(!FileManager.default.fileExists(atPath: state + "/kiosk-carousel"), "no kept round in a group: the group's timeline is where the show is")
+    }
+
     /// Each screen with a folder of its own, a picture copied to one and, a while later, to
     /// the other (what a rollout by rsync or a USB stick does): meanwhile the two shows
     /// differ and each says so in a line and goes on alone; once the copy is on both they are

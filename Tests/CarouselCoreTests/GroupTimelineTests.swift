@@ -96,6 +96,23 @@ import Testing
         #expect(a != GroupAgreement.fingerprint(names: ["a.jpg", "b.jpg"], interval: nil))
     }
 
+    /// A group's order under --order fair or random: the same on every screen (from the group
+    /// and the identities alone: other folders, other order of listing), a shuffle rather than
+    /// the names' order, another for another group, and an item arriving moves no other.
+    @Test func aGroupsSeededOrderIsTheSameOnEveryScreen() {
+        let names = (0..<40).map { "IMG_\($0).jpg" }
+        func order(_ paths: [String], _ group: String) -> [String] {
+            GroupAgreement.seededOrder(paths.map(GroupAgreement.identity), group: group).map { GroupAgreement.identity(of: paths[$0]) }
+        }
+        let a = order(names.map { "/srv/a/" + $0 }, "hall")
+        let b = order(names.reversed().map { "/media/usb/" + $0 }, "hall")
+        #expect(a == b, "every screen the same")
+        #expect(a != names && Set(a) == Set(names), "a shuffle of them all")
+        #expect(order(names, "lobby") != a, "another group, another order")
+        let grown = order(names + ["IMG_new.jpg"], "hall")
+        #expect(grown.filter { $0 != "IMG_new.jpg" } == a, "an arrival moves no other")
+    }
+
     /// Two Immich albums of the same length were one show (every picture's last path
     /// component is `thumbnail?size=preview`); an asset is its id, a web picture its URL, a
     /// file its name.
