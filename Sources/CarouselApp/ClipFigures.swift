@@ -11,6 +11,8 @@ public struct ClipFigures: Sendable, Equatable {
     public var firstFrame: Double?
     public var shown: Int
     public var dropped: Int
+    /// Frames the decoder skipped, behind (`FramePacing.skipped`).
+    public var skipped: Int = 0
     public var late: Int
     public var width: Int?
     public var height: Int?

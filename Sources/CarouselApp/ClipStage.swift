@@ -316,11 +316,11 @@ final class ClipStage {
     private func recordFrames(item: Int, at time: Double) {
         if pacing.shownWithSound > 0 {
             record("frames_dropped", time, ["index": .int(item), "shown": .int(pacing.shown), "dropped": .int(pacing.dropped),
-                                            "late": .int(pacing.late), "drift_ms": .int(Int((pacing.worstDrift * 1000).rounded())),
-                                            "drifted": .int(pacing.drifted)])
+                                            "skipped": .int(pacing.skipped), "late": .int(pacing.late),
+                                            "drift_ms": .int(Int((pacing.worstDrift * 1000).rounded())), "drifted": .int(pacing.drifted)])
         } else {
             record("frames_dropped", time, ["index": .int(item), "shown": .int(pacing.shown), "dropped": .int(pacing.dropped),
-                                            "late": .int(pacing.late)])
+                                            "skipped": .int(pacing.skipped), "late": .int(pacing.late)])
         }
     }
 
@@ -336,7 +336,7 @@ final class ClipStage {
     var figures: ClipFigures? {
         guard let player, let item, let helper = player.helperProcess else { return nil }
         return ClipFigures(item: item, helper: helper, arrived: started, firstFrame: firstFrameAt,
-                           shown: pacing.shown, dropped: pacing.dropped, late: pacing.late, width: player.shape?.width,
+                           shown: pacing.shown, dropped: pacing.dropped, skipped: pacing.skipped, late: pacing.late, width: player.shape?.width,
                            height: player.shape?.height, decoder: player.shape?.decoder,
                            drift: pacing.shownWithSound > 0 ? pacing.worstDrift : nil, drifted: pacing.drifted, readyAhead: adopted)
     }
@@ -384,8 +384,12 @@ final class ClipStage {
     /// before it go back unseen, and the clock starts again with the first after it (at
     /// once; in `render`, the frame sought shows at the time it was asked for).
     private func takeFrames(from player: ClipPlayer, at now: Double) {
-        queue += player.take()
+        let came = player.take()
+        queue += came
         let seeked = player.seeked
+        // Frames the decoder skipped (behind, told by QoS) show as gaps between those that came.
+        if seeked.count != seeksFollowed { pacing.forgetReceived() }
+        for f in came where f.seek == seeked.count { pacing.received(time: f.time, duration: f.duration) }
         guard seeked.count != seeksFollowed else { return }
         seeksFollowed = seeked.count
         for f in queue where f.seek < seeked.count { player.release(f.index) }

@@ -151,7 +151,8 @@ struct BenchReport: Codable, Sendable {
             out += "\nclips: resting \(String(format: "%g", c.seconds)) s on \(c.clip)\(c.stream.map { " (\($0))" } ?? ""), then steps from clip to clip\n"
             out += line("frame time p50 / p99", "\(ms(c.frameP50Ms)) / \(ms(c.frameP99Ms)) ms, \(c.framesOver16ms) of \(c.frames) over 16.7 ms")
             out += line("stepping: p99", "\(ms(c.stepFrameP99Ms)) ms, \(c.stepFramesOver16ms) frames over 16.7 ms")
-            out += line("video frames shown / dropped / late", "\(c.videoFramesShown) / \(c.videoFramesDropped) / \(c.videoFramesLate)")
+            out += line("video frames shown / dropped / skipped by the decoder / late",
+                        "\(c.videoFramesShown) / \(c.videoFramesDropped) / \(c.videoFramesSkipped) / \(c.videoFramesLate)")
             if let drift = c.soundDriftMs {
                 out += line("with sound: farthest from it", String(format: "%.0f ms, %d frames over 40 ms", drift, c.framesDrifted ?? 0))
             }

@@ -29,6 +29,7 @@ struct ClipBench {
         var stepFramesOver16ms: Int
         var videoFramesShown: Int
         var videoFramesDropped: Int
+        var videoFramesSkipped: Int
         var videoFramesLate: Int
         /// From the strip coming to rest on the clip to its first frame on screen, each time
         /// a clip arrived (the first from the helper's start, the rest from the cache).
@@ -59,7 +60,7 @@ struct ClipBench {
             case clip, stream, seconds, frames
             case frameP50Ms = "frame_p50_ms", frameP99Ms = "frame_p99_ms", framesOver16ms = "frames_over_16_7_ms"
             case stepFrameP99Ms = "step_frame_p99_ms", stepFramesOver16ms = "step_frames_over_16_7_ms"
-            case videoFramesShown = "video_frames_shown", videoFramesDropped = "video_frames_dropped", videoFramesLate = "video_frames_late"
+            case videoFramesShown = "video_frames_shown", videoFramesDropped = "video_frames_dropped", videoFramesSkipped = "video_frames_skipped", videoFramesLate = "video_frames_late"
             case firstFrameMs = "first_frame_ms", helperCPUPercent = "helper_cpu_percent", gstLaunchCPUPercent = "gst_launch_cpu_percent"
             case gstLaunchPeakRSSMB = "gst_launch_peak_rss_mb"
             case addedRSSMB = "added_rss_mb", helperPeakRSSMB = "helper_peak_rss_mb"
@@ -133,6 +134,7 @@ struct ClipBench {
             framesOver16ms: played.slowFrames[.clipPlaying] ?? 0,
             stepFrameP99Ms: stepping.at(0.99).map { $0 * 1000 }, stepFramesOver16ms: played.slowFrames[.clipSteps] ?? 0,
             videoFramesShown: all.map(\.shown).reduce(0, +), videoFramesDropped: all.map(\.dropped).reduce(0, +),
+            videoFramesSkipped: all.map(\.skipped).reduce(0, +),
             videoFramesLate: all.map(\.late).reduce(0, +),
             firstFrameMs: firstFrames.sorted { $0.key < $1.key }.map { ($0.value * 1000).rounded() },
             helperCPUPercent: helperCPU, gstLaunchCPUPercent: floor?.cpu, gstLaunchPeakRSSMB: floor?.peakMB,

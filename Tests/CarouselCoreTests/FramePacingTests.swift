@@ -99,3 +99,24 @@ import Testing
         #expect(p.shownWithSound == 1 && p.drifted == 1 && abs(p.worstDrift - 0.1) < 1e-9)
     }
 }
+
+/// Frames a decoder behind skipped (told by QoS) show as gaps between those it gave: counted,
+/// so a clip played at a lower frame rate on a slow board says how many it lost (issue 59).
+@Suite struct SkippedFrameTests {
+    @Test func gapsBetweenFramesReceivedAreCountedInFrames() {
+        var pacing = FramePacing()
+        let d = 1.0 / 30
+        for n in [0, 1, 4, 5, 6, 10] { pacing.received(time: Double(n) * d, duration: d) }
+        #expect(pacing.skipped == 2 + 3, "frames 2, 3 and 7 to 9 never came")
+        pacing.received(time: 0, duration: d)
+        #expect(pacing.skipped == 5, "the clip going round again is no gap")
+        pacing.forgetReceived()
+        pacing.received(time: 5, duration: d)
+        #expect(pacing.skipped == 5, "a seek is no gap")
+        pacing.received(time: 5 + d * 1.4, duration: d)
+        #expect(pacing.skipped == 5, "less than half a frame late is the stream's own jitter")
+        pacing.received(time: .nan, duration: d)
+        pacing.received(time: 9, duration: 0)
+        #expect(pacing.skipped == 5)
+    }
+}

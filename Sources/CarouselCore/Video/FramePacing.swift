@@ -12,6 +12,11 @@ public struct FramePacing: Sendable, Equatable {
     public private(set) var shown = 0
     public private(set) var dropped = 0
     public private(set) var late = 0
+    /// Frames the decoder never gave (it skipped them, told by QoS that it was behind): the
+    /// gaps between one frame's end and the next one's time, in frames (`received`).
+    public private(set) var skipped = 0
+    /// Where the last frame received ended in the clip; nil before the first.
+    private var receivedEnd: Double?
     /// A screen refresh, seconds.
     public var refresh: Double
     /// Frames shown while following the sound, the farthest one lay from what was heard
@@ -37,6 +42,20 @@ public struct FramePacing: Sendable, Equatable {
         self.start = start
         self.refresh = refresh
     }
+
+    /// A frame came from the decoder: `time` in the clip, lasting `duration`. A gap before it
+    /// of at least half a frame is frames the decoder skipped (a seek or a new play starts
+    /// the count again: `restart`).
+    public mutating func received(time: Double, duration: Double) {
+        guard time.isFinite, duration.isFinite, duration > 0 else { return }
+        if let end = receivedEnd, time > end {
+            skipped += Int(((time - end) / duration).rounded())
+        }
+        receivedEnd = time + duration
+    }
+
+    /// The clip moved (a seek): the next frame received is not measured against the last.
+    public mutating func forgetReceived() { receivedEnd = nil }
 
     /// What to do at `now` with the frames waiting (their times in the clip, ascending): the
     /// index of the one to show, if any is due, and how many before it are dropped. The
