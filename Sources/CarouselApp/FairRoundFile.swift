@@ -9,7 +9,8 @@ import Synchronization
 /// `round-KEY.txt`, written when the round changes (a new round, items arriving or leaving),
 /// and how far the show has come in `round-KEY.next` (a line, written each time the show
 /// rests on an item: a whole list each step would wear an SD card). Both written atomically
-/// (a temporary file, then renamed). A kept round that cannot be read is one line and a new
+/// (a temporary file, synced, then renamed), in order, off the loop's thread; a power cut
+/// loses at most the last rest's line (one picture shown again). A kept round that cannot be read is one line and a new
 /// round. Items are known by their path (a file's, or a web picture's URL).
 final class FairRoundFile: @unchecked Sendable {
     /// The folder: systemd's `StateDirectory=`, else `$XDG_STATE_HOME/kiosk-carousel`, else
@@ -39,8 +40,11 @@ final class FairRoundFile: @unchecked Sendable {
     private let lock = NSLock()
     private var round: FairRound?
     private var rng = SystemRandomNumberGenerator()
-    /// What was said of the kept files, once each.
-    private var said: Set<String> = []
+    /// What was said of the kept files, once each (under its own lock: the writer says too).
+    private let said = Mutex<Set<String>>([])
+    /// The files are written here, in order, off the loop's thread: an SD card's fsync can
+    /// take tens of milliseconds, and the show rests (a clip may be playing) as it is kept.
+    private let writer = DispatchQueue(label: "kiosk-carousel.fair-round")
     /// `--prefer`: what a new round brings earlier; nil: every picture alike.
     var prefer: FairPreference? {
         get { lock.withLock { preferValue } }
@@ -181,8 +185,13 @@ final class FairRoundFile: @unchecked Sendable {
         write("round \(round.round) next \(round.next)\n", to: path + ".next")
     }
 
-    /// `text` into `file` whole or not at all: a temporary file beside it, synced, renamed.
+    /// `text` into `file`, soon, on the writer.
     private func write(_ text: String, to file: String) {
+        writer.async { [self] in writeNow(text, to: file) }
+    }
+
+    /// `text` into `file` whole or not at all: a temporary file beside it, synced, renamed.
+    private func writeNow(_ text: String, to file: String) {
         let folder = (file as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let temporary = file + ".\(getpid()).tmp"
@@ -199,6 +208,6 @@ final class FairRoundFile: @unchecked Sendable {
     }
 
     private func say(_ line: String) {
-        if said.insert(line).inserted { Log.warn("--order fair: " + line) }
+        if said.withLock({ $0.insert(line).inserted }) { Log.warn("--order fair: " + line) }
     }
 }
