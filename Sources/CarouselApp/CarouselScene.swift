@@ -326,12 +326,14 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// Under autoplay, a clip the show goes to next is made ready in the last seconds before
     /// it does (`ClipPreparation`): while a clip plays, in its last seconds and if memory
     /// allows a second helper; on a picture, in the last seconds of its interval. Only at
-    /// rest, live (`carousel render` waits for each first frame anyway), once the next
-    /// clip's poster is decoded (its decode fetched a web clip).
+    /// rest, live (`carousel render` waits for each first frame anyway); a web clip once its
+    /// poster is decoded (its decode fetched the file), a local one whether or not its poster
+    /// is (on a loaded machine the poster came after the step, and the clip was not ready).
     private func prepareNextClip() {
         guard let clip, !pipeline.loading.waitsForImages, engine.position == engine.position.rounded(), engine.fade == nil,
               !engine.isInteracting, let next = engine.autoplayNext ?? groupNext?.item, next != engine.currentIndex,
-              next < sources.count, sources[next].isClip, clip.preparedItem != next, pipeline.feed.outcome(for: next) != nil
+              next < sources.count, sources[next].isClip, clip.preparedItem != next,
+              pipeline.feed.outcome(for: next) != nil || !RemoteURL.isRemote(sources[next].path)
         else { return }
         let now = engine.time
         // A person's input while the clip played puts the step after the usual pause; a
