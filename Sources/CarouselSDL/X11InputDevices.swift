@@ -79,8 +79,17 @@ final class X11InputDevices {
         }
         // Asked of a touch device it does not know, SDL 2.26 lists the server's touch devices
         // again (X11_ResetTouch): the one just added is then known before its first touch.
+        // Not while a finger is down: the list made again forgets the fingers down, and that
+        // touch's up then finds none (a tap lost; an announcement may come as a new
+        // touchscreen's first tap is under way). Its device is known then anyway.
+        guard !Self.fingerDown else { return }
         _ = SDL_GetNumTouchFingers(Self.unknownTouch)
         SDL_ClearError()
+    }
+
+    /// Whether a finger is down on any touch device SDL knows.
+    private static var fingerDown: Bool {
+        (0..<SDL_GetNumTouchDevices()).contains { SDL_GetNumTouchFingers(SDL_GetTouchDevice($0)) > 0 }
     }
 
     /// A touch id no device has (X's device ids are small and positive).
