@@ -116,25 +116,28 @@ public struct ImmichSource: Sendable, Equatable {
                 note(error.reason)
             }
         }
+        /// Each of `wanted` found among `entries` by id or one of `keys` (one line for one not
+        /// found, `missing`), and listed by `body` as a part of its own.
+        func each(_ wanted: [String], in entries: [Any], keys: [String], missing: (String) -> String,
+                  _ body: (String) throws(ListingError) -> Void) throws(ListingError) {
+            for w in wanted {
+                guard let id = keys.lazy.compactMap({ Self.find(w, in: entries, nameKey: $0) }).first else { note(missing(w)); continue }
+                try part { () throws(ListingError) in try body(id) }
+            }
+        }
         if !selection.albums.isEmpty {
             try part { () throws(ListingError) in
-                let albums = try albums(fetch: fetch, note: note)
-                for wanted in selection.albums {
-                    guard let id = Self.find(wanted, in: albums, nameKey: "albumName") else {
-                        note("Immich \(self.server): no album named or numbered \(wanted) among those it owns or that are shared with it"); continue
-                    }
-                    try part { () throws(ListingError) in try albumAssets(id, server: serverVersion, fetch: fetch, into: &found) }
+                try each(selection.albums, in: try albums(fetch: fetch, note: note), keys: ["albumName"],
+                         missing: { "Immich \(self.server): no album named or numbered \($0) among those it owns or that are shared with it" }) {
+                    (id: String) throws(ListingError) in try albumAssets(id, server: serverVersion, fetch: fetch, into: &found)
                 }
             }
         }
         if !selection.partners.isEmpty {
             try part { () throws(ListingError) in
-                let partners = try partners(fetch: fetch)
-                for wanted in selection.partners {
-                    guard let id = Self.find(wanted, in: partners, nameKey: "name") ?? Self.find(wanted, in: partners, nameKey: "email") else {
-                        note("Immich \(self.server): no partner named or numbered \(wanted) shares their library with this account"); continue
-                    }
-                    try part { () throws(ListingError) in try partnerAssets(id, server: serverVersion, fetch: fetch, into: &found) }
+                try each(selection.partners, in: try partners(fetch: fetch), keys: ["name", "email"],
+                         missing: { "Immich \(self.server): no partner named or numbered \($0) shares their library with this account" }) {
+                    (id: String) throws(ListingError) in try partnerAssets(id, server: serverVersion, fetch: fetch, into: &found)
                 }
             }
         }
