@@ -393,4 +393,29 @@ import TestSupport
         print("damaged clips\(sound ? " with sound" : ""): \(paths.count), ended \(ended), failed \(failed) (\(deadlines.count) at a deadline), "
               + "longest \(longest) s\(sound ? ", \(heard) sample frames heard" : "")")
     }
+
+    /// A clip stopped while its helper is still starting takes the helper with it at once, not
+    /// when the helper is done starting (up to a minute): on a loaded machine each step of a
+    /// show left one more helper starting, until over 100 were (four screens under
+    /// ThreadSanitizer, 45 s). The "helper" here never says it is ready.
+    @Test func aClipStoppedWhileItsHelperStartsTakesTheHelperWithIt() throws {
+        let dir = ScratchRoot.path + "/player-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let clip = try ClipFixtures.make(.h264MP4, seconds: [0], rate: 10, in: dir)
+        let slow = dir + "/slow-helper"
+        try "#!/bin/sh\necho $$ > \(dir)/pid\nexec /bin/sleep 120\n".write(toFile: slow, atomically: true, encoding: .utf8)
+        chmod(slow, 0o755)
+        let settings = IsolatedDecoder.Settings(executable: slow, timeout: 10, memoryLimitMB: 256)
+        let player = try ClipPlayer(path: clip, settings: settings, loop: false, wake: {})
+        var pid: pid_t = 0
+        #expect(Poll.until(20) {
+            pid = (try? String(contentsOfFile: dir + "/pid", encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+            return pid > 0
+        }, "the helper never started")
+        guard pid > 0 else { return }
+        #expect(kill(pid, 0) == 0, "the helper is starting")
+        player.stop()
+        #expect(Poll.until(5) { kill(pid, 0) != 0 }, "the helper still starting lived on after its clip stopped")
+        if kill(pid, 0) == 0 { kill(pid, SIGKILL) }
+    }
 }

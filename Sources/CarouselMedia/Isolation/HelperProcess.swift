@@ -41,9 +41,14 @@ final class HelperProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments` (a helper's subcommand and options) in the same
     /// way; `environment` adds to what it is given (NAME=VALUE). A helper that says its
     /// system-call filter could not be installed is stopped before it is given anything,
-    /// unless `filter` is `.optional`.
+    /// unless `filter` is `.optional`. `abandoned` is asked every 0.1 s while it starts: once
+    /// it says yes (the clip it was for was stopped), the helper is killed at once rather than
+    /// left to finish starting. On a loaded machine a helper took longer to start than a show's
+    /// step: each step's clip left one still starting for up to a minute, and four screens
+    /// under ThreadSanitizer had over 100 helpers and a load of 95 within 45 s.
     static func start(executable: String, arguments: [String], environment: [String] = [],
-                      startTimeout: Double = 10, filter: DecoderFilter = .required) throws(HelperFault) -> HelperProcess {
+                      startTimeout: Double = 10, filter: DecoderFilter = .required,
+                      abandoned: () -> Bool = { false }) throws(HelperFault) -> HelperProcess {
         guard let (ours, theirs) = MessageSocket.pair() else {
             throw HelperFault("cannot make a socket for the decoder (\(String(cString: strerror(errno))))")
         }
@@ -70,7 +75,18 @@ final class HelperProcess: @unchecked Sendable {
         case .failure(let error): throw HelperFault("cannot start the decoder \(executable) (\(error))")
         }
         let helper = HelperProcess(pid: pid, socket: ours)
-        switch ours.receive(until: MonotonicClock.now + startTimeout) {
+        let deadline = MonotonicClock.now + startTimeout
+        var received = MessageSocket.Received.timedOut
+        while MonotonicClock.now < deadline {
+            if abandoned() {
+                helper.terminate()
+                throw HelperFault("the decoder was no longer wanted before it started", transient: true)
+            }
+            received = ours.receive(until: min(deadline, MonotonicClock.now + 0.1))
+            if case .timedOut = received { continue }
+            break
+        }
+        switch received {
         case .message(.ready(let sandboxed, let note), let fd):
             if let fd { close(fd) }
             helper.unsandboxedBecause = sandboxed ? nil : note

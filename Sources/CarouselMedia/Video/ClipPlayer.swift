@@ -221,7 +221,8 @@ public final class ClipPlayer: @unchecked Sendable {
             return (!stopped, helper)
         }
         guard first else { return }
-        // One still starting is ended by the clip's thread once it has started.
+        // One still starting is killed by the clip's thread within 0.1 s (it asks whether the
+        // clip is still wanted while it waits for the helper).
         started?.terminate()
         lock.withLock {
             for i in 0..<ringSize { if let map = ring[i] { munmap(UnsafeMutableRawPointer(mutating: map), frameBytes) } }
@@ -245,7 +246,7 @@ public final class ClipPlayer: @unchecked Sendable {
             let video = settings.videoHelper
             started = try HelperProcess.start(executable: settings.executable, arguments: video.arguments,
                                               environment: video.environment, startTimeout: settings.videoStartTimeout,
-                                              filter: settings.filter)
+                                              filter: settings.filter, abandoned: { lock.withLock { stopped } })
         } catch {
             fail("cannot be played: \(error.description)")
             return nil
