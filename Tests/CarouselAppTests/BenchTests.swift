@@ -179,10 +179,8 @@ import TestSupport
         }
         #expect(folder != nil, "bench never made its folder")
         kill(p.processIdentifier, SIGINT)
-        let deadline = Date().addingTimeInterval(10)
-        while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if p.isRunning { kill(p.processIdentifier, SIGKILL) }
-        #expect(p.terminationReason == .exit && p.terminationStatus == 130, "status \(p.terminationStatus)")
+        let end = p.end(within: 10)
+        #expect(end.exited(with: 130), "\(end)")
         let left = (try? FileManager.default.subpathsOfDirectory(atPath: tmp)) ?? []
         #expect(left.isEmpty, "left behind: \(left)")
     }

@@ -123,10 +123,9 @@ struct InteractiveWindowTests {
 
         // SIGTERM (blocked in the mask the test runner passes on: the carousel unblocks it).
         app.process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        #expect(!app.process.isRunning, "SIGTERM did not stop it")
-        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+        let end = app.process.end(within: 5)
+        #expect(end.byItself, "SIGTERM did not stop it")
+        #expect(end.clean, "\(end)")
     }
 
     @Test func escapeQuitsWithStatusZero() throws {
@@ -136,10 +135,8 @@ struct InteractiveWindowTests {
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             .split(separator: "\n").first.map(String.init) ?? ""
         try x.xdotool(["key", "--window", wid, "Escape"])
-        let deadline = Date().addingTimeInterval(5)
-        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) }
-        #expect(app.process.terminationStatus == 0)
+        let end = app.process.end(within: 5)
+        #expect(end.clean, "\(end)")
     }
 
     /// The wall in a real window: a click opens the carousel, Escape goes back to the wall
@@ -160,7 +157,7 @@ struct InteractiveWindowTests {
         #expect(app.ofType("view").last?["mode"] as? String == "mosaic")
         #expect(app.process.isRunning, "Escape in the opened carousel only goes back")
         try x.xdotool(["key", "--window", wid, "Escape"])
-        #expect(Self.waitForExit(app) && app.process.terminationStatus == 0)
+        #expect(app.process.end(within: 5).clean)
     }
 
     /// A photo copied into the folder joins the end of the wall, and its tile opens it.
@@ -193,21 +190,16 @@ struct InteractiveWindowTests {
         let wid = try x.xdotool(["search", "--sync", "--name", "KioskCarousel"])
             .split(separator: "\n").first.flatMap { UInt($0) } ?? 0
         #expect(WindowCloser.close(window: wid, display: x.display), "could not send WM_DELETE_WINDOW")
-        let deadline = Date().addingTimeInterval(5)
-        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let stillRunning = app.process.isRunning
-        if stillRunning { kill(app.process.processIdentifier, SIGKILL) }
-        #expect(!stillRunning, "the window close was ignored")
-        #expect(app.process.terminationStatus == 0)
+        let end = app.process.end(within: 5)
+        #expect(end.byItself, "the window close was ignored")
+        #expect(end.clean, "\(end)")
     }
 
     /// Waits up to 5 s for the process to end; kills it if it does not. Whether it ended.
+    /// Whether the program ended by itself within 5 s (if not, it is killed); either way it
+    /// has ended when this returns, so how it ended may be read.
     static func waitForExit(_ app: RunningCarousel) -> Bool {
-        let deadline = Date().addingTimeInterval(5)
-        while app.process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
-        let ended = !app.process.isRunning
-        if !ended { kill(app.process.processIdentifier, SIGKILL) }
-        return ended
+        app.process.end(within: 5).byItself
     }
 
     @Test func aKioskIgnoresEscapeAndTheCloseButtonAndQuitsOnItsCombination() throws {
@@ -231,8 +223,9 @@ struct InteractiveWindowTests {
         #expect(app.waitFor("settled", count: settled + 1), "the window stopped answering keys after the close")
         #expect(app.process.isRunning, "Escape, q or the close button stopped a kiosk")
         try x.xdotool(["key", "--window", wid, "ctrl+alt+q"])
-        #expect(Self.waitForExit(app), "ctrl+alt+q did not quit")
-        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+        let end = app.process.end(within: 5)
+        #expect(end.byItself, "ctrl+alt+q did not quit")
+        #expect(end.clean, "\(end)")
     }
 
     @Test func aKioskHidesThePointerAndAWindowShowsIt() throws {
@@ -259,8 +252,9 @@ struct InteractiveWindowTests {
         let app = try RunningCarousel(args: [try Self.images(), "--kiosk", "--quit-keys", "none"], display: x.display)
         #expect(app.waitFor("pool", count: 1))
         app.process.terminate()
-        #expect(Self.waitForExit(app), "SIGTERM did not end the kiosk")
-        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+        let end = app.process.end(within: 5)
+        #expect(end.byItself, "SIGTERM did not end the kiosk")
+        #expect(end.clean, "\(end)")
     }
 
     @Test func sighupReloadsTheConfigAndTheSourcesKeepingTheCentredPicture() throws {
@@ -297,8 +291,7 @@ struct InteractiveWindowTests {
         #expect(app.waitFor("autoplay", count: 1), "autoplay from the reloaded file never stepped")
         #expect(app.ofType("autoplay").first?["from"] as? Int == 5)
         app.process.terminate()
-        #expect(Self.waitForExit(app))
-        #expect(app.process.terminationReason == .exit && app.process.terminationStatus == 0)
+        #expect(app.process.end(within: 5).clean)
     }
 
     @Test func picturesAddedWhileRunningAppearAndTheCentredOneStays() throws {

@@ -133,9 +133,14 @@ final class RunningCarousel: @unchecked Sendable {
         return false
     }
 
+    /// How long a wait for the program's first events is allowed by default: 10 s, 30 s under
+    /// a sanitizer (in stop 69's CI a window under ThreadSanitizer, started beside four screens
+    /// playing a clip, had not said "pool" after 10 s). A wait ends as soon as the event comes.
+    static let startWait: Double = IsolatedDecodingTests.sanitized ? 30 : 10
+
     /// Waits up to `timeout` seconds until `count` events of `type` have arrived.
     @discardableResult
-    func waitFor(_ type: String, count: Int, timeout: Double = 10) -> Bool {
+    func waitFor(_ type: String, count: Int, timeout: Double = RunningCarousel.startWait) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if ofType(type).count >= count { return true }
