@@ -21,6 +21,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     private let clip: ClipStage?
     /// Whether the engine was told the clip holds the show.
     private var holding = false
+    /// The clip in focus waits for its poster's decode before it plays.
+    private var awaitingPoster = false
     /// Where and when a group's timeline steps the show next (`SceneChange.nextStep`).
     private var groupNext: (item: Int, at: Double)?
     /// When the strip last came to rest (its settle's end, not the pass that saw it): a
@@ -313,7 +315,11 @@ public final class CarouselScene: EngineScene, OpenedScene {
         var item = resting ? engine.currentIndex : nil
         // A clip starts once its poster's decode is done: one video helper decodes at a time
         // (two of a 4K HEVC clip would need more than a 1 GB board has).
-        if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil { item = nil }
+        awaitingPoster = false
+        if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil {
+            item = nil
+            awaitingPoster = true
+        }
         clip.show(item.map { sources[$0] }, motion: item.flatMap(pipeline.motion(of:)), item: item,
                   loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, restedAt: restedAt,
                   length: item.flatMap(pipeline.clipLength(of:)), at: engine.time)
@@ -349,10 +355,16 @@ public final class CarouselScene: EngineScene, OpenedScene {
         clip.prepare(sources[next], item: next, box: imageBoxSize, at: now)
     }
 
-    /// Autoplay waits while the clip holds the show, and steps once it lets go.
+    /// Autoplay waits while the clip holds the show, and steps once it lets go. A clip in
+    /// focus whose poster is still being decoded (it starts once that is done) holds it too,
+    /// for as long as the decode may take (`--decode-timeout`): where the poster took longer
+    /// than autoplay's interval (a board's first video helper, a loaded machine) autoplay
+    /// stepped on before the clip ever played, and with two clips, never played either.
     private func followHold() {
-        guard let clip, clip.holdsShow != holding else { return }
-        holding = clip.holdsShow
+        guard let clip else { return }
+        let hold = clip.holdsShow || awaitingPoster
+        guard hold != holding else { return }
+        holding = hold
         engine.handle(.holding(holding, time: engine.time))
     }
 

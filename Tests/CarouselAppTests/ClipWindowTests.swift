@@ -64,6 +64,29 @@ struct ClipWindowTests {
 /// loop's pass after a decode arrives asks the scene again).
 @Suite(.serialized, .enabled(if: RequiredTools.run(missing: XvfbSession.unavailableReason), "Xvfb or xdotool missing; run kiosk/setup"))
 struct MotionPhotoWindowTests {
+    /// A clip whose poster takes longer than autoplay's interval (a board's first video
+    /// helper, a loaded machine) still plays before the show moves on: the show waits for the
+    /// poster. It stepped on after the interval, and a show of two clips under ThreadSanitizer
+    /// beside a build never played either. Here every video helper starts 3 s late.
+    @Test func aClipWhosePosterIsSlowPlaysBeforeTheShowMovesOn() throws {
+        let x = try XvfbSession()
+        let dir = try Fixtures.temporaryFolder("slow-poster")
+        try ClipFixtures.make(.h264MP4, seconds: [0, 1], in: dir, name: "a")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/b.bmp"))
+        let late = try Fixtures.temporaryFolder("late-helper") + "/helper"
+        try "#!/bin/sh\ncase \"$1\" in video-helper) /bin/sleep 3;; esac\nexec '\(CarouselBinary.url.path)' \"$@\"\n"
+            .write(toFile: late, atomically: true, encoding: .utf8)
+        chmod(late, 0o755)
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--autoplay", "1", "--transition", "none"], display: x.display,
+                                      environment: ["CAROUSEL_DECODE_HELPER": late])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 1, timeout: 60), "no clip started: \(app.log)")
+        let started = app.ofType("video_started").first?["t_ms"] as? Double ?? .infinity
+        let steps = app.ofType("autoplay").compactMap { $0["t_ms"] as? Double }
+        #expect(steps.allSatisfy { $0 > started }, "autoplay stepped at \(steps) ms, before the clip started at \(started) ms")
+        #expect(started >= 3_000, "the video helper started 3 s late, the clip at \(started) ms")
+    }
+
     @Test func aMotionPhotoDecodedAfterTheStripRestsOnItStillPlays() throws {
         let x = try XvfbSession()
         let dir = try MotionPhotoRenderTests.folder(.container)
@@ -126,7 +149,9 @@ struct ClipSoundWindowTests {
         try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
         try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], in: dir, name: "b", sound: true)
         let written = try Fixtures.temporaryFolder("sound-out") + "/out.raw"
-        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--start-index", "1", "--audio"], display: x.display,
+        // --decode-timeout 60: the poster's decode took over 10 s under ThreadSanitizer beside a
+        // build, failed, and the clip never played.
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--start-index", "1", "--audio", "--decode-timeout", "60"], display: x.display,
                                       environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": written])
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("video_started", count: 1, timeout: 30), "no clip started: \(app.log)")
