@@ -1,13 +1,17 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-// Dependencies point one way:
-//   carousel (executable) -> CarouselApp -> CarouselPainting -> CarouselSDL -> CarouselCore
-//   CarouselApp -> CarouselMedia, CarouselControl -> CarouselCore
+// Dependencies point one way; every module each target imports is listed in Sources/README.md
+// (a test compares that list with the sources' imports):
+//   carousel (executable) -> CarouselApp, CarouselBench
+//   CarouselBench -> CarouselApp -> CarouselPainting -> CarouselSDL -> CarouselCore
+//   CarouselApp -> CarouselMedia, CarouselControl, CarouselSDL -> CarouselCore
 //   CarouselApp (config file), CarouselMedia (manifests) -> TOMLReader
 // CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock; swift-numerics'
 // RealModule for exp and log).
-// Only CarouselSDL and CarouselMedia import the C modules.
+// The C modules: the codecs, libcurl, libseccomp, GStreamer and SDL_image in CarouselMedia;
+// SDL, SDL_ttf and fontconfig in CarouselSDL; libmosquitto in CarouselControl; CLinux in
+// CarouselMedia, CarouselSDL, CarouselApp and CarouselBench.
 let package = Package(
     name: "KioskCarousel",
     products: [
@@ -101,8 +105,8 @@ let package = Package(
         .target(name: "LeakCheck"),
         .executableTarget(name: "carousel", dependencies: ["CarouselApp", "CarouselBench", "LeakCheck",
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-        // The fuzz targets of every parser of outside bytes: not in what ships. The parsers
-        // they reach are `package` where they are not public.
+        // The fuzz targets of every parser of outside bytes: not in what ships. They reach
+        // the parsers that are not public through `@testable` imports in a debug build.
         .target(name: "FuzzTargets", dependencies: ["CarouselApp", "CarouselMedia", "CarouselControl", "CarouselSDL", "CarouselCore"],
                 path: "Tests/Fuzz/Targets"),
         // One binary for all of them (Tests/Fuzz/run builds it for libFuzzer).

@@ -65,7 +65,7 @@ extension BrokenPictures {
     /// Leaves the pictures that failed since the last call out of `scene`; call it at rest
     /// (the change moves what is on screen). Whether the scene changed.
     @discardableResult
-    func leaveOut(of scene: any Scene, time: Double, otherwise message: String) throws(SDLError) -> Bool {
+    func leaveOut(of scene: any ShownView, time: Double, otherwise message: String) throws(SDLError) -> Bool {
         guard takeNews() else { return false }
         let kept = admit(scene.sources)
         guard kept != scene.sources else { return false }

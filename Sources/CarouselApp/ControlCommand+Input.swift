@@ -5,7 +5,7 @@ extension ControlCommand {
     /// The inputs that carry the command out, as keys would, or why it cannot be: a picture
     /// that is not there (404), a finger on the screen or a dark screen for a command that
     /// moves the view, autoplay that is not set (409).
-    func inputs(scene: any Scene, screenOn: Bool, canPlay: Bool, now: Double) -> Result<[AppInput], ControlRefusal> {
+    func inputs(scene: any ShownView, screenOn: Bool, canPlay: Bool, now: Double) -> Result<[AppInput], ControlRefusal> {
         inputs(state: scene.state, sources: scene.sources, held: scene.activity.held, screenOn: screenOn, canPlay: canPlay, now: now)
     }
 
@@ -23,7 +23,7 @@ extension ControlCommand {
                 return .failure(.conflict("autoplay is off on this screen and no clip is in focus (--autoplay SECONDS sets it)"))
             }
         case .seek:
-            let clip = state.kind == .carousel && state.focus.map { sources.indices.contains($0) && sources[$0].isClip } == true
+            let clip = state.kind.hasCentredItem && state.focus.map { sources.indices.contains($0) && sources[$0].isClip } == true
             if !clip { return .failure(.conflict("no clip is in focus")) }
             if !screenOn { return .failure(.conflict("the screen is off; turn it on first (POST /screen {\"on\": true})")) }
         case .screen, .brightness, .reload, .presence:
@@ -48,7 +48,7 @@ extension ControlCommand {
         case .pause: return .success([.view(.autoplay(false, time: now))])
         case .play: return .success([.view(.autoplay(true, time: now))])
         case .seek(let seek): return .success([.seekClip(seek)])
-        case .view(let kind) where kind.isTiled && state.kind == .carousel && !state.canGoBack:
+        case .view(let kind) where kind.isTiled && state.kind.opensFromWall && !state.canGoBack:
             return .failure(.conflict("this screen shows the carousel only (--view mosaic or grid gives it a wall)"))
         case .view(.carousel) where state.kind.isTiled && !state.canGoBack && state.focus == nil:
             // The wall places its tiles as their sizes are read: until the first is placed

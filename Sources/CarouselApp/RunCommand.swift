@@ -230,16 +230,22 @@ public struct RunCommand: ParsableCommand {
                                          noted: noted, rescanInterval: current.rescan > 0 ? current.rescan : nil, now: clock.now(),
                                          scan: { [source = current.source] note in try source.scan(tolerant: true, pairs: pairs, note: note) },
                                          wake: { WakeReason.foldersChanged.post() }, scanned: { WakeReason.workDone.post() })
-            var loop = try current.loop(showing: scene, on: screen, catalog: catalog, clock: clock)
-            loop.memoryPressure = pressure
+            let loop = try current.loop(showing: scene, on: screen, clock: clock)
             loop.framePacing = paced ? 1.0 / 60 : nil
-            loop.observer = observer
-            loop.broken = loadings.broken
-            loop.control = control?.desk
-            loop.group = group
-            loop.television = television
-            loop.presenceSensor = presenceSensor
-            loop.tellTelevisionAtStart = reloads == 0
+            loop.observe(observer, window: screen.window, scene: scene)
+            // The parts riding the loop, in the order they act: the screen's power first (a
+            // touch on a dark screen only wakes it), the control API last (it publishes what
+            // the others did).
+            loop.add(ScreenPowerPart(plan: try current.screenPlan(), television: television, presenceSensor: presenceSensor,
+                                     tellTelevisionAtStart: reloads == 0))
+            loop.add(BacklightPart())
+            loop.add(group.map { GroupPart(group: $0, showing: scene.sources) })
+            loop.add(CatalogPart(catalog: catalog, broken: loadings.broken, showChanged: { group?.showChanged($0) }))
+            loop.add(current.view.clockFace.map { ClockOverlayPart(face: ClockText(face: $0)) })
+            loop.add(pressure.map { MemoryPressurePart(watcher: $0) })
+            loop.add(control.map { ControlPart(desk: $0.desk, clock: clock, canPlay: current.behaviour.autoplay != nil,
+                                               wall: current.view.home.isTiled ? current.view.home : nil,
+                                               controlURL: current.remote.peopleURL) })
             guard try loop.run() == .reload else { break }
             reloads += 1
 
@@ -295,21 +301,23 @@ extension RunCommand {
         return screen
     }
 
-    /// The run loop for `scene` on `screen`, with these options' keys, hours and autoplay.
-    func loop(showing scene: any Scene, on screen: Display, catalog: CatalogUpdater, clock: LoopClock) throws -> InteractiveLoop {
-        var loop = InteractiveLoop(scene: scene, window: screen.window, compositor: screen.compositor, touch: touchTransform,
-                                   keys: KeyBindings(kiosk: kiosk, quit: quitKeys.combo), catalog: catalog, clock: clock)
-        loop.screenPlan = ScreenPlan(hours: try schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
-                                     wakeDuration: view.carouselSettings(behaviour).attract.idleResume)
-        loop.screenPlan.presenceTimeout = presenceTimeout
-        loop.canPlay = behaviour.autoplay != nil
-        loop.wall = view.home.isTiled ? view.home : nil
-        loop.controlURL = remote.peopleURL
+    /// The run loop for `scene` on `screen`, with these options' keys (its parts are added
+    /// by `run`).
+    func loop(showing scene: any Scene, on screen: Display, clock: LoopClock) throws -> InteractiveLoop {
         // The clock as this run's options say (a reload may change it).
         screen.compositor.clock = try view.clockPainter(height: Int(screen.compositor.viewport(physical: screen.renderer.outputSize).height))
         screen.compositor.clockText = ""
-        loop.timeOfDay = view.clockFace.map { ClockText(face: $0) }
-        return loop
+        return InteractiveLoop(scene: scene, screen: SDLLoopScreen(window: screen.window, compositor: screen.compositor, touch: touchTransform),
+                               events: SDLLoopEvents(clock: clock), keys: KeyBindings(kiosk: kiosk, quit: quitKeys.combo), clock: clock)
+    }
+
+    /// The screen's hours (`--schedule`), how long a touch keeps it awake and how long a
+    /// presence does.
+    func screenPlan() throws -> ScreenPlan {
+        var plan = ScreenPlan(hours: try schedule.map { OpeningHours(schedule: try Schedule(parsing: $0)) },
+                              wakeDuration: view.carouselSettings(behaviour).attract.idleResume)
+        plan.presenceTimeout = presenceTimeout
+        return plan
     }
 
     /// SIGHUP: the options (the config file read again) and their sources; nil, said in the

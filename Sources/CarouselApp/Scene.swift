@@ -19,14 +19,19 @@ public protocol DrivenView: AnyObject {
     func apply(_ change: SceneChange) throws(SDLError)
 }
 
-/// A view the run loop, `carousel render` and `carousel bench` drive: an engine (its layout
-/// and physics), the shared image pipeline and a painter. The carousel is one; the loop
-/// knows nothing of strips or walls. Lives on the main thread.
-public protocol Scene: DrivenView {
+/// A view as the run loop and its parts see it: driven frame by frame, showing these
+/// pictures in this state. Every `Scene` is one; a test's stand-in is one without SDL.
+public protocol ShownView: DrivenView {
     /// Which view shows, at what size, on which item, and whether Back leads somewhere.
     var state: ViewState { get }
     /// The pictures shown, in order.
     var sources: [ImageSource] { get }
+}
+
+/// A view the run loop, `carousel render` and `carousel bench` drive: an engine (its layout
+/// and physics), the shared image pipeline and a painter. The carousel is one; the loop
+/// knows nothing of strips or walls. Lives on the main thread.
+public protocol Scene: ShownView {
     var pipeline: ImagePipeline { get }
     /// Waits until every image asked for has arrived (render only).
     func finishLoading() throws(SDLError)
@@ -37,6 +42,9 @@ extension Scene {
     public func recordCatalogChange(from old: [ImageSource], to new: [ImageSource], at time: Double) {
         pipeline.recordCatalogChange(from: old, to: new, at: time)
     }
+}
+
+extension ShownView {
     /// The view scrolls up and down (a wall): the Up and Down keys step it too.
     public var scrollsVertically: Bool { state.kind.isTiled }
 }

@@ -40,13 +40,13 @@ public final class ScreenCompositor {
     }
 
     /// The scene, drawn on the current target: its part of the canvas where spanned.
-    private func drawScene(_ scene: any Scene, physical: Size) {
+    private func drawScene(_ scene: any DrivenView, physical: Size) {
         guard span != nil else { return scene.draw(on: renderer) }
         renderer.drawingCanvas(origin: canvasOrigin(physical: physical), size: viewport(physical: physical)) { scene.draw(on: renderer) }
     }
 
     /// Draws one frame into `target` (nil: the window), `physical` pixels in size.
-    public func draw(_ scene: any Scene, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
+    public func draw(_ scene: any DrivenView, physical: Size, into target: SDLTexture? = nil) throws(SDLError) {
         guard rotation != .none else {
             renderer.setTarget(target)
             drawScene(scene, physical: physical)

@@ -63,9 +63,9 @@ final class ScreenGroup {
     /// A key or remote step on this screen: a command for the group, this screen moving with
     /// the others at its instant; false when the step is the view's own to make (a page, a
     /// wall's rows), which is then announced at rest like a swipe.
-    func step(_ step: Step, now: Double, scene: any Scene) -> Bool {
+    func step(_ step: Step, now: Double, scene: any ShownView) -> Bool {
         let t = now + wallOffset()
-        guard scene.state.kind == .carousel,
+        guard scene.state.kind.hasCentredItem,
               let c = member.command(step, at: t, shown: scene.state.focus, count: scene.sources.count) else {
             member.acted()
             return false
@@ -111,7 +111,7 @@ final class ScreenGroup {
     /// What the loop does at `now` for the group: the steps to make (at `now`: every screen
     /// makes them at the same shared instant) and, when another screen paused or let go the
     /// show, the pause to take.
-    func pass(now: Double, scene: any Scene, paused: Bool) -> (steps: [ViewInput], paused: Bool?) {
+    func pass(now: Double, scene: any ShownView, paused: Bool) -> (steps: [ViewInput], paused: Bool?) {
         let offset = wallOffset()
         let t = now + offset
         for message in channel?.take() ?? [] {

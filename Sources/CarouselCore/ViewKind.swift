@@ -21,6 +21,13 @@ public enum ViewKind: String, CaseIterable, Hashable, Sendable {
     /// A wall of tiles that opens the carousel on a tap.
     public var isTiled: Bool { Self.tileLayouts[self] != nil }
 
+    /// The view a wall opens on a tap (and Enter, and the control API's `view carousel`).
+    public var opensFromWall: Bool { self == .carousel }
+
+    /// One item in the centre, in focus: a group steps it, a clip in focus plays and seeks,
+    /// and Motion Photos move.
+    public var hasCentredItem: Bool { self == .carousel }
+
     /// This wall's layout; a carousel asked for one gets the grid's (never asked: the
     /// wall's settings hold a tiled kind).
     public func tileLayout(viewport: Size, columns: (portrait: Int, landscape: Int), gap: Double) -> any TileLayout {

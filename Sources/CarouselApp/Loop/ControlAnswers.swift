@@ -67,16 +67,15 @@ struct ControlAnswers {
     /// A frame was drawn (not yet presented): the screenshots waiting are answered from it
     /// when the view rests, or once they waited `screenshotPatience`. `framesDrawn`: the
     /// frames presented before it.
-    mutating func frameDrawn(at now: Double, animating: Bool, framesDrawn: Int, renderer: SDLRenderer) {
+    mutating func frameDrawn(at now: Double, animating: Bool, framesDrawn: Int, screen: any LoopScreen) {
         shownFrame = nil
         guard let asked = screenshotsAskedAt, !animating || now - asked >= screenshotPatience else { return }
         // Read back for the screenshots asked for (the drawing pays only for this; the PNG
         // is encoded on the API's side).
-        let size = renderer.outputSize
+        let size = screen.outputSize
         let (w, h) = (Int(size.width), Int(size.height))
         let started = clock.now()
-        renderer.setTarget(nil)
-        let bgra = try? renderer.readFrame(width: w, height: h, into: &readback)
+        let bgra = screen.readFrame(into: &readback)
         desk.noteReadback(seconds: clock.now() - started)
         let answer = bgra.map { LoopAnswer.frame(width: w, height: h, pixels: readback, bgra: $0) }
             ?? .refused(ControlRefusal(500, "the frame could not be read back"))
