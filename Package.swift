@@ -5,13 +5,13 @@ import PackageDescription
 // (a test compares that list with the sources' imports):
 //   carousel (executable) -> CarouselApp, CarouselBench
 //   CarouselBench -> CarouselApp -> CarouselPainting -> CarouselSDL -> CarouselCore
-//   CarouselApp -> CarouselMedia, CarouselControl, CarouselSDL -> CarouselCore
+//   CarouselApp -> CarouselMedia, CarouselControl, CarouselSDL -> CarouselDevices -> CarouselCore
 //   CarouselApp (config file), CarouselMedia (manifests) -> TOMLReader
 // CarouselCore is pure Swift (no SDL, no Foundation, no Glibc, no clock; swift-numerics'
 // RealModule for exp and log).
 // The C modules: the codecs, libcurl, libseccomp, GStreamer and SDL_image in CarouselMedia;
 // SDL, SDL_ttf and fontconfig in CarouselSDL; libmosquitto in CarouselControl; CLinux in
-// CarouselMedia, CarouselSDL, CarouselApp and CarouselBench.
+// CarouselMedia, CarouselDevices, CarouselSDL, CarouselApp and CarouselBench.
 let package = Package(
     name: "KioskCarousel",
     products: [
@@ -84,15 +84,18 @@ let package = Package(
                                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
-        // Windows, textures, events and drawing primitives: the only part that calls SDL.
+        // The kernel's devices, without SDL: touchscreens and mice read from evdev, a presence
+        // sensor's key, the TV over HDMI-CEC, the X server's DPMS.
+        .target(name: "CarouselDevices", dependencies: ["CarouselCore", "CLinux"]),
+        // Windows, textures, events and drawing primitives: where SDL is called.
         .target(name: "CarouselSDL",
-                dependencies: ["CarouselCore", "CSDL2", "CSDL2TTF", "CFontconfig", "CLinux"]),
+                dependencies: ["CarouselCore", "CarouselDevices", "CSDL2", "CSDL2TTF", "CFontconfig", "CLinux"]),
         // What a view looks like, painted with CarouselSDL's primitives: slots, captions,
         // page dots, the back button, messages.
         .target(name: "CarouselPainting", dependencies: ["CarouselCore", "CarouselSDL"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
+                    "CarouselCore", "CarouselDevices", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         // `carousel bench`: speed, memory and soak runs of the program (ships as a command,
@@ -107,7 +110,7 @@ let package = Package(
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The fuzz targets of every parser of outside bytes: not in what ships. They reach
         // the parsers that are not public through `@testable` imports in a debug build.
-        .target(name: "FuzzTargets", dependencies: ["CarouselApp", "CarouselMedia", "CarouselControl", "CarouselSDL", "CarouselCore"],
+        .target(name: "FuzzTargets", dependencies: ["CarouselApp", "CarouselMedia", "CarouselControl", "CarouselDevices", "CarouselSDL", "CarouselCore"],
                 path: "Tests/Fuzz/Targets"),
         // One binary for all of them (Tests/Fuzz/run builds it for libFuzzer).
         .executableTarget(name: "carousel-fuzz", dependencies: ["FuzzTargets", "LeakCheck"], path: "Tests/Fuzz/Entry"),
@@ -117,7 +120,8 @@ let package = Package(
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "CDeviceBroker", "TestSupport"]),
-        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
+        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselDevices", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
+        .testTarget(name: "CarouselDevicesTests", dependencies: ["CarouselDevices", "CarouselCore", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselCore", "TestSupport"],
                     exclude: ["Snapshots", "ImageFixtures"]),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselControl
 import CarouselCore
+import CarouselDevices
 import CarouselMedia
 import CarouselSDL
 import CLinux

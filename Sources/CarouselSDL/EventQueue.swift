@@ -1,3 +1,4 @@
+import CarouselDevices
 import CSDL2
 import Glibc
 import CLinux

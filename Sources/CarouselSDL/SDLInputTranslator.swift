@@ -1,5 +1,6 @@
 import CSDL2
 import CarouselCore
+import CarouselDevices
 
 /// Turns SDL events into `WindowInput`, counting each gesture once:
 /// - mouse events SDL synthesises from touches (`which == SDL_TOUCH_MOUSEID`) and touch

@@ -1,4 +1,5 @@
 import CarouselControl
+import CarouselDevices
 import Foundation
 import CarouselSDL
 

@@ -6,6 +6,7 @@
 @testable import CarouselControl
 @testable import CarouselCore
 @testable import CarouselMedia
+@testable import CarouselDevices
 @testable import CarouselSDL
 #else
 import CarouselApp

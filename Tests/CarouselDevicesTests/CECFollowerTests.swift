@@ -1,4 +1,4 @@
-@testable import CarouselSDL
+@testable import CarouselDevices
 import Testing
 
 /// The screen on an HDMI-CEC bus as a playback device: recorded message sequences (written
@@ -46,13 +46,6 @@ import Testing
         // A press without its key: refused as an invalid operand.
         let bare = f.receive(Self.m("04:44"))
         #expect(bare.heard.isEmpty && Self.hex(bare.send) == ["40:00:44:03"])
-    }
-
-    @Test func theKeysMeanWhatTheKeyboardsKeysMean() {
-        #expect(CECKey.left.key == .left && CECKey.right.key == .right && CECKey.up.key == .up && CECKey.down.key == .down)
-        #expect(CECKey.select.key == .enter && CECKey.exit.key == .backspace && CECKey.rootMenu.key == .backspace)
-        #expect(CECKey.forward.key == .right && CECKey.backward.key == .left && CECKey.pausePlayFunction.key == .playPause)
-        #expect(CECKey.play.key == nil && CECKey.pause.key == nil, "Play and Pause set a state; the loop does")
     }
 
     @Test func itWakesTheTVAndPutsItInStandbyOnlyWhileTheTVShowsIt() {

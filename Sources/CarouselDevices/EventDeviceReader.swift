@@ -25,7 +25,7 @@ import Synchronization
 /// (only whether the seat has touch, a pointer, keys). There it only names them (`reads`
 /// false): each device is opened for its name and kind and closed again, one line when it
 /// appears and one when it goes, so that the journal says what the compositor was given.
-final class EventDeviceReader: @unchecked Sendable {
+public final class EventDeviceReader: @unchecked Sendable {
     private static let folder = "/dev/input"
     /// At most this many inputs wait for the loop.
     static let queueLimit = 4096
@@ -58,14 +58,14 @@ final class EventDeviceReader: @unchecked Sendable {
     }
 
     /// How many devices it found at start.
-    private(set) var startCount = 0
+    public private(set) var startCount = 0
     /// Whether udev's announcements are heard (they wake the loop so that SDL adds the
     /// keyboards it reads).
-    let hearsUdev: Bool
+    public let hearsUdev: Bool
 
     /// Nil when /dev/input cannot be watched. `reads` false: the devices are only named as
     /// they come and go (`wake` -1).
-    init?(wake: Int32, screen: (width: Double, height: Double), reads: Bool = true, log: @escaping @Sendable (String) -> Void) {
+    public init?(wake: Int32, screen: (width: Double, height: Double), reads: Bool = true, log: @escaping @Sendable (String) -> Void) {
         let fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard fd >= 0 else { return nil }
         guard inotify_add_watch(fd, Self.folder, UInt32(IN_CREATE | IN_DELETE | IN_ATTRIB)) >= 0 else {
@@ -94,7 +94,7 @@ final class EventDeviceReader: @unchecked Sendable {
     }
 
     /// What the devices did since the last call, oldest first. Any thread.
-    func take() -> [DeviceInput] {
+    public func take() -> [DeviceInput] {
         queue.withLock { q in
             defer { q.removeAll(keepingCapacity: true) }
             return q
@@ -102,7 +102,7 @@ final class EventDeviceReader: @unchecked Sendable {
     }
 
     /// Ends the thread; it closes what it opened.
-    func stop() {
+    public func stop() {
         var one: UInt64 = 1
         _ = write(stopDescriptor, &one, 8)
     }
