@@ -220,4 +220,62 @@ import Testing
         #expect(view.heard.filter { $0.hasPrefix("step") } == ["step(CarouselCore.Step.next, time: 2.0)", "step(CarouselCore.Step.next, time: 4.0)",
                                                                  "step(CarouselCore.Step.item(1), time: 5.5)"], "\(view.heard)")
     }
+
+    /// The control part in process: a remote command is carried out as a key's input and
+    /// answered once the view rests with its state published; a command a part refuses (no
+    /// backlight here) is answered with that part's reason; one the screen's state forbids
+    /// (a step while dark) with the rule's.
+    @Test func remoteCommandsAreAnsweredAtRestOrRefusedWithTheReason() throws {
+        let time = ManualTime()
+        let view = StandInView(count: 3)
+        let control = WindowInput.wake(WakeReason.control.rawValue)
+        let events = ScriptedEvents(time: time, end: 6, [(1, control), (3, control), (4, control)])
+        let screen = CountingScreen(time: time)
+        let loop = Self.loop(view, events, screen)
+        let desk = ControlDesk(version: "test", clock: { [time] in time.now }, wake: {}, figures: { ProcessFigures() },
+                               encodePNG: { _, _, _, _ in nil })
+        loop.add(ScreenPowerPart(plan: ScreenPlan(hours: nil, wakeDuration: 30), television: nil, presenceSensor: nil,
+                                 tellTelevisionAtStart: false))
+        loop.add(BacklightPart(backlight: nil))
+        loop.add(ControlPart(desk: desk, clock: time.clock, canPlay: false, wall: nil, controlURL: nil))
+        final class Answers: @unchecked Sendable {
+            let lock = NSLock()
+            var said: [(String, Double, LoopAnswer)] = []
+            func add(_ name: String, _ t: Double, _ a: LoopAnswer) { lock.withLock { said.append((name, t, a)) } }
+        }
+        let answers = Answers()
+        func post(_ command: ControlCommand) {
+            desk.inbox.post(.command(command)) { [time] in answers.add(command.name, time.now, $0) }
+        }
+        // Taken at 1: the step; at 3: the backlight, then the screen off; at 4: a step while dark.
+        post(.next)
+        var posted = false
+        final class Poster: LoopPart {
+            let at: Double, post: () -> Void
+            var done = false
+            init(at: Double, post: @escaping () -> Void) { self.at = at; self.post = post }
+            func nextDue(now: Double, loop: InteractiveLoop) -> Double? { done ? nil : at }
+            func beforeAdvance(now: Double, loop: InteractiveLoop) throws { if !done && now >= at { done = true; post() } }
+        }
+        loop.add(Poster(at: 2) { post(.brightness(0.5)); post(.screen(on: false)) })
+        loop.add(Poster(at: 3.5) { post(.next); posted = true })
+        _ = try loop.run()
+        #expect(posted)
+        let said = answers.lock.withLock { answers.said }
+        #expect(said.count == 4, "\(said.map { ($0.0, $0.1) })")
+        guard said.count == 4 else { return }
+        // The step: done once the motion (0.3 s) ended, its state published first.
+        #expect(said[0].0 == "next" && said[0].1 >= 1.3 && said[0].1 < 1.4, "answered at \(said[0].1)")
+        if case .done = said[0].2 {} else { Issue.record("the step was not done: \(said[0].2)") }
+        #expect(desk.state.index == 1 && desk.state.screenOn == false)
+        // The backlight's part refuses, with its reason.
+        if case .refused(let r) = said[1].2 {
+            #expect(said[1].0 == "brightness" && r.status == 409 && r.reason.contains("no backlight"), "\(r)")
+        } else { Issue.record("brightness without a backlight: \(said[1].2)") }
+        if case .done = said[2].2 {} else { Issue.record("screen off: \(said[2].2)") }
+        // Dark: a step is refused by the rule, and the view did not move.
+        if case .refused(let r) = said[3].2 { #expect(r.reason.contains("screen is off"), "\(r)") }
+        else { Issue.record("a step while dark: \(said[3].2)") }
+        #expect(view.state.focus == 1)
+    }
 }
