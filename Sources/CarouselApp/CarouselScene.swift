@@ -67,7 +67,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
     public var activity: ViewActivity {
         ViewActivity(moving: engine.isAnimating || engine.kenBurnsMoving || pipeline.detail?.isUploading == true,
                      held: engine.isInteracting,
-                     nextStep: [engine.nextScheduledTime, clip?.nextDue].compactMap { $0 }.min(),
+                     nextStep: [engine.nextScheduledTime, clip?.nextDue, preparationDue].compactMap { $0 }.min(),
                      heldUntil: clip?.remaining(at: engine.time).map { engine.time + $0 })
     }
 
@@ -314,9 +314,12 @@ public final class CarouselScene: EngineScene, OpenedScene {
         let resting = engine.position == engine.position.rounded() && engine.fade == nil
         var item = resting ? engine.currentIndex : nil
         // A clip starts once its poster's decode is done: one video helper decodes at a time
-        // (two of a 4K HEVC clip would need more than a 1 GB board has).
+        // (two of a 4K HEVC clip would need more than a 1 GB board has). One made ready ahead
+        // plays at once, poster or not: its helper is already there (under load the poster
+        // came seconds after the strip, and the clip made ready waited for it).
         awaitingPoster = false
-        if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil {
+        if let waiting = item, waiting != clip.item, sources[waiting].isClip, pipeline.feed.outcome(for: waiting) == nil,
+           clip.preparedItem != waiting {
             item = nil
             awaitingPoster = true
         }
@@ -336,16 +339,8 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// poster is decoded (its decode fetched the file), a local one whether or not its poster
     /// is (on a loaded machine the poster came after the step, and the clip was not ready).
     private func prepareNextClip() {
-        guard let clip, !pipeline.loading.waitsForImages, engine.position == engine.position.rounded(), engine.fade == nil,
-              !engine.isInteracting, let next = engine.autoplayNext ?? groupNext?.item, next != engine.currentIndex,
-              next < sources.count, sources[next].isClip, clip.preparedItem != next,
-              pipeline.feed.outcome(for: next) != nil || !RemoteURL.isRemote(sources[next].path)
-        else { return }
+        guard let clip, let (next, due) = nextClipToPrepare else { return }
         let now = engine.time
-        // A person's input while the clip played puts the step after the usual pause; a
-        // group's step is where its timeline says (a clip's hold included).
-        let end = clip.holdsShow ? clip.remaining(at: now).map { now + $0 } : nil
-        let due = engine.autoplayNext != nil ? engine.autoplayDue(holdEnd: end) : groupNext?.at
         guard ClipPreparation.isDue(remaining: due.map { $0 - now }) else { return }
         if clip.isDecoding {
             guard let memory = SystemMemory.available(), let helper = clip.helperResident,
@@ -353,6 +348,28 @@ public final class CarouselScene: EngineScene, OpenedScene {
             else { return }
         }
         clip.prepare(sources[next], item: next, box: imageBoxSize, at: now)
+    }
+
+    /// The clip the show goes to next and when it does, while it is still to be made ready.
+    private var nextClipToPrepare: (item: Int, due: Double?)? {
+        guard let clip, !pipeline.loading.waitsForImages, engine.position == engine.position.rounded(), engine.fade == nil,
+              !engine.isInteracting, let next = engine.autoplayNext ?? groupNext?.item, next != engine.currentIndex,
+              next < sources.count, sources[next].isClip, clip.preparedItem != next,
+              pipeline.feed.outcome(for: next) != nil || !RemoteURL.isRemote(sources[next].path)
+        else { return nil }
+        let now = engine.time
+        // A person's input while the clip played puts the step after the usual pause; a
+        // group's step is where its timeline says (a clip's hold included).
+        let end = clip.holdsShow ? clip.remaining(at: now).map { now + $0 } : nil
+        return (next, engine.autoplayNext != nil ? engine.autoplayDue(holdEnd: end) : groupNext?.at)
+    }
+
+    /// When the loop must wake to make the next clip ready (`ClipPreparation.lead` before the
+    /// show moves on to it), if that is still to come. On a picture nothing else wakes the
+    /// loop in its last seconds: a clip after a picture was started on arrival, never ahead.
+    private var preparationDue: Double? {
+        guard let due = nextClipToPrepare?.due.map({ $0 - ClipPreparation.lead }), due > engine.time else { return nil }
+        return due
     }
 
     /// Autoplay waits while the clip holds the show, and steps once it lets go. A clip in

@@ -156,7 +156,11 @@ final class ClipStage {
         // to it); one made for another item, or not taken below, goes.
         let ready = item == nil ? nil : upcoming
         if item != nil { upcoming = nil }
-        defer { if let ready, ready.player !== player { ready.player.stop() } }
+        // A picture with nothing to play keeps it: the show goes from it to the clip made
+        // ready (taken away at each pass, a picture's last seconds started a helper a pass).
+        var keep = false
+        defer { if let ready, ready.player !== player, !keep { ready.player.stop() } }
+        func keepReady() { keep = true; upcoming = ready }
         // A web clip plays from its cached copy, once its poster's decode has fetched it
         // whole: until then nothing plays, and the next pass asks again.
         guard let item, let source, let local = playing.localFile(source.path) else { return }
@@ -170,7 +174,7 @@ final class ClipStage {
         if source.isClip {
             play = (local, nil)
         } else if playing.motion == .off {
-            return
+            return keepReady()
         } else if let live = source.motion {
             // A web picture's motion plays once downloaded too; until then nothing plays.
             guard let file = playing.localFile(live) else { return }
@@ -192,7 +196,7 @@ final class ClipStage {
             play = (local, nil)
             isAnimation = true
         } else {
-            return
+            return keepReady()
         }
         self.item = item
         file = source.file

@@ -87,6 +87,41 @@ struct MotionPhotoWindowTests {
         #expect(started >= 3_000, "the video helper started 3 s late, the clip at \(started) ms")
     }
 
+    /// A clip made ready ahead plays as the strip rests on it even while its poster is still
+    /// being decoded: its helper is already there. Under load the poster came seconds after
+    /// the strip, and the clip made ready waited for it (no gap measured by `carousel bench`
+    /// beside a ThreadSanitizer run). Here the first video helper (the posters') starts 8 s
+    /// late; the one that makes the clip ready, at 2 s into the picture's 4 s, at once.
+    @Test func aClipMadeReadyAheadPlaysBeforeItsPosterIsDecoded() throws {
+        let x = try XvfbSession()
+        let dir = try Fixtures.temporaryFolder("ready-before-poster")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: dir + "/a.bmp"))
+        try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2], in: dir, name: "b")
+        let helpers = try Fixtures.temporaryFolder("first-helper-late")
+        let script = helpers + "/helper"
+        try """
+            #!/bin/sh
+            [ "$1" = video-helper ] && echo started >> '\(helpers)/video-helpers'
+            if [ "$1" = video-helper ] && mkdir '\(helpers)/first' 2>/dev/null; then /bin/sleep 8; fi
+            exec '\(CarouselBinary.url.path)' "$@"
+
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        chmod(script, 0o755)
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--autoplay", "4", "--transition", "none", "--decode-timeout", "30"],
+                                      display: x.display, environment: ["CAROUSEL_DECODE_HELPER": script])
+        defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
+        #expect(app.waitFor("video_started", count: 1, timeout: 30), "no clip started: \(app.log)")
+        let started = try #require(app.ofType("video_started").first)
+        let arrived = app.ofType("settled").first { $0["index"] as? Int == 1 }?["t_ms"] as? Double ?? .infinity
+        let at = started["t_ms"] as? Double ?? .infinity
+        #expect(started["ahead"] as? Int == 1, "\(started)")
+        #expect(at - arrived < 1_500, "the clip started \(at - arrived) ms after the strip rested on it (its poster's helper was 8 s late)")
+        // Two video helpers by then: the posters' and the one made ready. The picture's passes
+        // took the one made ready away, and each started another (five in 2 s).
+        let helpersStarted = (try? String(contentsOfFile: helpers + "/video-helpers", encoding: .utf8))?.split(separator: "\n").count ?? 0
+        #expect(helpersStarted <= 2, "\(helpersStarted) video helpers started by the time the clip played")
+    }
+
     @Test func aMotionPhotoDecodedAfterTheStripRestsOnItStillPlays() throws {
         let x = try XvfbSession()
         let dir = try MotionPhotoRenderTests.folder(.container)
