@@ -38,7 +38,8 @@ final class InteractiveLoop {
     private var drewMotion = false
     private var lastFrame: Double?
     private var running = true
-    private let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
+    /// `CAROUSEL_DEBUG_INPUT=1`: every input is logged (the TV's keys too, by the power part).
+    let debugInput = ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1"
 
     /// Why `run()` returned.
     enum Outcome { case quit, reload }

@@ -1,6 +1,5 @@
 import CarouselControl
 import CarouselDevices
-import Foundation
 import CarouselSDL
 
 /// The screen's power as one policy: the opening hours (`--schedule`), remote `screen`
@@ -125,7 +124,7 @@ final class ScreenPowerPart: LoopPart {
         for heard in television.take() {
             switch heard {
             case .key(let key):
-                if ProcessInfo.processInfo.environment["CAROUSEL_DEBUG_INPUT"] == "1" { Log.info("input tv \(key)") }
+                if loop.debugInput { Log.info("input tv \(key)") }
                 if let name = key.key {
                     for input in loop.mapped(.key(KeyPress(name: name, keycode: 0, time: now))) {
                         try loop.perform(input, now: now, byPerson: true)
