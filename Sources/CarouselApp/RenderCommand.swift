@@ -31,7 +31,10 @@ public struct RenderCommand: ParsableCommand {
 
     public init() {}
 
-    public func validate() throws {
+    public mutating func validate() throws {
+        // A render draws the order asked for, name by default even with --autoplay: a fair
+        // round is a kiosk's own, kept between its runs, and a render keeps nothing.
+        try source.settleOrder(autoplay: false)
         if let c = clockTime, Self.wallTime(c) == nil { throw ValidationError("--clock-time '\(c)': expected YYYY-MM-DD HH:MM or YYYY-MM-DD HH:MM:SS") }
     }
 

@@ -74,7 +74,8 @@ public struct RunCommand: ParsableCommand {
 
     public init() {}
 
-    public func validate() throws {
+    public mutating func validate() throws {
+        try source.settleOrder(autoplay: behaviour.autoplay != nil)
         if let schedule {
             do { _ = try Schedule(parsing: schedule) } catch { throw ValidationError("--schedule: \(error.description)") }
         }

@@ -16,8 +16,8 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Flag(inversion: .prefixedNo, help: "Descend into sub-folders (symbolic links followed, loops detected).")
     public var recursive = false
 
-    @Option(help: "Order without a manifest: name (natural order), mtime (oldest first), random (reshuffled each pass) or fair (every picture once before any repeats, the round kept across restarts).")
-    public var order: SourceOrder = .name
+    @Option(help: "Order without a manifest: name (natural order), mtime (oldest first), random (reshuffled each pass) or fair (every picture once before any repeats, the round kept across restarts). Default: fair with --autoplay, else name.")
+    public var order: SourceOrder?
 
     @Option(help: ArgumentHelp("With --order fair, bring earlier in each round the pictures taken within the last year (recent) and within three weeks of today's date in earlier years (season), by weight W from 1 to 10 (3: before any other three times in four); each still once a round.", valueName: "recent:W,season:W"))
     public var prefer: String?
@@ -79,7 +79,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
         if !(maxMegapixels > 0) { throw ValidationError("--max-megapixels must be more than 0, not \(maxMegapixels)") }
         if prefetch < 0 || prefetch > 50 { throw ValidationError("--prefetch must be 0 to 50, not \(prefetch)") }
         if let prefer {
-            guard order == .fair else { throw ValidationError("--prefer weighs --order fair's rounds: give --order fair too") }
+            guard order == .fair || order == nil else { throw ValidationError("--prefer weighs --order fair's rounds, not --order \(order?.rawValue ?? "")") }
             do { _ = try FairPreference(parsing: prefer) } catch { throw ValidationError("--prefer \(prefer): \(error.reason)") }
         }
         if let videoMax, !(videoMax >= 1 && videoMax <= 86400) {
@@ -126,7 +126,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// These options as config-file entries, for `--print-config`.
     var configEntries: [ConfigEntry] {
         [.init(ConfigFile.sourcesKey, paths.isEmpty ? nil : .strings(paths), unset: "the bundled demo images"),
-         .init("recursive", .bool(recursive)), .init("order", .string(order.rawValue)),
+         .init("recursive", .bool(recursive)), .init("order", order.map { .string($0.rawValue) }, unset: "fair with autoplay, else name"),
          .init("prefer", prefer.map { .string($0) }, unset: "none"),
          .init("max-megapixels", .number(maxMegapixels)), .init("prefetch", .number(Double(prefetch))),
          .init("decode-timeout", .number(decodeTimeout)), .init("decode-memory", .number(Double(decodeMemory))),
@@ -139,6 +139,16 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("taken", taken.map { .string($0) }, unset: "any day"), .init("on-this-day", .bool(onThisDay)),
          .init("pair-portraits", .bool(pairPortraits)),
          .init("place-names", .string(placeNames ?? PlaceLookup.defaultTable))] + remote.configEntries
+    }
+
+    /// The order asked for, else the default: fair when the show plays by itself (`--autoplay`:
+    /// a frame on its own shows every picture once before any repeats, issue 60), name when
+    /// someone steps it. A command that shows sources settles it once its options are read.
+    public mutating func settleOrder(autoplay: Bool) throws {
+        if order == nil { order = autoplay ? .fair : .name }
+        if prefer != nil, order != .fair {
+            throw ValidationError("--prefer weighs --order fair's rounds (the default with --autoplay): give --order fair or --autoplay")
+        }
     }
 
     /// In a group, `--order fair` and `random` are the group's seeded order (`ShowOrderSeed`):

@@ -51,7 +51,7 @@ extension BenchCommand {
         if !json { Log.info("soaking for \(Int(seconds)) s with seed \(seed) (replay with --seed \(seed)); Ctrl+C ends it early with the report") }
         var runner = SoakRunner(seed: seed, duration: seconds, width: size.width, height: size.height, window: window,
                                 pool: pool, damageable: damageable, workspace: workspace, sources: sourcesText, interrupted: { stop.isSet })
-        runner.imageOptions = ["--order", source.order.rawValue, "--prefetch", String(source.prefetch),
+        runner.imageOptions = ["--order", (source.order ?? .name).rawValue, "--prefetch", String(source.prefetch),
                                "--max-megapixels", String(source.maxMegapixels),
                                "--decode-timeout", String(source.decodeTimeout),
                                "--decode-memory", String(source.decodeMemory)] + (source.recursive ? ["--recursive"] : [])

@@ -77,7 +77,7 @@ struct MotionPhotoWindowTests {
         try "#!/bin/sh\ncase \"$1\" in video-helper) /bin/sleep 3;; esac\nexec '\(CarouselBinary.url.path)' \"$@\"\n"
             .write(toFile: late, atomically: true, encoding: .utf8)
         chmod(late, 0o755)
-        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--autoplay", "1", "--transition", "none"], display: x.display,
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--autoplay", "1", "--order", "name", "--transition", "none"], display: x.display,
                                       environment: ["CAROUSEL_DECODE_HELPER": late])
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("video_started", count: 1, timeout: 60), "no clip started: \(app.log)")
@@ -107,7 +107,7 @@ struct MotionPhotoWindowTests {
 
             """.write(toFile: script, atomically: true, encoding: .utf8)
         chmod(script, 0o755)
-        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--autoplay", "4", "--transition", "none", "--decode-timeout", "30"],
+        let app = try RunningCarousel(args: [dir, "--size", "640x360", "--autoplay", "4", "--order", "name", "--transition", "none", "--decode-timeout", "30"],
                                       display: x.display, environment: ["CAROUSEL_DECODE_HELPER": script])
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
         #expect(app.waitFor("video_started", count: 1, timeout: 30), "no clip started: \(app.log)")
@@ -274,7 +274,7 @@ struct ClipColourWindowTests {
         // A poster that takes longer than the decode timeout (a video helper starting under
         // ThreadSanitizer beside its suite) shows as failed, in the failed placeholder's
         // (74, 48, 48), before and after its clip: given time, it is the clip's still.
-        let k = try ControlAPITests.Kiosk([dir, "--size", "640x360", "--autoplay", "1", "--transition", "none", "--decode-timeout", "60"],
+        let k = try ControlAPITests.Kiosk([dir, "--size", "640x360", "--autoplay", "1", "--order", "name", "--transition", "none", "--decode-timeout", "60"],
                                           display: x.display)
         defer { k.stop() }
         func centre() throws -> [Int] {

@@ -42,6 +42,17 @@ import Testing
         #expect(overridden["sources"] == "[\"/tmp\"]", "sources on the command line replace the file's")
     }
 
+    /// Issue 60: a show that plays by itself goes in fair rounds unless another order is
+    /// asked; one somebody steps keeps name order; --prefer needs a fair round.
+    @Test func autoplayGoesInFairRoundsUnlessAnotherOrderIsAsked() throws {
+        #expect(try effective(["run", "/tmp", "--autoplay", "5"])["order"] == "\"fair\"")
+        #expect(try effective(["run", "/tmp"])["order"] == "\"name\"")
+        #expect(try effective(["run", "/tmp", "--autoplay", "5", "--order", "name"])["order"] == "\"name\"")
+        #expect(try effective(["run", "/tmp", "--autoplay", "5", "--prefer", "recent:3"])["prefer"] == "\"recent:3\"")
+        let refused = try CarouselBinary.run(["run", "/tmp", "--prefer", "recent:3"])
+        #expect(refused.status == 64 && refused.stderr.contains("--prefer weighs --order fair's rounds"), "\(refused.status) \(refused.stderr)")
+    }
+
     @Test(arguments: [
         ("\n\ntilte = 1\n", ":3: unknown key 'tilte'"),
         ("kiosk = true\nautoplay = \"soon\"\n", ":2: autoplay: The value 'soon' is invalid"),

@@ -52,7 +52,7 @@ import CarouselCore
 
     @Test func everyEndpointAndCommand() throws {
         let folder = try Fixtures.imageFolder()
-        let k = try Kiosk([folder, "--size", "640x360", "--autoplay", "30"])
+        let k = try Kiosk([folder, "--size", "640x360", "--autoplay", "30", "--order", "name"])
         defer { k.stop() }
         let first = try #require(k.status { $0["frames_drawn"] as? Int ?? 0 > 0 })
         #expect(first["view"] as? String == "carousel" && first["index"] as? Int == 0 && first["playing"] as? Bool == true)

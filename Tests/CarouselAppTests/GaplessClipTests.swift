@@ -16,7 +16,7 @@ import TestSupport
     }
 
     @Test func theNextClipIsReadyAsTheStripRestsOnIt() throws {
-        let k = try ControlAPITests.Kiosk([try Self.clips(), "--size", "640x360", "--autoplay", "1"])
+        let k = try ControlAPITests.Kiosk([try Self.clips(), "--size", "640x360", "--autoplay", "1", "--order", "name"])
         defer { k.stop() }
         #expect(k.app.waitFor("video_started", count: 3, timeout: 60), "three clips in turn: \(k.app.lines)")
         let started = k.app.ofType("video_started")
@@ -33,7 +33,7 @@ import TestSupport
     }
 
     @Test func aClipMadeReadyForAStepThatDoesNotComeGoes() throws {
-        let k = try ControlAPITests.Kiosk([try Self.clips(), "--size", "640x360", "--autoplay", "1"])
+        let k = try ControlAPITests.Kiosk([try Self.clips(), "--size", "640x360", "--autoplay", "1", "--order", "name"])
         defer { k.stop() }
         let pid = k.app.process.processIdentifier
         #expect(k.app.waitFor("video_started", count: 1, timeout: 60), "\(k.app.lines)")

@@ -10,7 +10,7 @@ import TestSupport
 struct GroupTests {
     /// One screen of group `hall`: a step a second, autoplay back 2 s after a command.
     static func screen(_ id: String, broker: MosquittoBroker, folder: String, extra: [String] = []) throws -> RunningCarousel {
-        try RunningCarousel(args: [folder, "--size", "320x180", "--autoplay", "1", "--idle-resume", "2",
+        try RunningCarousel(args: [folder, "--size", "320x180", "--autoplay", "1", "--idle-resume", "2", "--order", "name",
                                    "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", "hall"] + extra,
                             display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
     }

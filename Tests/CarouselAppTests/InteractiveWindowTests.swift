@@ -271,7 +271,7 @@ struct InteractiveWindowTests {
         }
         try FileManager.default.removeItem(atPath: folder + "/img9.bmp")
         // And autoplay switched on in the file.
-        try "sources = [\"\(folder)\"]\nstart-index = 3\nautoplay = 1\nidle-resume = 0\n"
+        try "sources = [\"\(folder)\"]\nstart-index = 3\nautoplay = 1\norder = \"name\"\nidle-resume = 0\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
         kill(app.process.processIdentifier, SIGHUP)
         #expect(app.waitFor("pool", count: 2), "no new pool after SIGHUP")

@@ -10,7 +10,7 @@ import TestSupport
 struct MQTTTests {
     @Test func stateDiscoveryCommandsAndTheLastWill() throws {
         let broker = try MosquittoBroker()
-        let app = try RunningCarousel(args: [try Fixtures.imageFolder(), "--size", "640x360", "--autoplay", "30",
+        let app = try RunningCarousel(args: [try Fixtures.imageFolder(), "--size", "640x360", "--autoplay", "30", "--order", "name",
                                              "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", "lobby"],
                                       display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
         defer { if app.process.isRunning { kill(app.process.processIdentifier, SIGKILL) } }
