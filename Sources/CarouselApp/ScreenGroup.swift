@@ -64,7 +64,7 @@ final class ScreenGroup {
     /// the others at its instant; false when the step is the view's own to make (a page, a
     /// wall's rows), which is then announced at rest like a swipe.
     func step(_ step: Step, now: Double, scene: any ShownView) -> Bool {
-        let t = now + wallOffset()
+        let t = now + sharedOffset()
         guard scene.state.kind.hasCentredItem,
               let c = member.command(step, at: t, shown: scene.state.focus, count: scene.sources.count) else {
             member.acted()
@@ -73,6 +73,14 @@ final class ScreenGroup {
         channel?.send(c)
         record(now, t, "announce", [("at_ms", .double(c.time * 1000))])
         return true
+    }
+
+    /// The loop's clock to the group's shared time: the wall clock's offset, and for a clock
+    /// the group does not trust (`GroupMember.commands`), less how far it is from the
+    /// group's by the exchange over the broker, so that it follows the group's steps even
+    /// while NTP has not set it (a Pi without a real-time clock, booted minutes out).
+    private func sharedOffset() -> Double {
+        wallOffset() - (member.commands ? 0 : channel?.clock?.offset ?? 0)
     }
 
     /// How the screen stands in the group, for /status.
@@ -100,6 +108,8 @@ final class ScreenGroup {
         return clockChecked.value
     }
     private var clockChecked: (at: Double, value: Bool?) = (-.infinity, nil)
+    /// Screens whose too-early command was said (once each, until one is kept again).
+    private var refusedFrom: Set<String> = []
 
     /// Its own command is still to take effect (a remote's answer waits for it).
     var announcing: Bool { member.announcing }
@@ -112,12 +122,24 @@ final class ScreenGroup {
     /// makes them at the same shared instant) and, when another screen paused or let go the
     /// show, the pause to take.
     func pass(now: Double, scene: any ShownView, paused: Bool) -> (steps: [ViewInput], paused: Bool?) {
-        let offset = wallOffset()
+        let offset = sharedOffset()
         let t = now + offset
         for message in channel?.take() ?? [] {
             switch message {
             case .command(let c, _):
-                if member.hear(c), c.screen != member.screen { record(now, t, "heard", [("from", .string(c.screen)), ("at_ms", .double(c.time * 1000))]) }
+                switch member.hear(c, at: t) {
+                case .kept:
+                    if c.screen != member.screen { record(now, t, "heard", [("from", .string(c.screen)), ("at_ms", .double(c.time * 1000))]) }
+                    refusedFrom.remove(c.screen)
+                case .tooFarAhead:
+                    // Once per screen until one of its commands is kept again.
+                    if refusedFrom.insert(c.screen).inserted {
+                        Log.warn("group \(name): a command from screen \(c.screen) is stamped \(Int((c.time - t).rounded())) s ahead of this clock (more than \(GroupClockTrust.horizon(lead: member.lead)) s): refused; that screen's clock is wrong (not yet kept by NTP?)")
+                    }
+                    record(now, t, "refused", [("from", .string(c.screen)), ("at_ms", .double(c.time * 1000))])
+                case .stale:
+                    break
+                }
             case .epoch(let e, _, let from, _):
                 // Its own, come back: the broker has given every message it kept before it.
                 if from == member.screen { member.joined() }
@@ -128,6 +150,13 @@ final class ScreenGroup {
             case .clockPing, .clockReply:
                 break
             }
+        }
+        // A clock the group cannot trust follows it and commands nothing (said when it changes).
+        let trusted = status.commands
+        if trusted != member.commands {
+            member.commands = trusted
+            if trusted { Log.info("group \(name): this screen commands the group again (its clock is trusted)") }
+            else { Log.warn("group \(name): this screen follows the group and commands nothing until its clock is trusted (NTP does not keep it, and it is more than a frame from the group's)") }
         }
         var steps: [ViewInput] = [], pause: Bool?
         let count = scene.sources.count
@@ -168,14 +197,14 @@ final class ScreenGroup {
     /// The group's next step after `now` and its item, on the loop's clock (a clip there is
     /// made ready, as autoplay's next is).
     func upcoming(now: Double, count: Int) -> (item: Int, at: Double)? {
-        let offset = wallOffset()
+        let offset = sharedOffset()
         return member.upcoming(after: now + offset, count: count).map { ($0.item, $0.at - offset) }
     }
 
     /// When the loop must wake for the group (a command's instant, the next step), on the
     /// loop's clock.
     func nextDue(now: Double) -> Double? {
-        let offset = wallOffset()
+        let offset = sharedOffset()
         return member.nextDue(after: now + offset).map { $0 - offset }
     }
 

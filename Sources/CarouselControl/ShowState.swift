@@ -1,3 +1,4 @@
+import CarouselCore
 /// What a screen shows, as the run loop publishes it after each change: read by the control
 /// API and MQTT from any thread without ever waiting for the drawing.
 public struct ShowState: Hashable, Sendable {
@@ -74,10 +75,14 @@ public struct ShowState: Hashable, Sendable {
         /// The kernel says NTP keeps this host's clock; nil where it cannot say.
         public var clockSynchronised: Bool?
 
-        /// Surely out of step with the group by more than a frame, or not kept by NTP.
-        public var clockProblem: Bool {
-            clockSynchronised == false || (clockOffset.map { abs($0) - (clockError ?? 0) > 1.0 / 60 } ?? false)
+        /// This screen commands the group (`GroupClockTrust.mayCommand`): NTP keeps its clock
+        /// or, where the kernel cannot say, it is within a frame of the group's.
+        public var commands: Bool {
+            GroupClockTrust.mayCommand(synchronised: clockSynchronised, offset: clockOffset, error: clockError)
         }
+
+        /// Its clock is not trusted: the screen follows the group and commands nothing.
+        public var clockProblem: Bool { !commands }
 
         public init(name: String, screen: String, epoch: Double, linked: Bool) {
             self.name = name

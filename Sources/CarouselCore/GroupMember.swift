@@ -40,6 +40,11 @@ public struct GroupMember: Sendable {
     /// A person or remote on this screen acted since its last announcement.
     private var hasActed = false
 
+    /// This screen's commands go to the group (`GroupClockTrust.mayCommand`). False: its
+    /// clock is not trusted, so it follows the group and commands nothing; what a person
+    /// does here is this screen's until it rests, and then it goes back to the group's item.
+    public var commands = true
+
     /// Until this shared instant the screen waits to hear the group before it steps (its
     /// epoch agreed over the broker: `joined`); nil: it has heard it, or has nothing to hear.
     public private(set) var joinBy: Double?
@@ -55,10 +60,30 @@ public struct GroupMember: Sendable {
         self.idle = max(0, idle)
     }
 
-    /// A command heard from the group (another screen's, or this one's own come back):
-    /// kept until its instant. False when it is superseded already or heard before.
+    /// What became of a command heard.
+    public enum Hearing: Hashable, Sendable {
+        /// Kept until its instant.
+        case kept
+        /// Superseded already, or heard before.
+        case stale
+        /// Stamped further ahead of this screen's clock than a trusted clock's command can
+        /// be (`GroupClockTrust.horizon`): a wrong clock's, refused.
+        case tooFarAhead
+    }
+
+    /// A command heard from the group (another screen's, or this one's own come back) at
+    /// shared time `t`: kept until its instant, unless it is stale or too far ahead.
     @discardableResult
-    public mutating func hear(_ command: Command) -> Bool {
+    public mutating func hear(_ command: Command, at t: Double) -> Hearing {
+        guard command.time.isFinite else { return .stale }
+        if command.time > GroupTimeline.microseconds(t + GroupClockTrust.horizon(lead: lead)) { return .tooFarAhead }
+        return keep(command) ? .kept : .stale
+    }
+
+    /// Keeps this screen's own command, or one heard, until its instant; false when it is
+    /// superseded already or heard before.
+    @discardableResult
+    private mutating func keep(_ command: Command) -> Bool {
         guard command.time.isFinite else { return false }
         if let last = timeline.last, command <= last { return false }
         guard !pending.contains(command) else { return false }
@@ -86,7 +111,7 @@ public struct GroupMember: Sendable {
     /// seconds after `t`. Nil for a step that is not to an item (a page: the view's own
     /// measure), which the screen makes itself and announces at rest like a swipe.
     public mutating func command(_ step: Step, at t: Double, shown: Int?, count: Int) -> Command? {
-        guard count > 0, let shown else { return nil }
+        guard commands, count > 0, let shown else { return nil }
         let item: Int
         switch step {
         case .next: item = shown + 1
@@ -98,7 +123,7 @@ public struct GroupMember: Sendable {
         case .nextPage, .previousPage: return nil
         }
         let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: .show(item: min(max(item, 0), count - 1), idle: idle))
-        hear(command)
+        keep(command)
         return command
     }
 
@@ -110,14 +135,14 @@ public struct GroupMember: Sendable {
     /// any screen that sorts last holds for all. Nil when there is nothing to hold (no
     /// autoplay, paused, another item due, the clip ends before the step, already held).
     public mutating func hold(_ item: Int, until end: Double, at t: Double, count: Int) -> Command? {
-        guard let interval = timeline.interval, !timeline.isPaused, !announcing, end.isFinite, count > 0,
+        guard commands, let interval = timeline.interval, !timeline.isPaused, !announcing, end.isFinite, count > 0,
               timeline.item(at: t, count: count) == item, let next = timeline.nextStep(after: t) else { return nil }
         let until = GroupTimeline.microseconds(end)
         guard until > next else { return nil }
         let time = GroupTimeline.microseconds(timeline.since(t) + 1e-6)
         if let last = timeline.last, last.time >= time { return nil }
         let command = Command(time: time, screen: screen, action: .show(item: item, idle: until - time - interval))
-        guard hear(command) else { return nil }
+        guard keep(command) else { return nil }
         return command
     }
 
@@ -169,20 +194,22 @@ public struct GroupMember: Sendable {
         lateItem = nil
         // At rest with nothing in focus (a wall placing its tiles) there is no outcome to say.
         if hasActed && shown == nil { hasActed = false }
-        if hasActed, let shown {
+        if hasActed, let shown, commands {
             hasActed = false
             let action: Command.Action = paused ? .pause(item: shown) : .show(item: shown, idle: idle)
             let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: action)
-            hear(command)
+            keep(command)
             actions.append(.announce(command))
             return actions
         }
+        // Not commanding: what the person did stays this screen's; it follows the group again.
+        hasActed = false
         // A remote's pause or play on this screen: the group's too (unless the group
         // itself just changed it, which the screen is yet to hear of).
         let groupChanged = actions.contains { if case .paused = $0 { true } else { false } }
-        if paused != timeline.isPaused, !groupChanged, !announcing, let shown {
+        if commands, paused != timeline.isPaused, !groupChanged, !announcing, let shown {
             let command = Command(time: GroupTimeline.microseconds(t + lead), screen: screen, action: paused ? .pause(item: shown) : .play(item: shown))
-            hear(command)
+            keep(command)
             actions.append(.announce(command))
             return actions
         }

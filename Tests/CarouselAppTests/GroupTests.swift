@@ -450,12 +450,15 @@ struct GroupTests {
         // One host: the offset is 0 within the measure's own error (half the shortest round
         // trip; on a loaded machine 18.9 ms was measured with a round trip to match).
         #expect(abs(offset) <= error + 1000.0 / 60, "\(offset) ms ± \(error) ms")
-        // In step with the group: a problem only where the kernel says NTP does not keep it.
+        // In step with the group: no problem, whether or not the kernel says NTP keeps this
+        // host's clock (issue 62: a clock within a frame of the group's commands it; this
+        // workbench's kernel says unsynchronised).
         let unkept = group(b)?["clock_synchronised"] as? Bool == false
-        #expect(group(b)?["clock_problem"] as? Bool == unkept)
+        #expect(group(b)?["clock_problem"] as? Bool == false)
         #expect(broker.waitForRetained("homeassistant/binary_sensor/b/clock/config") != nil, "the problem sensor is announced")
-        #expect(broker.waitForRetained("kiosk-carousel/b/state/clock_problem") == (unkept ? "ON" : "OFF"))
+        #expect(broker.waitForRetained("kiosk-carousel/b/state/clock_problem") == "OFF")
         if unkept { #expect(b.log.contains("this host's clock is not synchronised")) }
+        #expect(!b.log.contains("commands nothing"), "\(b.log)")
 
         // A screen z whose clock runs half a minute ahead answers a's ping.
         catcher.waitUntilExit()
@@ -466,8 +469,13 @@ struct GroupTests {
         broker.publish("kiosk-carousel/group/hall/clock/z", reply)
         #expect(a.waitForLog("group hall: this screen's clock is -"), "\(a.log)")
         #expect(a.log.contains("ms from the group's (more than a frame)"))
-        #expect(Poll.until(10) { group(a)?["clock_problem"] as? Bool == true }, "\(String(describing: group(a)))")
-        #expect(broker.waitForRetained("kiosk-carousel/a/state/clock_problem", toBe: "ON") == "ON")
+        // Out of step, and NTP does not vouch for it here: a problem, and a follows the group
+        // without commanding it. Where NTP keeps a's clock, a's word stands (the other is wrong).
+        if group(a)?["clock_synchronised"] as? Bool != true {
+            #expect(Poll.until(10) { group(a)?["clock_problem"] as? Bool == true }, "\(String(describing: group(a)))")
+            #expect(broker.waitForRetained("kiosk-carousel/a/state/clock_problem", toBe: "ON") == "ON")
+            #expect(a.waitForLog("follows the group and commands nothing"), "\(a.log)")
+        }
         // An answer to a ping a never sent is not taken.
         let forged = reply.replacingOccurrences(of: "\"ping_us\":\(sent)", with: "\"ping_us\":\(sent - 1_000_000)")
         broker.publish("kiosk-carousel/group/hall/clock/y", forged.replacingOccurrences(of: "\"screen\":\"z\"", with: "\"screen\":\"y\""))

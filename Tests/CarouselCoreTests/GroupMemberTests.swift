@@ -91,15 +91,15 @@ import Testing
         #expect(c.time == t + 0.5 + 0.15 && c.screen == "a" && c.action == .show(item: 5, idle: 30))
         // Until its instant a keeps 5 (it is there) and b keeps 2 (the group's).
         do { let r = a.pass(at: t + 0.6, count: 10, shown: 5, resting: true, paused: false); #expect(r.isEmpty) }
-        do { let r = b.hear(c); #expect(r) }
-        do { let r = b.hear(c); #expect(!r, "heard twice, kept once") }
+        do { let r = b.hear(c, at: t + 0.6); #expect(r == .kept) }
+        do { let r = b.hear(c, at: t + 0.6); #expect(r == .stale, "heard twice, kept once") }
         do { let r = b.pass(at: t + 0.6, count: 10, shown: 2, resting: true, paused: false); #expect(r.isEmpty) }
         #expect(b.nextDue(after: t + 0.6) == c.time)
         // At the instant b moves; a, there already, does nothing; nobody steps again before
         // the idle time and one interval.
         do { let r = b.pass(at: c.time, count: 10, shown: 2, resting: true, paused: false); #expect(r == [.show(item: 5, forward: false)]) }
         do { let r = a.pass(at: c.time, count: 10, shown: 5, resting: true, paused: false); #expect(r.isEmpty) }
-        do { let r = a.hear(c); #expect(!r, "a's own command come back from the broker is superseded already") }
+        do { let r = a.hear(c, at: c.time); #expect(r == .stale, "a's own command come back from the broker is superseded already") }
         #expect(a.nextDue(after: c.time) == c.time + 30 + 8)
         do { let r = b.pass(at: c.time + 38, count: 10, shown: 5, resting: true, paused: false); #expect(r == [.show(item: 6, forward: true)]) }
     }
@@ -114,9 +114,9 @@ import Testing
         var commands: [GroupTimeline.Command] = []
         for case .announce(let cmd) in fromA + fromB { commands.append(cmd) }
         #expect(commands.count == 2)
-        a.hear(commands[1])
-        b.hear(commands[0])
-        for cmd in commands.reversed() { c.hear(cmd) }
+        a.hear(commands[1], at: t)
+        b.hear(commands[0], at: t)
+        for cmd in commands.reversed() { c.hear(cmd, at: t) }
         // Same instant: the greater screen id wins, on all three.
         let after = t + 0.15
         do { let r = a.pass(at: after, count: 10, shown: 3, resting: true, paused: false); #expect(r == [.show(item: 7, forward: false)]) }
@@ -131,7 +131,7 @@ import Testing
         guard case .announce(let p)? = paused.first else { Issue.record("no pause announced: \(paused)"); return }
         #expect(p.action == .pause(item: 1))
         do { let r = a.pass(at: t + 0.05, count: 10, shown: 1, resting: true, paused: true); #expect(r.isEmpty, "announced once") }
-        b.hear(p)
+        b.hear(p, at: t + 0.05)
         do { let r = b.pass(at: p.time, count: 10, shown: 1, resting: true, paused: false); #expect(r == [.paused(true)]) }
         do { let r = a.pass(at: p.time, count: 10, shown: 1, resting: true, paused: true); #expect(r.isEmpty) }
         // Held: the group's step instants pass and nothing moves.
@@ -141,7 +141,7 @@ import Testing
         let played = b.pass(at: t + 200, count: 10, shown: 1, resting: true, paused: false)
         guard case .announce(let q)? = played.first else { Issue.record("no play announced: \(played)"); return }
         #expect(q.action == .play(item: 1))
-        a.hear(q)
+        a.hear(q, at: t + 200)
         do { let r = a.pass(at: q.time, count: 10, shown: 1, resting: true, paused: true); #expect(r == [.paused(false)]) }
         do { let r = a.pass(at: q.time + 8, count: 10, shown: 1, resting: true, paused: false); #expect(r == [.show(item: 2, forward: true)]) }
     }
@@ -182,8 +182,8 @@ import Testing
         // b makes its own from the same clip (its clock a millisecond apart), and hears a's.
         let theirs = b.hold(1, until: since + 20.351, at: since + 0.41, count: 5)
         #expect(theirs != nil)
-        if let held { b.hear(held) }
-        if let theirs { a.hear(theirs) }
+        if let held { b.hear(held, at: since + 0.41) }
+        if let theirs { a.hear(theirs, at: since + 0.41) }
         for t in [since + 8, since + 12, since + 20.3] {
             #expect(a.pass(at: t, count: 5, shown: 1, resting: true, paused: false).isEmpty, "held at \(t - since)")
             #expect(b.pass(at: t, count: 5, shown: 1, resting: true, paused: false).isEmpty)
@@ -199,7 +199,60 @@ import Testing
         _ = c.pass(at: since + 0.4, count: 5, shown: 1, resting: true, paused: false)
         _ = c.hold(1, until: since + 60, at: since + 0.4, count: 5)
         let swipe = GroupMember.Command(time: since + 5, screen: "z", action: .show(item: 4, idle: 30))
-        c.hear(swipe)
+        c.hear(swipe, at: since + 4.9)
         #expect(c.pass(at: since + 5, count: 5, shown: 1, resting: true, paused: false) == [.show(item: 4, forward: false)])
+    }
+
+    /// Issue 62: a command stamped further ahead of this clock than the lead and a second is
+    /// a wrong clock's: refused, never the group's; one within it is kept.
+    @Test func aCommandFromAClockFarAheadIsRefused() {
+        var b = member("b")
+        let t = Self.epoch + 20  // item 2
+        let future = GroupMember.Command(time: t + 600, screen: "z", action: .show(item: 7, idle: 30))
+        #expect(b.hear(future, at: t) == .tooFarAhead)
+        #expect(b.pending.isEmpty && b.nextDue(after: t) == Self.epoch + 24, "the group's next step, not the refused instant")
+        let edge = GroupMember.Command(time: t + 0.15 + 1, screen: "y", action: .show(item: 5, idle: 30))
+        #expect(b.hear(edge, at: t) == .kept, "the lead and a second ahead is still a trusted clock's")
+        let beyond = GroupMember.Command(time: t + 0.15 + 1.001, screen: "x", action: .show(item: 6, idle: 30))
+        #expect(b.hear(beyond, at: t) == .tooFarAhead)
+        // At the far command's instant nothing of it happens: the group goes on.
+        _ = b.pass(at: edge.time, count: 10, shown: 2, resting: true, paused: false)
+        let later = b.pass(at: t + 600, count: 10, shown: 5, resting: true, paused: false)
+        #expect(!later.contains(.show(item: 7, forward: false)))
+    }
+
+    /// A screen whose clock is not trusted follows the group and commands nothing: a swipe
+    /// there stays its own until it rests, then it goes back to the group's item; its keys,
+    /// pauses and clip holds make no command. Trusted again, it commands.
+    @Test func aScreenWhoseClockIsNotTrustedFollowsAndCommandsNothing() {
+        var a = member("a")
+        a.commands = false
+        let t = Self.epoch + 20  // the group shows item 2
+        #expect(a.command(.next, at: t, shown: 2, count: 10) == nil)
+        a.acted()
+        #expect(a.pass(at: t + 0.5, count: 10, shown: 5, resting: true, paused: false) == [.show(item: 2, forward: false)])
+        #expect(!a.waitingForRest && !a.announcing)
+        #expect(a.pass(at: t + 1, count: 10, shown: 2, resting: true, paused: true).isEmpty, "a pause is not the group's")
+        #expect(a.hold(2, until: t + 60, at: t + 1, count: 10) == nil)
+        a.commands = true
+        a.acted()
+        let actions = a.pass(at: t + 2, count: 10, shown: 4, resting: true, paused: false)
+        guard case .announce(let c)? = actions.first else { Issue.record("trusted again, no announcement: \(actions)"); return }
+        #expect(c.action == .show(item: 4, idle: 30))
+    }
+
+    /// Which clocks command: NTP's word first, then the offset measured over the broker.
+    /// Of two screens apart, the one NTP does not keep stops commanding; the other goes on.
+    @Test func onlyATrustedClockCommands() {
+        #expect(GroupClockTrust.mayCommand(synchronised: true, offset: 0.5, error: 0.001))
+        #expect(!GroupClockTrust.mayCommand(synchronised: false, offset: -0.5, error: 0.001))
+        #expect(GroupClockTrust.mayCommand(synchronised: false, offset: 0.002, error: 0.001), "NTP-less, but with the group")
+        #expect(GroupClockTrust.mayCommand(synchronised: false, offset: nil, error: nil), "not measured yet: as before")
+        #expect(GroupClockTrust.mayCommand(synchronised: nil, offset: 0.01, error: 0.001))
+        #expect(!GroupClockTrust.mayCommand(synchronised: nil, offset: 600, error: 0.002))
+        #expect(!GroupClockTrust.mayCommand(synchronised: nil, offset: -30, error: 0.002))
+        #expect(GroupClockTrust.mayCommand(synchronised: nil, offset: 0.03, error: 0.02), "within a frame, give or take the error")
+        #expect(GroupClockTrust.mayCommand(synchronised: nil, offset: nil, error: nil), "not measured yet: as before")
+        #expect(GroupClockTrust.horizon(lead: 0.15) == 1.15)
     }
 }
