@@ -65,6 +65,9 @@ struct ControlOptions: ParsableArguments, Sendable {
         if let id = mqttId, id.isEmpty || MQTTSettings.topicSafe(id) != id {
             throw ValidationError("--mqtt-id may hold letters, digits, - and _ only (up to 64), not \(id)")
         }
+        // kiosk-carousel/group/… is the groups' own: a screen named so would own every
+        // group's topics under a broker's per-screen rules (kiosk/mosquitto-kiosk.acl).
+        if mqttId == "group" { throw ValidationError("--mqtt-id group is taken by the groups' topics (kiosk-carousel/group/…): name the screen otherwise") }
         guard let control else { return }
         guard let (host, _) = endpoint else {
             throw ValidationError("--control must be ADDR:PORT (e.g. 127.0.0.1:8080 or 0.0.0.0:8080), not \(control)")

@@ -300,6 +300,67 @@ struct GroupTests {
         broker.clearRetained("kiosk-carousel/group/hall/command/x")
     }
 
+    /// Issue 62: each screen speaks only for itself. A broker set up as kiosk/mosquitto-kiosk.acl
+    /// says (the file itself, one account per screen named as its --mqtt-id, pattern rules for
+    /// its own topics, two lines a screen for its group), plus a screen of another group: the
+    /// two screens of group window step together; left's account publishing as right, and the
+    /// other group's screen publishing into window, are refused by the broker and move nobody;
+    /// the same command from right's own account moves both.
+    @Test func withOneAccountPerScreenAScreenSpeaksOnlyForItself() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../kiosk/mosquitto-kiosk.acl").standardized.path
+        let acl = try String(contentsOfFile: example, encoding: .utf8) + "user door\ntopic write kiosk-carousel/group/lobby/+/door\n"
+        let passwords = ["left": "l-secret", "right": "r-secret", "door": "d-secret", "homeassistant": "h-secret"]
+        let broker = try MosquittoBroker(accounts: passwords, acl: acl)
+        let folder = try Fixtures.imageFolder()
+        let dir = try Fixtures.temporaryFolder("group-accounts")
+        func screen(_ id: String) throws -> RunningCarousel {
+            try passwords[id]!.write(toFile: dir + "/" + id, atomically: true, encoding: .utf8)
+            return try RunningCarousel(args: [folder, "--size", "320x180", "--autoplay", "1", "--idle-resume", "2", "--order", "name",
+                                              "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", "window",
+                                              "--mqtt-user", id, "--mqtt-password-file", dir + "/" + id],
+                                       display: ":0", environment: ["SDL_VIDEODRIVER": "dummy"])
+        }
+        let left = try screen("left")
+        defer { kill(left.process.processIdentifier, SIGKILL) }
+        let right = try screen("right")
+        defer { kill(right.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(20) { Self.steps(left).count >= 2 && Self.steps(right).count >= 2 }, "\(left.log)")
+        #expect(Self.disagreements([left, right]).isEmpty)
+        broker.user = ("homeassistant", passwords["homeassistant"]!)
+        let epoch = try #require(broker.waitForRetained("kiosk-carousel/group/window/epoch/left", timeout: 10))
+        #expect(broker.waitForRetained("kiosk-carousel/group/window/epoch/right", timeout: 10) != nil, "right writes its own group topics")
+        let show = try #require((try JSONSerialization.jsonObject(with: Data(epoch.utf8)) as? [String: Any])?["show"] as? String)
+        // A command item 2 held a minute, as `from` would send it, 0.3 s ahead.
+        func command(from: String) -> (String, Double) {
+            let at = Date().timeIntervalSince1970 + 0.3
+            return (#"{"v":1,"screen":""# + from + #"","show":""# + show + #"","time_us":"# + String(Int64(at * 1e6))
+                    + #","action":"show","item":2,"idle":60}"#, at)
+        }
+        // Left's account speaking as right; the other group's screen speaking into window.
+        broker.user = ("left", passwords["left"]!)
+        let (asRight, forgedAt) = command(from: "right")
+        broker.publish("kiosk-carousel/group/window/command/right", asRight)
+        broker.user = ("door", passwords["door"]!)
+        let (fromDoor, doorAt) = command(from: "door")
+        broker.publish("kiosk-carousel/group/window/command/door", fromDoor)
+        Thread.sleep(forTimeInterval: 2)
+        func heard(_ s: RunningCarousel, from screen: String, at: Double) -> Bool {
+            s.ofType("group").contains { $0["action"] as? String == "heard" && $0["from"] as? String == screen
+                && abs(($0["at_ms"] as? Double ?? 0) - at * 1000) < 2 }
+        }
+        #expect(!heard(left, from: "right", at: forgedAt) && !heard(right, from: "door", at: doorAt) && !heard(left, from: "door", at: doorAt),
+                "a command the broker should have refused reached a screen")
+        // Right's own account: left hears it, and both screens go to item 2 and stay there.
+        broker.user = ("right", passwords["right"]!)
+        let (own, ownAt) = command(from: "right")
+        broker.publish("kiosk-carousel/group/window/command/right", own)
+        #expect(Poll.until(10) { heard(left, from: "right", at: ownAt) }, "\(left.log)")
+        Thread.sleep(forTimeInterval: 1.5)
+        for s in [left, right] { #expect(Self.steps(s).last?.to == 2, "\(Self.steps(s).suffix(3))") }
+        broker.clearRetained("kiosk-carousel/group/window/command/right")
+    }
+
     /// Two screens on two Immich albums of the same length (issue 60): every Immich picture's
     /// file name is `thumbnail?size=preview`, so by names they were one show and stepped "in
     /// step" through different pictures; by the assets' ids each says the other shows another

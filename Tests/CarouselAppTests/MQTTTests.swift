@@ -202,22 +202,28 @@ final class MosquittoBroker {
 
     /// A broker as a wall's should be set up: no anonymous clients, a password for each user,
     /// and an ACL: `users` name → (password, the topic filters it may write; it reads all).
-    init(users: [String: (password: String, writes: [String])]) throws {
+    convenience init(users: [String: (password: String, writes: [String])]) throws {
+        let acl = users.sorted(by: { $0.key < $1.key }).map { name, u in
+            "user \(name)\ntopic read #\n" + u.writes.map { "topic write \($0)\n" }.joined()
+        }.joined(separator: "\n")
+        try self.init(accounts: users.mapValues(\.password), acl: acl)
+    }
+
+    /// A broker with these accounts (name → password) and this `acl_file` text, no anonymous
+    /// clients (kiosk/mosquitto-kiosk.acl, for one).
+    init(accounts: [String: String], acl: String) throws {
         try RequiredTools.check(Self.unavailableReason)
         port = Int(ControlPoller.freePort() ?? 18830)
         let folder = try Fixtures.temporaryFolder("mosquitto-users")
         config = folder + "/mosquitto.conf"
         // mosquitto_passwd's file format: user:$7$... (PBKDF2); made by the tool itself.
-        for (name, u) in users.sorted(by: { $0.key < $1.key }) {
+        for (name, password) in accounts.sorted(by: { $0.key < $1.key }) {
             let p = Process()
             p.executableURL = try OutsideProgram.mosquittoPasswd.url
-            p.arguments = ["-b"] + (FileManager.default.fileExists(atPath: folder + "/passwd") ? [] : ["-c"]) + [folder + "/passwd", name, u.password]
+            p.arguments = ["-b"] + (FileManager.default.fileExists(atPath: folder + "/passwd") ? [] : ["-c"]) + [folder + "/passwd", name, password]
             try p.run()
             p.waitUntilExit()
         }
-        let acl = users.sorted(by: { $0.key < $1.key }).map { name, u in
-            "user \(name)\ntopic read #\n" + u.writes.map { "topic write \($0)\n" }.joined()
-        }.joined(separator: "\n")
         try acl.write(toFile: folder + "/acl", atomically: true, encoding: .utf8)
         try """
             listener \(port) 127.0.0.1
