@@ -93,12 +93,12 @@ final class ScreenGroup {
     }
 
     /// Whether the kernel says NTP keeps this host's clock (adjtimex: not unsynchronised);
-    /// nil where it cannot say. Read at most once a minute; a change is said in one line.
+    /// nil where it cannot say. Read at most every `synchronisedCheck` seconds; a change is said in one line.
     private var clockSynchronised: Bool? {
         let now = Date().timeIntervalSince1970
-        if now - clockChecked.at >= 60 || now < clockChecked.at {
+        if now - clockChecked.at >= Self.synchronisedCheck || now < clockChecked.at {
             let synced = kc_clock_synchronised()
-            let value: Bool? = synced < 0 ? nil : synced == 1
+            let value: Bool? = WallClock.override?.synchronised ?? (synced < 0 ? nil : synced == 1)
             if value != clockChecked.value, let value {
                 if value { Log.info("group \(name): this host's clock is kept by NTP again") }
                 else { Log.warn("group \(name): this host's clock is not synchronised (the kernel says so): screens keep step only as well as their clocks agree; enable NTP (timedatectl set-ntp true, or chrony)") }
@@ -108,6 +108,9 @@ final class ScreenGroup {
         return clockChecked.value
     }
     private var clockChecked: (at: Double, value: Bool?) = (-.infinity, nil)
+    /// Seconds between two questions to the kernel: NTP's first answer after a boot with a
+    /// wrong clock lets the screen command again within them.
+    static let synchronisedCheck = 5.0
     /// Screens whose too-early command was said (once each, until one is kept again).
     private var refusedFrom: Set<String> = []
 
@@ -205,7 +208,12 @@ final class ScreenGroup {
     /// loop's clock.
     func nextDue(now: Double) -> Double? {
         let offset = sharedOffset()
-        return member.nextDue(after: now + offset).map { $0 - offset }
+        let due = member.nextDue(after: now + offset).map { $0 - offset }
+        // Not trusted, the screen asks again within `synchronisedCheck` whether NTP keeps its
+        // clock: once NTP has set it, the offset it was corrected by is wrong and the group's
+        // next step may look minutes away (seen: 600 s, the screen asleep on a stale item).
+        guard !member.commands else { return due }
+        return min(due ?? .infinity, now + Self.synchronisedCheck)
     }
 
     private func record(_ now: Double, _ shared: Double, _ action: String, _ fields: [(String, EventLog.Value)]) {

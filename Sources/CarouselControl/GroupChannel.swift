@@ -132,7 +132,7 @@ public final class GroupChannel: @unchecked Sendable {
         })
     }
 
-    private static func wallClock() -> Double { GroupTimeline.microseconds(Date().timeIntervalSince1970) }
+    private static func wallClock() -> Double { GroupTimeline.microseconds(WallClock.now()) }
 
     /// Asks four times, a second apart (the shortest round trip of them counts).
     private func pingClocks() {

@@ -28,9 +28,9 @@ struct GroupTests {
     }
 
     /// The item each screen showed from each instant, where screens both stepped then.
-    static func disagreements(_ screens: [RunningCarousel]) -> [String] {
+    static func disagreements(_ screens: [RunningCarousel], after: Double = -.infinity) -> [String] {
         var items: [Double: [Int]] = [:]
-        for s in screens { for step in steps(s) { items[step.since, default: []].append(step.to) } }
+        for s in screens { for step in steps(s) where step.since > after { items[step.since, default: []].append(step.to) } }
         return items.filter { Set($0.value).count > 1 }.map { "at \($0.key): \($0.value)" }
     }
 
@@ -359,6 +359,78 @@ struct GroupTests {
         Thread.sleep(forTimeInterval: 1.5)
         for s in [left, right] { #expect(Self.steps(s).last?.to == 2, "\(Self.steps(s).suffix(3))") }
         broker.clearRetained("kiosk-carousel/group/window/command/right")
+    }
+
+    /// Issue 62: a wrong clock cannot lead. Two screens on the host's clock, and two whose
+    /// clocks are wrong and not kept by NTP (CAROUSEL_WALL_CLOCK: one 10 minutes ahead, one
+    /// 30 s behind): once the exchange over the broker has measured them, the wrong ones say
+    /// they follow and command nothing, and they step with the others at the group's instants;
+    /// a remote step on the fast one reaches nobody; a command stamped 10 minutes ahead is
+    /// refused by every screen; when NTP is said to have set the fast one right, it commands
+    /// the group again.
+    @Test func wrongClocksFollowTheGroupAndNeverLeadIt() throws {
+        let broker = try MosquittoBroker()
+        let folder = try Fixtures.imageFolder()
+        let dir = try Fixtures.temporaryFolder("wrong-clocks")
+        func screen(_ id: String, clock: String?) throws -> RunningCarousel {
+            var environment = ["SDL_VIDEODRIVER": "dummy"]
+            if let clock {
+                try clock.write(toFile: dir + "/" + id, atomically: true, encoding: .utf8)
+                environment["CAROUSEL_WALL_CLOCK"] = dir + "/" + id
+            }
+            return try RunningCarousel(args: [folder, "--size", "320x180", "--autoplay", "2", "--idle-resume", "2", "--order", "name",
+                                              "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", "hall",
+                                              "--control", "127.0.0.1:0"], display: ":0", environment: environment)
+        }
+        func control(_ app: RunningCarousel) -> HTTPProbe? {
+            app.log.split(separator: "\n").first(where: { $0.contains("control: listening on") })
+                .flatMap { Int($0.split(separator: ":").last!) }.map { HTTPProbe(port: $0) }
+        }
+        func heard(_ s: RunningCarousel, from screen: String) -> Bool {
+            s.ofType("group").contains { $0["action"] as? String == "heard" && $0["from"] as? String == screen }
+        }
+        let a = try screen("a", clock: nil)
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        let b = try screen("b", clock: nil)
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(20) { Self.steps(a).count >= 2 && Self.steps(b).count >= 2 }, "\(a.log)")
+        let fast = try screen("fast", clock: "600 unsynchronised")
+        defer { kill(fast.process.processIdentifier, SIGKILL) }
+        let slow = try screen("slow", clock: "-30 unsynchronised")
+        defer { kill(slow.process.processIdentifier, SIGKILL) }
+        let following = "follows the group and commands nothing"
+        #expect(Poll.until(30) { fast.log.contains(following) && slow.log.contains(following) }, "\(fast.log)\n\(slow.log)")
+        #expect(!a.log.contains(following) && !b.log.contains(following))
+        // They follow: the group's instants and items, the same as the right clocks'.
+        let followedFrom = Date().timeIntervalSince1970 * 1000
+        #expect(Poll.until(20) {
+            [fast, slow].allSatisfy { s in Self.steps(s).filter { $0.since > followedFrom }.count >= 2 }
+        }, "\(Self.steps(fast).suffix(3)) \(Self.steps(slow).suffix(3))")
+        for s in [fast, slow] {
+            let shared = Set(Self.steps(s).filter { $0.since > followedFrom }.map(\.since)).intersection(Self.steps(a).map(\.since))
+            #expect(shared.count >= 2, "\(Self.steps(s).suffix(3)) against \(Self.steps(a).suffix(3))")
+        }
+        // (From then on: while the slow one joined, its start, 30 s early by its clock, was the
+        // earliest epoch proposed, which the group took; issue 62's note.)
+        #expect(Self.disagreements([a, b, fast, slow], after: followedFrom).isEmpty, "\(Self.disagreements([a, b, fast, slow], after: followedFrom))")
+        // A remote step on the fast screen is its own: nobody hears it.
+        #expect(control(fast)?.request("POST", "/next")?.status == 200)
+        Thread.sleep(forTimeInterval: 2)
+        #expect(![a, b, slow].contains { heard($0, from: "fast") })
+        // A command stamped 10 minutes ahead (a clock that does not know it is wrong): refused.
+        let epoch = try #require(broker.waitForRetained("kiosk-carousel/group/hall/epoch/a", timeout: 10))
+        let show = try #require((try JSONSerialization.jsonObject(with: Data(epoch.utf8)) as? [String: Any])?["show"] as? String)
+        broker.publish("kiosk-carousel/group/hall/command/z", #"{"v":1,"screen":"z","show":""# + show + #"","time_us":"#
+                       + String(Int64((Date().timeIntervalSince1970 + 600) * 1e6)) + #","action":"show","item":2,"idle":60}"#)
+        #expect(Poll.until(10) { [a, b].allSatisfy { $0.log.contains("a command from screen z is stamped 600 s ahead") } }, "\(a.log)")
+        #expect(![a, b, fast, slow].contains { heard($0, from: "z") })
+        #expect(a.ofType("group").contains { $0["action"] as? String == "refused" && $0["from"] as? String == "z" })
+        broker.clearRetained("kiosk-carousel/group/hall/command/z")
+        // NTP sets the fast one right: it commands the group again, and a step there moves all.
+        try "0 synchronised".write(toFile: dir + "/fast", atomically: true, encoding: .utf8)
+        #expect(Poll.until(20) { fast.log.contains("commands the group again") }, "\(fast.log)")
+        #expect(control(fast)?.request("POST", "/next")?.status == 200)
+        #expect(Poll.until(10) { heard(a, from: "fast") && heard(b, from: "fast") }, "\(a.log)")
     }
 
     /// Two screens on two Immich albums of the same length (issue 60): every Immich picture's

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The wall clock a group's screens keep step by: seconds since 1970, the host's. Read here
+/// and nowhere else in the group's code (`ScreenGroup`, `GroupChannel` and its clock
+/// exchange), so that a wrong clock can be tried without touching the host's time.
+///
+/// `CAROUSEL_WALL_CLOCK=FILE` (tests, and trying a wall's behaviour by hand) names a file
+/// holding `OFFSET [synchronised|unsynchronised]`: the clock reads the host's plus OFFSET
+/// seconds (at most a day either way), and NTP is said to keep it or not, in place of what
+/// the kernel says. The file is read again whenever it changes; one that cannot be read or
+/// parsed leaves the host's clock as it is.
+public enum WallClock {
+    /// What the file says: the offset, and whether NTP is said to keep the clock.
+    public struct Override: Equatable, Sendable {
+        public var offset: Double
+        public var synchronised: Bool?
+
+        /// `text` as the file holds it; nil when it is not that.
+        public init?(_ text: String) {
+            let words = text.split(whereSeparator: \.isWhitespace)
+            guard (1...2).contains(words.count), let offset = Double(words[0]), offset.isFinite, abs(offset) <= 86_400 else { return nil }
+            self.offset = offset
+            switch words.count == 2 ? String(words[1]) : nil {
+            case nil: synchronised = nil
+            case "synchronised"?: synchronised = true
+            case "unsynchronised"?: synchronised = false
+            default: return nil
+            }
+        }
+    }
+
+    private static let file = ProcessInfo.processInfo.environment["CAROUSEL_WALL_CLOCK"]
+    private static let cache = NSLock()
+    nonisolated(unsafe) private static var read: (stamp: timespec, value: Override?) = (timespec(), nil)
+
+    /// The override in force; nil without `CAROUSEL_WALL_CLOCK` or with a file that says nothing.
+    public static var override: Override? {
+        guard let file else { return nil }
+        var info = stat()
+        guard stat(file, &info) == 0 else { return nil }
+        cache.lock()
+        defer { cache.unlock() }
+        if info.st_mtim.tv_sec != read.stamp.tv_sec || info.st_mtim.tv_nsec != read.stamp.tv_nsec {
+            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+            read = (info.st_mtim, Override(String(text.prefix(200))))
+        }
+        return read.value
+    }
+
+    /// Seconds since 1970 on this screen's wall clock.
+    public static func now() -> Double {
+        Date().timeIntervalSince1970 + (override?.offset ?? 0)
+    }
+}
