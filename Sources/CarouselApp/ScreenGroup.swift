@@ -37,6 +37,7 @@ final class ScreenGroup {
         let shared = now + wallOffset()
         member = GroupMember(screen: screen, epoch: epoch ?? shared.rounded(.down), interval: interval, lead: lead, idle: idle,
                              joinBy: epoch == nil && channel != nil ? shared + Self.joinWait : nil)
+        epochKept = clockSynchronised
     }
 
     /// Seconds a screen agreeing its epoch over the broker waits to hear it before stepping.
@@ -54,7 +55,7 @@ final class ScreenGroup {
         let show = Self.fingerprint(sources, interval: interval)
         guard show != channel.show else { return }
         channel.show = show
-        if !fixedEpoch { channel.send(epoch: member.timeline.epoch, interval: interval) }
+        if !fixedEpoch { channel.send(epoch: member.timeline.epoch, interval: interval, kept: epochKept) }
     }
 
     /// A person or a remote on this screen moved or touched the view.
@@ -111,6 +112,9 @@ final class ScreenGroup {
     /// Seconds between two questions to the kernel: NTP's first answer after a boot with a
     /// wrong clock lets the screen command again within them.
     static let synchronisedCheck = 5.0
+    /// Whether NTP kept the clock of the screen whose epoch this one holds (nil: not said);
+    /// at start, this screen's own: its start by its clock as it was then.
+    private var epochKept: Bool?
     /// Screens whose too-early command was said (once each, until one is kept again).
     private var refusedFrom: Set<String> = []
 
@@ -143,13 +147,14 @@ final class ScreenGroup {
                 case .stale:
                     break
                 }
-            case .epoch(let e, _, let from, _):
+            case .epoch(let e, _, let from, _, let kept):
                 // Its own, come back: the broker has given every message it kept before it.
                 if from == member.screen { member.joined() }
-                guard !fixedEpoch, e < member.timeline.epoch else { continue }
+                guard !fixedEpoch, GroupAgreement.takes(e, kept: kept, holding: member.timeline.epoch, kept: epochKept) else { continue }
                 member.adopt(epoch: e)
-                channel?.send(epoch: e, interval: interval)
-                record(now, t, "epoch", [("epoch_ms", .double(e * 1000))])
+                epochKept = kept
+                channel?.send(epoch: e, interval: interval, kept: kept)
+                record(now, t, "epoch", [("epoch_ms", .double(e * 1000))] + (kept == false ? [("ntp", .string("no"))] : []))
             case .clockPing, .clockReply:
                 break
             }

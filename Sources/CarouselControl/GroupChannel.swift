@@ -105,9 +105,10 @@ public final class GroupChannel: @unchecked Sendable {
         link.send(base + "/command/" + screen, message.payload, retain: true)
     }
 
-    /// Tells the group the epoch this screen holds (retained).
-    public func send(epoch: Double, interval: Double?) {
-        let message = GroupMessage.epoch(epoch, interval: interval, screen: screen, show: show)
+    /// Tells the group the epoch this screen holds (retained), and whether NTP kept the clock
+    /// of the screen that proposed it.
+    public func send(epoch: Double, interval: Double?, kept: Bool?) {
+        let message = GroupMessage.epoch(epoch, interval: interval, screen: screen, show: show, kept: kept)
         let changed = state.withLockedValue { s -> Bool in
             defer { s.ownEpoch = message }
             return s.ownEpoch != message
@@ -230,7 +231,7 @@ public final class GroupChannel: @unchecked Sendable {
         case .success(let message):
             let from: String = switch message {
             case .command(let c, _): c.screen
-            case .epoch(_, _, let screen, _), .clockPing(_, let screen, _), .clockReply(_, _, _, _, let screen, _): screen
+            case .epoch(_, _, let screen, _, _), .clockPing(_, let screen, _), .clockReply(_, _, _, _, let screen, _): screen
             }
             guard from == String(rest[1]) else {
                 let first = state.withLockedValue { $0.firstTime("topic " + topic) }
@@ -246,7 +247,7 @@ public final class GroupChannel: @unchecked Sendable {
     private func admit(_ message: GroupMessage) {
         let (from, show, isCommand): (String, String, Bool) = switch message {
         case .command(let c, let show): (c.screen, show, true)
-        case .epoch(_, _, let screen, let show), .clockPing(_, let screen, let show), .clockReply(_, _, _, _, let screen, let show):
+        case .epoch(_, _, let screen, let show, _), .clockPing(_, let screen, let show), .clockReply(_, _, _, _, let screen, let show):
             (screen, show, false)
         }
         let (kept, again) = state.withLockedValue { s -> (Bool?, Bool) in

@@ -9,8 +9,10 @@ import Foundation
 /// (`carousel-fuzz group-message`); anything else is refused in one line.
 public enum GroupMessage: Hashable, Sendable {
     case command(GroupTimeline.Command, show: String)
-    /// The group's epoch, its interval (nil: no autoplay) and the show it was made for.
-    case epoch(Double, interval: Double?, screen: String, show: String)
+    /// The group's epoch, its interval (nil: no autoplay) and the show it was made for;
+    /// `kept`: whether NTP kept the clock of the screen that proposed it (nil: not said),
+    /// which `GroupAgreement.takes` weighs.
+    case epoch(Double, interval: Double?, screen: String, show: String, kept: Bool?)
     /// A screen asks the others their clocks: `ping` is its wall clock when it sent it.
     case clockPing(ping: Double, screen: String, show: String)
     /// The answer to `to`'s ping: when it was received here and when the answer left, on
@@ -34,11 +36,12 @@ public enum GroupMessage: Hashable, Sendable {
             case .pause(let item): fields["action"] = "pause"; fields["item"] = item
             case .play(let item): fields["action"] = "play"; fields["item"] = item
             }
-        case .epoch(let epoch, let interval, let screen, let show):
+        case .epoch(let epoch, let interval, let screen, let show, let kept):
             fields["epoch_us"] = Self.us(epoch)
             fields["screen"] = screen
             fields["show"] = show
             if let interval { fields["interval"] = interval }
+            if let kept { fields["ntp"] = kept }
         case .clockPing(let ping, let screen, let show):
             (fields["ping_us"], fields["screen"], fields["show"]) = (Self.us(ping), screen, show)
         case .clockReply(let ping, let got, let sent, let to, let screen, let show):
@@ -63,6 +66,7 @@ public enum GroupMessage: Hashable, Sendable {
         var got_us: Int64?
         var sent_us: Int64?
         var to: String?
+        var ntp: Bool?
     }
 
     /// The message in `payload`, or what is wrong with it (one line).
@@ -90,7 +94,7 @@ public enum GroupMessage: Hashable, Sendable {
         if let us = f.epoch_us {
             guard let epoch = instant(us) else { return .failure(.init("'epoch_us' is not an instant")) }
             if let i = f.interval, !(i > 0 && i <= 86_400) { return .failure(.init("'interval' is not 0 to 86400 seconds")) }
-            return .success(.epoch(epoch, interval: f.interval, screen: screen, show: show))
+            return .success(.epoch(epoch, interval: f.interval, screen: screen, show: show, kept: f.ntp))
         }
         guard let time = f.time_us.flatMap(instant) else { return .failure(.init("'time_us' is not an instant")) }
         guard let item = f.item.flatMap({ $0 >= 0 && $0 < 10_000_000 && $0.rounded() == $0 ? Int($0) : nil }) else {

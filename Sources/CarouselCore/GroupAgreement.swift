@@ -14,6 +14,19 @@ public enum GroupAgreement {
         seen.filter(\.isFinite).reduce(own, min)
     }
 
+    /// Whether a screen holding `held` takes the proposed epoch `epoch` (issue 62): an epoch
+    /// proposed by a screen whose clock NTP keeps (`kept` true, or not said: an older screen,
+    /// a kernel that cannot say) wins over one whose clock NTP does not keep, whatever their
+    /// instants; between two of the same kind, the earlier wins. So a screen that booted with
+    /// a clock far behind (a Pi without a real-time clock, its last shutdown's time restored)
+    /// cannot move the group's epoch back where NTP keeps the other screens' clocks, and every
+    /// screen ends on the same epoch, the least by that order of all it has seen.
+    public static func takes(_ epoch: Double, kept: Bool?, holding held: Double, kept heldKept: Bool?) -> Bool {
+        guard epoch.isFinite else { return false }
+        let (mine, theirs) = (heldKept == false ? 1 : 0, kept == false ? 1 : 0)
+        return theirs != mine ? theirs < mine : epoch < held
+    }
+
     /// Whether to publish `held` as the group's retained epoch: none is retained, or a later one.
     public static func publishes(held: Double, retained: Double?) -> Bool {
         retained.map { held < $0 } ?? true

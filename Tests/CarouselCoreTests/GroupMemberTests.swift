@@ -255,4 +255,28 @@ import Testing
         #expect(GroupClockTrust.mayCommand(synchronised: nil, offset: nil, error: nil), "not measured yet: as before")
         #expect(GroupClockTrust.horizon(lead: 0.15) == 1.15)
     }
+
+    /// Issue 62: which epoch a screen takes. A kept clock's (NTP keeps it, or not said) over
+    /// an unkept one's whatever their instants, else the earlier; so every screen ends on the
+    /// same one whatever order the proposals come in, and a clock booted 30 s (or a week)
+    /// behind cannot move back a group whose clocks NTP keeps.
+    @Test func anEpochFromAClockNTPDoesNotKeepLosesToAKeptOne() {
+        let t = Self.epoch
+        #expect(GroupAgreement.takes(t - 30, kept: true, holding: t, kept: true), "the earlier of two kept")
+        #expect(!GroupAgreement.takes(t - 30, kept: false, holding: t, kept: true), "a week or 30 s behind, unkept: not taken")
+        #expect(GroupAgreement.takes(t + 30, kept: true, holding: t - 30, kept: false), "a kept one later than an unkept held one")
+        #expect(GroupAgreement.takes(t - 30, kept: false, holding: t, kept: false), "the earlier of two unkept (a wall without NTP)")
+        #expect(GroupAgreement.takes(t - 1, kept: nil, holding: t, kept: true) && !GroupAgreement.takes(t - 1, kept: false, holding: t, kept: nil))
+        #expect(!GroupAgreement.takes(t, kept: true, holding: t, kept: true) && !GroupAgreement.takes(.nan, kept: true, holding: t, kept: false))
+        // Every order of five proposals ends on the same epoch: the earliest kept one.
+        let proposals: [(Double, Bool?)] = [(t, true), (t - 30, false), (t + 600, false), (t + 5, nil), (t - 604_800, false)]
+        var rng = SeededRandom(seed: 62)
+        for _ in 0..<50 {
+            var held = (epoch: t + 1000, kept: Bool?.some(false))
+            for p in proposals.shuffled(using: &rng) where GroupAgreement.takes(p.0, kept: p.1, holding: held.epoch, kept: held.kept) {
+                held = (p.0, p.1)
+            }
+            #expect(held.epoch == t && held.kept == true)
+        }
+    }
 }
