@@ -17,8 +17,8 @@ import Glibc
 /// the sound output, open while it plays, and its frames keep to what is heard instead of
 /// the loop's clock. Under autoplay the clip the show goes to next is made ready while the
 /// one playing ends (`prepare`, `ClipPreparation`), so it shows at once on arrival. Logs
-/// `video_started` {index, decoder, ahead (1: made ready ahead), wait_ms (from the strip's
-/// rest to its first frame)}, `video_seek` {index,
+/// `video_started` {index, decoder, ahead (1: made ready ahead), ready (1: its first frame
+/// was there as the strip rested), wait_ms (from the strip's rest to its first frame)}, `video_seek` {index,
 /// position_ms}, `video_ended` {index}, in a group `clip_frame` {index, frame_ms, wall_ms}
 /// once a second, and `frames_dropped` {index, shown, dropped, late,
 /// and with sound drift_ms (the farthest a frame showed from the sound) and drifted (how
@@ -72,6 +72,8 @@ final class ClipStage {
     private var firstFrameAt: Double?
     /// The clip playing was made ready ahead (`prepare`): its first frame waited for it.
     private var adopted = false
+    /// The clip made ready had its first frame as the strip rested on it.
+    private var adoptedReady = false
     /// The sound output, with `--audio` (live only: `carousel render` is silent).
     private let sound: SDLSound?
     /// The clip playing plays its sound.
@@ -211,6 +213,7 @@ final class ClipStage {
                ready.maxSide == maxSide, ready.player.state != .ended {
                 player = ready.player
                 adopted = true
+                adoptedReady = ready.player.state == .playing
             } else {
                 player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
                                         sound: withSound, maxSide: maxSide, wake: playing.wake)
@@ -268,6 +271,7 @@ final class ClipStage {
         soughtAt = nil
         firstFrameAt = nil
         adopted = false
+        adoptedReady = false
     }
 
     /// Starts `source`, autoplay's next item `item`, ahead in a helper of its own: its first
@@ -426,7 +430,7 @@ final class ClipStage {
             said = true
             firstFrameAt = now
             record("video_started", now, ["index": .int(item), "decoder": .string(shape.decoder), "ahead": .int(adopted ? 1 : 0),
-                                            "wait_ms": .int(Int(((now - started) * 1000).rounded()))])
+                                            "ready": .int(adoptedReady ? 1 : 0), "wait_ms": .int(Int(((now - started) * 1000).rounded()))])
             Log.info("\(player.name): playing with \(shape.decoder.isEmpty ? "an unnamed decoder" : shape.decoder)")
         }
         return true

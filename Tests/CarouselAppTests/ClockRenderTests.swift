@@ -64,7 +64,7 @@ import Testing
 /// `--clock` in the running program: at rest it draws when the clock's text changes and
 /// only then: once a second with seconds in the format, none in a few seconds without.
 @Suite(.serialized) struct ClockWakeTests {
-    /// Frames drawn over `seconds` once the show rests (its pictures in), in up to three
+    /// Frames drawn over `seconds` once the show rests (its pictures in), in up to six
     /// windows one after the other until one `fits`: a machine running ThreadSanitizer's
     /// suite beside it (memory tight, decoders slow) woke a resting show now and then
     /// (6 frames in 4 s once, without seconds), while a clock that woke it needlessly
@@ -83,7 +83,9 @@ import Testing
             last = now
         }
         var windows: [Int] = []
-        while windows.count < 3, !(windows.last.map(fits) ?? false) {
+        // Up to six windows: under ThreadSanitizer beside two other suites the pictures still
+        // came in a second apart after the calm above ([4, 3, 4] in three windows once).
+        while windows.count < 6, !(windows.last.map(fits) ?? false) {
             let before = k.status()?["frames_drawn"] as? Int ?? -1
             Thread.sleep(forTimeInterval: seconds)  // what the loop does at rest (time meant to pass)
             let after = k.status()?["frames_drawn"] as? Int ?? -1

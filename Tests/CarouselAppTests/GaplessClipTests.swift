@@ -24,12 +24,17 @@ import TestSupport
         // poster is made, and a clip starts after its poster: the first to play may be 1).
         let order = started.prefix(3).compactMap { $0["index"] as? Int }
         #expect(order.count == 3 && zip(order, order.dropFirst()).allSatisfy { ($0 + 1) % 3 == $1 }, "\(started)")
-        // Each after the first was ready ahead, its first frame drawn in the pass the strip
-        // came to rest (the wait from there 0). (The first too, when autoplay left the first
-        // item before its poster was made: the next was made ready in that item's interval.)
-        for s in started.dropFirst().prefix(2) {
-            #expect(s["ahead"] as? Int == 1 && s["wait_ms"] as? Int == 0, "\(s)")
+        // Each after the first was made ready ahead; one whose first frame was there as the
+        // strip rested (`ready`, always alone; a helper started 2 s ahead under
+        // ThreadSanitizer beside two other suites once took longer) is drawn in that very
+        // pass (the wait from there 0), and at least one of them was. (The first too, when
+        // autoplay left the first item before its poster was made: the next was made ready
+        // in that item's interval.)
+        let after = Array(started.dropFirst().prefix(2))
+        for s in after {
+            #expect(s["ahead"] as? Int == 1 && (s["ready"] as? Int != 1 || s["wait_ms"] as? Int == 0), "\(s)")
         }
+        #expect(after.contains { $0["ready"] as? Int == 1 }, "\(after)")
     }
 
     @Test func aClipMadeReadyForAStepThatDoesNotComeGoes() throws {
