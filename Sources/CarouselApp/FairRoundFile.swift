@@ -57,7 +57,11 @@ final class FairRoundFile: @unchecked Sendable {
     /// `sources` in the round's order: the kept round read at first (or a new one), items
     /// gone leaving it and new ones joining ahead; kept again when that changed it.
     func arrange(_ sources: [ImageSource]) -> [ImageSource] {
-        lock.withLock {
+        // With --prefer, each picture's date is read here, on the scanning side (once per
+        // file and stamp, `PhotoDate`'s memo), so that a new round drawn later on the loop's
+        // thread finds them read.
+        if prefer != nil { for source in sources { _ = PhotoDate.of(source) } }
+        return lock.withLock {
             let loaded = self.round == nil
             var fresh = false
             var round = self.round ?? load(sources, fresh: &fresh)
@@ -149,12 +153,16 @@ final class FairRoundFile: @unchecked Sendable {
 
     /// `--prefer`'s weight of each of `sources` by when it was taken (its listed date: Immich,
     /// a manifest; else its file's modification day), today being the local date; nil without it.
-    private func weight(of sources: [ImageSource]) -> ((String) -> Double)? {
+    func weight(of sources: [ImageSource]) -> ((String) -> Double)? {
         guard let prefer = preferValue else { return nil }
         let today = Self.day(Date())
         var weights: [String: Double] = [:]
         for source in sources {
-            let taken = source.taken.flatMap(Self.day(listed:)) ?? source.stamp.map { Self.day(Date(timeIntervalSince1970: Double($0.modified) / 1e9)) }
+            // When it was taken: as listed (Immich, a manifest), else as its file says (EXIF, a
+            // clip's creation date), else the file's modification day. (The last alone made
+            // every picture copied onto the frame today a recent one.)
+            let date = PhotoDate.of(source)
+            let taken = date.map { ($0.year, $0.month, $0.day) } ?? source.stamp.map { Self.day(Date(timeIntervalSince1970: Double($0.modified) / 1e9)) }
             let w = prefer.weight(taken: taken, today: today)
             if w != 1 { weights[source.path] = w }
         }
