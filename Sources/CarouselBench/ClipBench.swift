@@ -167,7 +167,11 @@ struct ClipBench {
                 restedAt = nil
             }
         }
-        _ = try runner.run(BenchMix(autoplaying: seconds), on: scene, startedAt: LoopClock.system.now())
+        // Short, on a busy machine (a test suite beside it) no clip may have come and shown in
+        // the first 8 s: the show goes on for up to two more rounds until one has.
+        for round in 0..<(short ? 3 : 1) where round == 0 || gaps.isEmpty {
+            _ = try runner.run(BenchMix(autoplaying: seconds), on: scene, startedAt: LoopClock.system.now())
+        }
         return (gaps, ahead)
     }
 
