@@ -160,7 +160,8 @@ final class ScreenGroup {
             }
         }
         // A clock the group cannot trust follows it and commands nothing (said when it changes).
-        let trusted = status.commands
+        let clock = channel?.clock
+        let trusted = GroupClockTrust.mayCommand(synchronised: clockSynchronised, offset: clock?.offset, error: clock?.error)
         if trusted != member.commands {
             member.commands = trusted
             if trusted { Log.info("group \(name): this screen commands the group again (its clock is trusted)") }

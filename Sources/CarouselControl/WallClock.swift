@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The wall clock a group's screens keep step by: seconds since 1970, the host's. Read here
 /// and nowhere else in the group's code (`ScreenGroup`, `GroupChannel` and its clock
@@ -30,21 +31,22 @@ public enum WallClock {
     }
 
     private static let file = ProcessInfo.processInfo.environment["CAROUSEL_WALL_CLOCK"]
-    private static let cache = NSLock()
-    nonisolated(unsafe) private static var read: (stamp: timespec, value: Override?) = (timespec(), nil)
+    /// The file's modification time (seconds, nanoseconds) when last read, and what it said.
+    private static let read = Mutex<(stamp: [Int], value: Override?)>(([], nil))
 
     /// The override in force; nil without `CAROUSEL_WALL_CLOCK` or with a file that says nothing.
     public static var override: Override? {
         guard let file else { return nil }
         var info = stat()
         guard stat(file, &info) == 0 else { return nil }
-        cache.lock()
-        defer { cache.unlock() }
-        if info.st_mtim.tv_sec != read.stamp.tv_sec || info.st_mtim.tv_nsec != read.stamp.tv_nsec {
-            let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-            read = (info.st_mtim, Override(String(text.prefix(200))))
+        let stamp = [info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+        return read.withLock { read in
+            if read.stamp != stamp {
+                let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+                read = (stamp, Override(String(text.prefix(200))))
+            }
+            return read.value
         }
-        return read.value
     }
 
     /// Seconds since 1970 on this screen's wall clock.
