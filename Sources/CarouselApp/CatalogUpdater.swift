@@ -147,7 +147,7 @@ final class CatalogUpdater {
         let admitted = stable.admit(scan.sources, at: now)
         recheckAt = admitted.recheckAt
         var next = admitted.sources
-        if let group = options.seededGroup { next = ShowOrderSeed.arrange(next, group: group) } else {
+        if let group = options.seededGroup { next = ShowOrderSeed.arrange(next, group: group, identity: options.showIdentity) } else {
             if reorder { next = Self.keepingOrder(of: current, with: next) }
             if let fairRound = options.fairRound { next = fairRound.arrange(next) }
         }

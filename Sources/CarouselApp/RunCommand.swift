@@ -187,7 +187,8 @@ public struct RunCommand: ParsableCommand {
             ScreenGroup(name: name, screen: channel?.screen ?? ControlOptions.defaultScreenID,
                         epoch: screens.epoch, interval: behaviour.autoplay, lead: screens.groupLead ?? GroupOptions.defaultLead,
                         idle: behaviour.idleResume ?? AttractSettings().idleResume, channel: channel, now: clock.now(),
-                        wallOffset: { WallClock.now() - clock.now() }, log: log, timeOrigin: clockOrigin)
+                        wallOffset: { WallClock.now() - clock.now() }, log: log, timeOrigin: clockOrigin,
+                        identity: source.showIdentity)
         }
         if let group { Log.info("group \(group.name): screen \(group.member.screen), \(screens.epoch == nil ? "the epoch agreed over the broker" : "epoch \(screens.groupEpoch ?? "")"), \(behaviour.autoplay.map { "a step every \($0) s" } ?? "no autoplay")") }
 

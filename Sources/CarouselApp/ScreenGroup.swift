@@ -15,6 +15,8 @@ final class ScreenGroup {
     /// without `--mqtt`).
     let channel: GroupChannel?
     let interval: Double?
+    /// How this screen names its items to the group (below the folders it was given).
+    let identity: ShowIdentity
     /// The epoch was configured: nothing to agree on.
     private let fixedEpoch: Bool
     /// Wall-clock seconds minus the loop's, read now (a clock set by NTP shows at the next pass).
@@ -23,8 +25,10 @@ final class ScreenGroup {
     private let timeOrigin: Double
 
     init(name: String, screen: String, epoch: Double?, interval: Double?, lead: Double, idle: Double,
-         channel: GroupChannel?, now: Double, wallOffset: @escaping () -> Double, log: EventLog?, timeOrigin: Double) {
+         channel: GroupChannel?, now: Double, wallOffset: @escaping () -> Double, log: EventLog?, timeOrigin: Double,
+         identity: ShowIdentity = ShowIdentity(given: [])) {
         self.name = name
+        self.identity = identity
         self.channel = channel
         self.interval = interval
         self.fixedEpoch = epoch != nil
@@ -44,15 +48,15 @@ final class ScreenGroup {
     static let joinWait = 3.0
 
     /// The fingerprint of a show: its items' identities and the interval.
-    static func fingerprint(_ sources: [ImageSource], interval: Double?) -> String {
-        GroupAgreement.fingerprint(names: sources.map { GroupAgreement.identity(of: $0.path) }, interval: interval)
+    static func fingerprint(_ sources: [ImageSource], interval: Double?, identity: ShowIdentity) -> String {
+        GroupAgreement.fingerprint(names: sources.map(identity.of), interval: interval)
     }
 
     /// The screen's pictures changed (start, rescan, reload): messages of the group are
     /// checked against the new show.
     func showChanged(_ sources: [ImageSource]) {
         guard let channel else { return }
-        let show = Self.fingerprint(sources, interval: interval)
+        let show = Self.fingerprint(sources, interval: interval, identity: identity)
         guard show != channel.show else { return }
         channel.show = show
         if !fixedEpoch { channel.send(epoch: member.timeline.epoch, interval: interval, kept: epochKept) }

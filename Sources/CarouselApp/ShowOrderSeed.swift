@@ -15,7 +15,7 @@ enum ShowOrderSeed {
     }
 
     /// `sources` in the group's order.
-    static func arrange(_ sources: [ImageSource], group: String) -> [ImageSource] {
-        GroupAgreement.seededOrder(sources.map { GroupAgreement.identity(of: $0.path) }, group: group).map { sources[$0] }
+    static func arrange(_ sources: [ImageSource], group: String, identity: ShowIdentity) -> [ImageSource] {
+        GroupAgreement.seededOrder(sources.map(identity.of), group: group).map { sources[$0] }
     }
 }

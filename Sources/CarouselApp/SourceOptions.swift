@@ -155,6 +155,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// the group's name then; nil otherwise.
     var seededGroup: String? { order == .fair || order == .random ? ShowOrderSeed.group : nil }
 
+    /// How a group names this show's items (`ShowIdentity`): below the folders given.
+    var showIdentity: ShowIdentity { ShowIdentity(given: paths) }
+
     /// `--order fair`'s round, kept for this show (named by its paths and its Immich
     /// selection); nil in another order.
     var fairRound: FairRoundFile? {
@@ -179,7 +182,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     /// `resolve` after asking each web source once: what `carousel render` shows.
     func resolveWaitingForWeb() throws -> [ImageSource] {
         var found = try scan(waitForWeb: true, note: { Log.info($0) }).sources
-        if let seededGroup { return ShowOrderSeed.arrange(found, group: seededGroup) }
+        if let seededGroup { return ShowOrderSeed.arrange(found, group: seededGroup, identity: showIdentity) }
         if order == .random { found.shuffle() }
         if let fairRound { found = fairRound.arrange(found) }
         return found
@@ -193,7 +196,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
     func resolveAll(tolerant: Bool = false, pairs: PortraitPairs.Screen? = nil, note: (String) -> Void = { Log.info($0) }) throws -> SourceScanner.Result {
         var found = try scan(tolerant: tolerant, pairs: pairs, note: note)
         if let seededGroup {
-            found.sources = ShowOrderSeed.arrange(found.sources, group: seededGroup)
+            found.sources = ShowOrderSeed.arrange(found.sources, group: seededGroup, identity: showIdentity)
             return found
         }
         if order == .random { found.sources.shuffle() }

@@ -32,23 +32,8 @@ public enum GroupAgreement {
         retained.map { held < $0 } ?? true
     }
 
-    /// What names an item in a show's fingerprint: an Immich asset's id (`immich:ID`, whatever
-    /// address the screen reaches the server by, preview or original), a web picture's URL
-    /// (without its fragment), a file's name (not its folder: screens may mount the same
-    /// pictures elsewhere). Every Immich picture's last path component is the same
-    /// (`thumbnail?size=preview`), so names alone made two different albums one show.
-    public static func identity(of path: String) -> String {
-        guard path.contains("://") else { return String(path.split(separator: "/").last ?? Substring(path)) }
-        let url = path.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
-        if let range = url.firstRange(of: "/api/assets/") {
-            let id = url[range.upperBound...].prefix { $0 != "/" && $0 != "?" }
-            if !id.isEmpty { return "immich:" + id }
-        }
-        return url
-    }
-
     /// The order a group's screens show their items in under `--order fair` or `random`: every
-    /// screen the same, from the group's name and each item's identity (`identity(of:)`) alone,
+    /// screen the same, from the group's name and each item's identity (`ShowIdentity`) alone,
     /// so screens that mount the pictures elsewhere agree, and an item arriving takes its
     /// place without moving the others. The indices of `identities`, in that order.
     public static func seededOrder(_ identities: [String], group: String) -> [Int] {
@@ -57,7 +42,7 @@ public enum GroupAgreement {
     }
 
     /// A show's fingerprint: FNV-1a (64 bits, 16 hexadecimal digits) of its items' identities
-    /// (`identity(of:)`) in order and its autoplay interval. Screens whose fingerprints differ
+    /// (`ShowIdentity`) in order and its autoplay interval. Screens whose fingerprints differ
     /// do not show the same show.
     public static func fingerprint(names: [String], interval: Double?) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325

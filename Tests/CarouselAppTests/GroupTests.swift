@@ -511,6 +511,46 @@ struct GroupTests {
         #expect(!FileManager.default.fileExists(atPath: state + "/kiosk-carousel"), "no kept round in a group: the group's timeline is where the show is")
     }
 
+    /// A group names a file by its path below the folder it was given and its size (issue 60,
+    /// point 3): by its name alone, two screens whose pictures have the same names in other
+    /// sub-folders (a 2024 and a 2025 `IMG_0001.JPG`, as every camera writes) were one show and
+    /// stepped together through different pictures. Mounted elsewhere, the same tree is one show.
+    @Test func theSameNamesInOtherSubfoldersAreAnotherShow() throws {
+        let broker = try MosquittoBroker()
+        let state = try Fixtures.temporaryFolder("group-paths-state")
+        let picture = Fixtures.bmp(64, 48) { _, _ in (200, 40, 40) }
+        func folder(_ tree: [String]) throws -> String {
+            let root = try Fixtures.temporaryFolder("group-paths")
+            for path in tree {
+                try FileManager.default.createDirectory(atPath: root + "/" + (path as NSString).deletingLastPathComponent,
+                                                        withIntermediateDirectories: true)
+                try picture.write(to: URL(fileURLWithPath: root + "/" + path))
+            }
+            return root
+        }
+        func screen(_ id: String, _ folder: String, group: String = "hall") throws -> RunningCarousel {
+            try RunningCarousel(args: [folder, "--recursive", "--size", "320x180", "--autoplay", "1", "--idle-resume", "2", "--order", "fair",
+                                       "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-id", id, "--group", group],
+                                display: ":0", environment: ["SDL_VIDEODRIVER": "dummy", "XDG_STATE_HOME": state])
+        }
+        let mine = ["2024/IMG_0001.bmp", "2025/IMG_0002.bmp", "2025/IMG_0003.bmp"]
+        do {
+            let a = try screen("a", try folder(mine))
+            defer { kill(a.process.processIdentifier, SIGKILL) }
+            let b = try screen("b", try folder(["2025/IMG_0001.bmp", "2024/IMG_0002.bmp", "2025/IMG_0003.bmp"]))
+            defer { kill(b.process.processIdentifier, SIGKILL) }
+            #expect(a.waitForLog("group hall: screen b shows another show", timeout: 30), "\(a.log)")
+            #expect(b.waitForLog("group hall: screen a shows another show", timeout: 30), "\(b.log)")
+        }
+        let c = try screen("c", try folder(mine), group: "lobby")  // (b's epoch stays retained in the hall)
+        defer { kill(c.process.processIdentifier, SIGKILL) }
+        let d = try screen("d", try folder(mine), group: "lobby")
+        defer { kill(d.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(30) { Self.steps(c).count >= 4 && Self.steps(d).count >= 4 }, "\(c.log)\n\(d.log)")
+        #expect(!c.log.contains("shows another show") && !d.log.contains("shows another show"), "one show: \(c.log)\n\(d.log)")
+        #expect(Self.disagreements([c, d]).isEmpty, "\(Self.disagreements([c, d]))")
+    }
+
     /// Each screen with a folder of its own, a picture copied to one and, a while later, to
     /// the other (what a rollout by rsync or a USB stick does): meanwhile the two shows
     /// differ and each says so in a line and goes on alone; once the copy is on both they are

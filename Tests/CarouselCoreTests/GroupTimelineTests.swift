@@ -101,32 +101,54 @@ import Testing
     /// the names' order, another for another group, and an item arriving moves no other.
     @Test func aGroupsSeededOrderIsTheSameOnEveryScreen() {
         let names = (0..<40).map { "IMG_\($0).jpg" }
-        func order(_ paths: [String], _ group: String) -> [String] {
-            GroupAgreement.seededOrder(paths.map(GroupAgreement.identity), group: group).map { GroupAgreement.identity(of: paths[$0]) }
+        func order(_ root: String, _ names: [String], _ group: String) -> [String] {
+            let identity = ShowIdentity(given: [root])
+            let sources = names.map { ImageSource(path: root + "/" + $0) }
+            return GroupAgreement.seededOrder(sources.map(identity.of), group: group).map { identity.of(sources[$0]) }
         }
-        let a = order(names.map { "/srv/a/" + $0 }, "hall")
-        let b = order(names.reversed().map { "/media/usb/" + $0 }, "hall")
+        let a = order("/srv/a", names, "hall")
+        let b = order("/media/usb", names.reversed(), "hall")
         #expect(a == b, "every screen the same")
         #expect(a != names && Set(a) == Set(names), "a shuffle of them all")
-        #expect(order(names, "lobby") != a, "another group, another order")
-        let grown = order(names + ["IMG_new.jpg"], "hall")
+        #expect(order("/srv/a", names, "lobby") != a, "another group, another order")
+        let grown = order("/srv/a", names + ["IMG_new.jpg"], "hall")
         #expect(grown.filter { $0 != "IMG_new.jpg" } == a, "an arrival moves no other")
     }
 
     /// Two Immich albums of the same length were one show (every picture's last path
-    /// component is `thumbnail?size=preview`); an asset is its id, a web picture its URL, a
-    /// file its name.
-    @Test func anItemIsItsImmichIdItsURLOrItsFileName() {
+    /// component is `thumbnail?size=preview`), and two folders whose files have the same names
+    /// in other sub-folders were one too: an asset is its id, a web picture its URL, a file
+    /// its path below the folder it was given by and its size.
+    @Test func anItemIsItsImmichIdItsURLOrItsPathBelowItsFolder() {
         let server = "https://photos.example/api/assets/"
-        #expect(GroupAgreement.identity(of: server + "0000-1/thumbnail?size=preview") == "immich:0000-1")
-        #expect(GroupAgreement.identity(of: "http://10.0.0.2:2283/api/assets/0000-1/original") == "immich:0000-1", "however the server is reached")
-        #expect(GroupAgreement.identity(of: server + "0000-2/video/playback#clip.mp4") == "immich:0000-2")
-        #expect(GroupAgreement.identity(of: "https://example.com/show/a.jpg#x") == "https://example.com/show/a.jpg")
-        #expect(GroupAgreement.identity(of: "/srv/photos/2024/a.jpg") == "a.jpg")
-        let one = [server + "0000-1/thumbnail?size=preview", server + "0000-2/thumbnail?size=preview"]
-        let other = [server + "0000-3/thumbnail?size=preview", server + "0000-4/thumbnail?size=preview"]
-        #expect(GroupAgreement.fingerprint(names: one.map(GroupAgreement.identity), interval: 8)
-                != GroupAgreement.fingerprint(names: other.map(GroupAgreement.identity), interval: 8), "two albums of the same length differ")
+        let web = ShowIdentity(given: [])
+        #expect(web.of(ImageSource(path: server + "0000-1/thumbnail?size=preview")) == "immich:0000-1")
+        #expect(web.of(ImageSource(path: "http://10.0.0.2:2283/api/assets/0000-1/original")) == "immich:0000-1", "however the server is reached")
+        #expect(web.of(ImageSource(path: server + "0000-2/video/playback#clip.mp4")) == "immich:0000-2")
+        #expect(web.of(ImageSource(path: "https://example.com/show/a.jpg#x")) == "https://example.com/show/a.jpg")
+        let one = [server + "0000-1/thumbnail?size=preview", server + "0000-2/thumbnail?size=preview"].map { ImageSource(path: $0) }
+        let other = [server + "0000-3/thumbnail?size=preview", server + "0000-4/thumbnail?size=preview"].map { ImageSource(path: $0) }
+        #expect(GroupAgreement.fingerprint(names: one.map(web.of), interval: 8)
+                != GroupAgreement.fingerprint(names: other.map(web.of), interval: 8), "two albums of the same length differ")
+
+        let stamp = FileStamp(size: 2_345_678, modified: 1)
+        let here = ShowIdentity(given: ["/srv/photos/", "https://example.com/show.json"])
+        let there = ShowIdentity(given: ["/media/usb/pictures"])
+        #expect(here.of(ImageSource(path: "/srv/photos/2024/a.jpg", stamp: stamp)) == "2024/a.jpg 2345678")
+        #expect(here.of(ImageSource(path: "/srv/photos/2024/a.jpg", stamp: stamp))
+                == there.of(ImageSource(path: "/media/usb/pictures/2024/a.jpg", stamp: FileStamp(size: 2_345_678, modified: 99))),
+                "the same picture mounted elsewhere and copied (another modification time)")
+        #expect(here.of(ImageSource(path: "/srv/photos/2024/a.jpg", stamp: stamp))
+                != there.of(ImageSource(path: "/media/usb/pictures/2025/a.jpg", stamp: stamp)), "another folder's a.jpg")
+        #expect(here.of(ImageSource(path: "/srv/photos/2024/a.jpg", stamp: stamp))
+                != there.of(ImageSource(path: "/media/usb/pictures/2024/a.jpg", stamp: FileStamp(size: 1_000, modified: 1))),
+                "a file replaced under the same name")
+        let manifest = ShowIdentity(given: ["/srv/show/wall.toml"])
+        #expect(manifest.of(ImageSource(path: "/srv/show/lobby/b.png")) == "lobby/b.png", "below the manifest's folder")
+        #expect(manifest.of(ImageSource(path: "/elsewhere/c.png")) == "c.png", "outside every folder: its name")
+        #expect(ShowIdentity(given: ["/srv/one.jpg"]).of(ImageSource(path: "/srv/one.jpg")) == "one.jpg", "a file given by itself")
+        #expect(ShowIdentity(given: ["/srv", "/srv/photos"]).of(ImageSource(path: "/srv/photos/x/d.jpg")) == "x/d.jpg",
+                "the nearest folder given")
     }
 }
 
