@@ -12,7 +12,7 @@ import Synchronization
 /// (a temporary file, synced, then renamed), in order, off the loop's thread; a power cut
 /// loses at most the last rest's line (one picture shown again). A kept round that cannot be read is one line and a new
 /// round. Items are known by their path (a file's, or a web picture's URL).
-final class FairRoundFile: @unchecked Sendable {
+public final class FairRoundFile: @unchecked Sendable {
     /// The folder: systemd's `StateDirectory=`, else `$XDG_STATE_HOME/kiosk-carousel`, else
     /// `~/.local/state/kiosk-carousel`.
     static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
@@ -52,11 +52,15 @@ final class FairRoundFile: @unchecked Sendable {
     }
     private var preferValue: FairPreference?
 
-    init(path: String) { self.path = path }
+    /// The round kept at `path` (without its extensions: `.txt`, `.next`).
+    public init(path: String) { self.path = path }
+
+    /// Returns once what was asked to be kept is on disk (`carousel bench`, tests).
+    public func finishWriting() { writer.sync {} }
 
     /// `sources` in the round's order: the kept round read at first (or a new one), items
     /// gone leaving it and new ones joining ahead; kept again when that changed it.
-    func arrange(_ sources: [ImageSource]) -> [ImageSource] {
+    public func arrange(_ sources: [ImageSource]) -> [ImageSource] {
         // With --prefer, each picture's date is read here, on the scanning side (once per
         // file and stamp, `PhotoDate`'s memo), so that a new round drawn later on the loop's
         // thread finds them read.
@@ -77,7 +81,7 @@ final class FairRoundFile: @unchecked Sendable {
 
     /// Where the show starts: the round's next item, in `sources`; 0 when the round is done
     /// (a new one begins then, at the first pass).
-    func startIndex(in sources: [ImageSource]) -> Int {
+    public func startIndex(in sources: [ImageSource]) -> Int {
         lock.withLock {
             guard let round, !round.isComplete else { return 0 }
             return sources.firstIndex { $0.path == round.order[round.next] } ?? 0
@@ -88,7 +92,7 @@ final class FairRoundFile: @unchecked Sendable {
     var isComplete: Bool { lock.withLock { round?.isComplete ?? false } }
 
     /// The show rested on `sources[index]`.
-    func shown(at index: Int, in sources: [ImageSource]) {
+    public func shown(at index: Int, in sources: [ImageSource]) {
         lock.withLock {
             guard sources.indices.contains(index), var round, let at = round.order.firstIndex(of: sources[index].path) else { return }
             let before = round.next

@@ -232,16 +232,19 @@ public struct BenchCommand: ParsableCommand {
             naiveRun = r
         }
         withExtendedLifetime(display) {}
+        let fairRound = try FairRoundBench().measure()
 
         let sourcesText = synthetic.map { "\($0.count) synthetic \($0.width)x\($0.height) \($0.format.rawValue.uppercased()) (\(min($0.count, SyntheticPhotos.distinct)) distinct, the rest hard links)" }
             ?? "\(found.count) images from \(options.paths.isEmpty ? "the bundled Assets/" : options.paths.joined(separator: ", "))"
         return BenchReport(
             machine: Self.machine, restSeconds: mix.restLength, sources: sourcesText, size: "\(size)",
             renderer: "\(session.videoDriver) driver, \(renderer.name) renderer, vsync off",
-            ours: oursRun, naive: naiveRun, looks: looksRun, clips: clipFigures, naiveNote: naiveNote, decode: decode,
+            ours: oursRun, naive: naiveRun, looks: looksRun, clips: clipFigures, fairRound: fairRound, naiveNote: naiveNote, decode: decode,
             targets: Self.targets(oursRun, size: size, count: found.count, pixels: synthetic.map { $0.width * $0.height },
                                   headless: !window, isolationCost: DecodeSampler.isolationCost(decode))
-                + (clipFigures.map(Self.targets) ?? []))
+                + (clipFigures.map(Self.targets) ?? [])
+                + [.init(goal: "--order fair's kept round resumes where it stopped",
+                         measured: String(format: "%d pictures, %.0f ms", fairRound.items, fairRound.resumeMs), met: fairRound.resumedWhereItStopped)])
     }
 
     /// The clips' goals (issue 37): a clip's first frame within 300 ms of its arrival once its

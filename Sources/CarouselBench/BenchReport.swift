@@ -76,6 +76,8 @@ struct BenchReport: Codable, Sendable {
     var looks: Run?
     /// The clips played, where the sources hold any.
     var clips: ClipBench.Figures?
+    /// `--order fair`'s kept round at 50,000 pictures.
+    var fairRound: FairRoundBench.Figures?
     /// Why the naive run saw fewer images than ours.
     var naiveNote: String?
     var decode: [DecodeSampler.Row]
@@ -172,6 +174,13 @@ struct BenchReport: Codable, Sendable {
                 out += line("HDR tone mapping, \(t.size)", String(format: "%.1f ms a frame (%.1f ms of CPU): %.0f %% of a core at 30 fps",
                                                                    t.frameMs, t.cpuMs, t.percentAt30))
             }
+        }
+        if let f = fairRound {
+            out += "\n--order fair's kept round of \(f.items) pictures\n"
+            out += String(format: "  first round drawn and kept in %.0f ms; its file %.0f KB\n", f.firstRoundMs, f.keptFileKB)
+            out += String(format: "  resumed at start in %.0f ms%@; it holds %.1f MB\n", f.resumeMs,
+                          f.resumedWhereItStopped ? ", at the picture after the last one shown" : ", NOT where it stopped", f.heldMB)
+            out += String(format: "  %d pictures arriving at once join it in %.0f ms\n", f.arrivals, f.arrivalsMs)
         }
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }
         if !decode.isEmpty {

@@ -63,6 +63,25 @@ import Testing
         #expect(Set(shown + rest).isSuperset(of: Set(items)) && Set(rest).isDisjoint(with: Set(shown)), "no repeat before the round ends")
     }
 
+    /// Many arrivals at once (a USB stick of new pictures into a kept round) are spread over
+    /// the part still ahead, not bunched at one end, and the ones ahead keep their order.
+    @Test func manyArrivalsSpreadOverWhatIsAhead() {
+        var rng = SeededRandom(seed: 9)
+        var round = FairRound(items: Self.items(20_000), using: &rng)
+        _ = Self.walk(&round, 10_000, rng: &rng)
+        let ahead = Array(round.order[10_000...])
+        let new = (0..<10_000).map { "/stick/\($0).jpg" }
+        round.reconcile(with: Self.items(20_000) + new, using: &rng)
+        let after = Array(round.order[10_000...])
+        #expect(round.next == 10_000 && after.count == 20_000)
+        #expect(after.filter { !$0.hasPrefix("/stick/") } == ahead, "the ones ahead keep their order")
+        let places = after.indices.filter { after[$0].hasPrefix("/stick/") }.map { Double($0) / Double(after.count - 1) }
+        let mean = places.reduce(0, +) / Double(places.count)
+        #expect(abs(mean - 0.5) < 0.01, "spread evenly: mean place \(mean)")
+        #expect(places.filter { $0 < 0.1 }.count > 800 && places.filter { $0 > 0.9 }.count > 800, "at both ends too")
+        #expect(places.count == 10_000 && Set(after.filter { $0.hasPrefix("/stick/") }) == Set(new), "each once")
+    }
+
     @Test func aBrokenOrHostileKeptRoundIsRefusedInOneLine() throws {
         var rng = SeededRandom(seed: 5)
         var round = FairRound(items: Self.items(50), using: &rng)
