@@ -28,6 +28,12 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// When the strip last came to rest (its settle's end, not the pass that saw it): a
     /// group's clip is timed from it.
     private var restedAt: Double?
+    /// A group's step for an instant past what the engine catches up (this screen joined,
+    /// or woke, during the group's clip): how late the strip moved, so the clip there is
+    /// timed from the group's rest, not this screen's. Zero otherwise.
+    private var stepLateness = 0.0
+    /// `stepLateness` of the last rest.
+    private var restLateness = 0.0
     /// What `--caption-format` says of each picture shown, its file read once at rest.
     private let captionFacts: CaptionFacts
 
@@ -267,6 +273,19 @@ public final class CarouselScene: EngineScene, OpenedScene {
     /// Whether images are still being decoded (the loop keeps polling).
     public var isLoading: Bool { pipeline.isLoading }
 
+    /// As every engine scene (`EngineScene.handle`), noting how late a group's step came
+    /// beyond what the engine catches up (`stepLateness`); any other input forgets it.
+    public func handle(_ input: ViewInput) throws(SDLError) {
+        if case .resize(let size, let t) = input { pipeline.recordResize(size, at: t) }
+        engine.handle(input)
+        if case .step(_, let at) = input, engine.time - at > Carousel.stepCatchUp {
+            stepLateness = engine.time - at
+        } else {
+            stepLateness = 0
+        }
+        try engineMoved()
+    }
+
     /// Logs the engine's events, fills the slots it reassigned from what is ready, and
     /// tells the workers what to decode next.
     public func engineMoved() throws(SDLError) {
@@ -276,7 +295,11 @@ public final class CarouselScene: EngineScene, OpenedScene {
         var rebuilt = false
         for e in engine.takeEvents() {
             if case .pool = e.kind { rebuilt = true }
-            if case .settled = e.kind { restedAt = e.time }
+            if case .settled = e.kind {
+                restedAt = e.time
+                restLateness = stepLateness
+                stepLateness = 0
+            }
             if case .settled(let index) = e.kind, pipeline.loading.reshufflesEachPass,
                passes.settled(at: index, count: sources.count) {
                 reshuffle()
@@ -324,7 +347,7 @@ public final class CarouselScene: EngineScene, OpenedScene {
             awaitingPoster = true
         }
         clip.show(item.map { sources[$0] }, motion: item.flatMap(pipeline.motion(of:)), item: item,
-                  loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, restedAt: restedAt,
+                  loop: engine.settings.attract.autoplayInterval == nil, box: imageBoxSize, restedAt: restedAt, behindGroup: restLateness,
                   length: item.flatMap(pipeline.clipLength(of:)), at: engine.time)
         clip.setPaused(engine.isPaused, at: engine.time)
         // `carousel render` draws what each advance leaves: the frame due then is up.

@@ -101,6 +101,10 @@ final class ClipStage {
     /// long after, the screen lit again, starts from its own start).
     static let restKept = 5.0
 
+    /// In a group, how far into a clip the group may be before a screen joining opens it
+    /// there rather than from its start (its frames up to the group's then passed over).
+    static let joinSeek = 1.0
+
     /// Seconds an upcoming clip waits for the strip to rest on it before its helper goes
     /// (the show went elsewhere, a finger holds the strip).
     static let upcomingKept = ClipPreparation.lead + 8
@@ -149,8 +153,10 @@ final class ClipStage {
     /// longer side either way, whichever way the clip is turned.
     /// `length`: the clip's length as its poster said it (`PixelImage.clipLength`), which
     /// holds the show before the player has opened the clip.
+    /// `behindGroup`: in a group, how long before `restedAt` the group's strips rested there
+    /// (this screen joined, or woke, during the clip): it plays from the group's place in it.
     func show(_ source: ImageSource?, motion: PictureMotion? = nil, item: Int?, loop: Bool, box: Size? = nil,
-              restedAt: Double? = nil, length: Double? = nil, at time: Double) {
+              restedAt: Double? = nil, behindGroup: Double = 0, length: Double? = nil, at time: Double) {
         guard item != self.item || source?.file != file || (item != nil && player == nil && !over) else { return }
         end(at: time)
         posterLength = length
@@ -208,15 +214,28 @@ final class ClipStage {
         playingPath = play.path
         maxSide = box.map { Int(max($0.width, $0.height).rounded(.up)) }
         withSound = source.isClip && openSound()
+        // Live, the clock starts with the first frame (it shows at once); rendered, at the
+        // time it arrived, so a frame's place in the script never depends on the decoder's
+        // speed; in a group, at the instant the strip came to rest (`restedAt`, the same on
+        // every screen), the frames before a late first one passed over, so that each screen
+        // shows the same frame at each refresh. A screen that joined the group during the
+        // clip (its step came `behindGroup` late) opens it where the group is, more than
+        // `joinSeek` in: it neither starts it again nor decodes its way there.
+        let grouped = playing.holdsGroup && !isMotion
+        let rest = restedAt.flatMap { time - $0 < Self.restKept ? $0 : nil } ?? time
+        var origin = grouped ? rest - max(0, behindGroup) : rest
+        if let length = length ?? posterLength, time - origin >= length { origin = rest }
+        let into = grouped && time - origin > Self.joinSeek ? time - origin : 0
         do throws(ImageError) {
             if let ready, ready.item == item, ready.file == source.file, source.isClip, !loops, ready.path == play.path,
-               ready.maxSide == maxSide, ready.player.state != .ended {
+               ready.maxSide == maxSide, ready.player.state != .ended, into == 0 {
                 player = ready.player
                 adopted = true
                 adoptedReady = ready.player.state == .playing
             } else {
                 player = try ClipPlayer(path: play.path, name: source.path, range: play.range, settings: playing.settings, loop: loops,
-                                        sound: withSound, maxSide: maxSide, wake: playing.wake)
+                                        from: into, sound: withSound, maxSide: maxSide, wake: playing.wake)
+                if into > 0 { record("video_seek", time, ["index": .int(item), "position_ms": .int(Int((into * 1000).rounded())), "reason": .string("joined the group during it")]) }
             }
         } catch {
             warn(error.description)
@@ -226,13 +245,8 @@ final class ClipStage {
         }
         started = time
         holdsShow = !loops && !isMotion
-        // Live, the clock starts with the first frame (it shows at once); rendered, at the
-        // time it arrived, so a frame's place in the script never depends on the decoder's
-        // speed; in a group, at the instant the strip came to rest (`restedAt`, the same on
-        // every screen), the frames before a late first one passed over, so that each screen
-        // shows the same frame at each refresh.
-        let rest = restedAt.flatMap { time - $0 < Self.restKept ? $0 : nil } ?? time
-        pacing = FramePacing(start: waits ? time : playing.holdsGroup && !isMotion ? rest : nil)
+        position = into
+        pacing = FramePacing(start: waits ? time : grouped ? origin : nil)
     }
 
     /// Stops the clip and the one made ready (the screen went dark, the view changed): their

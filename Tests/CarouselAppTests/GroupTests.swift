@@ -201,6 +201,33 @@ struct GroupTests {
         #expect(p50 <= 34, "spread p50 \(p50) ms, p99 \(p99) ms: \(starts)")
     }
 
+    /// A screen that joins the group (a restart, a power cut, a screen added) while the group
+    /// plays a clip opens the clip where the group is in it, and from then shows the frame the
+    /// others show: it neither starts the clip again (out of step for the rest of it) nor
+    /// decodes its way there. Issue 59, point 5.
+    @Test func aScreenJoiningDuringAClipPlaysItWhereTheGroupIs() throws {
+        let broker = try MosquittoBroker()
+        let folder = try Fixtures.temporaryFolder("group-join-clip")
+        try Fixtures.bmp(320, 240) { _, _ in (90, 90, 90) }.write(to: URL(fileURLWithPath: folder + "/a.bmp"))
+        try ClipFixtures.make(.h264MP4, seconds: [0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2], in: folder, name: "b")
+        let a = try Self.screen("a", broker: broker, folder: folder, extra: ["--autoplay", "2"])
+        defer { kill(a.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(60) { a.ofType("clip_frame").count >= 1 }, "\(a.lines)")
+        Thread.sleep(forTimeInterval: 3)
+        let b = try Self.screen("b", broker: broker, folder: folder, extra: ["--autoplay", "2"])
+        defer { kill(b.process.processIdentifier, SIGKILL) }
+        #expect(Poll.until(30) { b.ofType("clip_frame").count >= 3 }, "\(b.lines)")
+        let seek = b.ofType("video_seek").first
+        #expect((seek?["position_ms"] as? Int ?? 0) >= 2_500, "b opened the clip where the group was: \(b.ofType("video_seek"))")
+        // Where each screen's clip began on the shared clock (wall − frame), a's first play.
+        func starts(_ s: RunningCarousel) -> [Double] {
+            s.ofType("clip_frame").compactMap { e in (e["wall_ms"] as? Double).flatMap { w in (e["frame_ms"] as? Double).map { w - $0 } } }
+        }
+        let mine = starts(a).prefix(4), theirs = starts(b).dropFirst()
+        guard let ours = mine.sorted().dropFirst(mine.count / 2).first else { return }
+        #expect(theirs.allSatisfy { abs($0 - ours) <= 100 }, "b's frames are a's: a began at \(Array(mine)), b at \(Array(theirs))")
+    }
+
     /// Clip to clip in a group: the group's next step is known ahead, so each screen makes
     /// the next clip ready in the last seconds of the one playing and shows its first frame
     /// as the strip comes to rest, every screen from the same instant.
