@@ -28,6 +28,14 @@ import Testing
         return names
     }
 
+    /// README is the user's guide: what grows goes into the guides it points to
+    /// (kiosk/README.md, Tests/README.md, Sources/README.md). It crept from 509 to 593 lines
+    /// in a day once (issue 61); at 520 this fails.
+    @Test func theUsersGuideStaysShort() throws {
+        let lines = try String(contentsOfFile: Self.readme, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count
+        #expect(lines <= 520, "README.md has \(lines) lines: move the detail into the guides")
+    }
+
     @Test func everyOptionOfRunAndRenderIsInATable() throws {
         let tabled = try Self.tabled()
         // The config file's own options are in a table too; render's script and output
