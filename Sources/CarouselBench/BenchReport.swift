@@ -87,6 +87,7 @@ struct BenchReport: Codable, Sendable {
         case machine, sources, size, renderer, ours, naive, decode, targets, looks, clips
         case restSeconds = "rest_seconds"
         case naiveNote = "naive_note"
+        case fairRound = "fair_round"
     }
 
     func json() -> String {

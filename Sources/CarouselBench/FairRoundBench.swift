@@ -22,6 +22,12 @@ struct FairRoundBench {
         var resumedWhereItStopped: Bool
         var arrivals: Int
         var arrivalsMs: Double
+
+        enum CodingKeys: String, CodingKey {
+            case items, arrivals
+            case firstRoundMs = "first_round_ms", keptFileKB = "kept_file_kb", resumeMs = "resume_ms", heldMB = "held_mb"
+            case resumedWhereItStopped = "resumed_where_it_stopped", arrivalsMs = "arrivals_ms"
+        }
     }
 
     var items = 50_000

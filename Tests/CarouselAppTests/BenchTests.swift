@@ -97,7 +97,13 @@ import TestSupport
         #expect(decode.map { $0["dct_scaled"] as? Bool } == [true, true, false])
         #expect(decode.map { $0["isolated"] as? Bool } == [false, true, false])
         #expect(decode.allSatisfy { ($0["p50_ms"] as? NSNumber)?.doubleValue ?? 0 > 0 && $0["format"] as? String == "JPEG" })
-        #expect((json["targets"] as? [Any])?.count == 6)
+        // --order fair's kept round of 50,000 (issue 60): drawn, kept, resumed where it stopped.
+        let round = json["fair_round"] as? [String: Any] ?? [:]
+        #expect(number(round, "items") == 50_000 && number(round, "arrivals") == 5_000, "\(round)")
+        #expect(round["resumed_where_it_stopped"] as? Bool == true, "\(round)")
+        #expect(number(round, "kept_file_kb") > 1_000 && number(round, "held_mb") > 1, "50,000 paths: \(round)")
+        #expect(number(round, "resume_ms") > 0 && number(round, "first_round_ms") > 0 && number(round, "arrivals_ms") > 0)
+        #expect((json["targets"] as? [Any])?.count == 7)
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])
         #expect(after.subtracting(before).filter { $0.hasPrefix("carousel-bench-") }.isEmpty, "the generated images were left behind")
     }
@@ -128,7 +134,7 @@ import TestSupport
         #expect(number("gst_launch_cpu_percent") >= 0 && number("gst_launch_peak_rss_mb") > 1, "kiosk/setup installs gst-launch-1.0")
         #expect(number("helper_peak_rss_mb") > 1 && number("added_rss_mb") >= 0)
         let goals = (json["targets"] as? [[String: Any]] ?? []).compactMap { $0["goal"] as? String }
-        #expect(goals.contains("video helper CPU within 1.2x gst-launch-1.0") && goals.count == 12, "\(goals)")
+        #expect(goals.contains("video helper CPU within 1.2x gst-launch-1.0") && goals.count == 13, "\(goals)")
         // Clip to clip under autoplay (b's 4 s, then d's 2 s, then b again, in 8 s): each
         // arrival's wait from rest to the first frame, and how many were made ready ahead.
         let gaps = clips["clip_gap_ms"] as? [Double] ?? []
