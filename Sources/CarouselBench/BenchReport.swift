@@ -179,8 +179,9 @@ struct BenchReport: Codable, Sendable {
         if let f = fairRound {
             out += "\n--order fair's kept round of \(f.items) pictures\n"
             out += String(format: "  first round drawn and kept in %.0f ms; its file %.0f KB\n", f.firstRoundMs, f.keptFileKB)
-            out += String(format: "  resumed at start in %.0f ms%@; it holds %.1f MB\n", f.resumeMs,
-                          f.resumedWhereItStopped ? ", at the picture after the last one shown" : ", NOT where it stopped", f.heldMB)
+            out += String(format: "  resumed at start in %.0f ms%@; it holds %@\n", f.resumeMs,
+                          f.resumedWhereItStopped ? ", at the picture after the last one shown" : ", NOT where it stopped",
+                          f.heldMB.map { String(format: "%.1f MB", $0) } ?? "– (malloc does not count here)")
             out += String(format: "  %d pictures arriving at once join it in %.0f ms\n", f.arrivals, f.arrivalsMs)
         }
         if let naiveNote { out += "\nnaive: \(naiveNote)\n" }

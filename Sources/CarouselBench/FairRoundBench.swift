@@ -16,8 +16,9 @@ struct FairRoundBench {
         var firstRoundMs: Double
         var keptFileKB: Double
         var resumeMs: Double
-        /// The round as read back from its file: the memory it holds (malloc's count).
-        var heldMB: Double
+        /// The round as read back from its file: the memory it holds (malloc's count); nil
+        /// where malloc does not count (a sanitizer's allocator answers zeros).
+        var heldMB: Double?
         /// The resumed round starts at the picture after the one the first run last rested on.
         var resumedWhereItStopped: Bool
         var arrivals: Int
@@ -73,7 +74,8 @@ struct FairRoundBench {
         let arrivalsMs = (LoopClock.system.now() - began) * 1000
         resumed.finishWriting()
         return Figures(items: items, firstRoundMs: firstRoundMs, keptFileKB: Double(keptBytes) / 1024, resumeMs: resumeMs,
-                       heldMB: Double(Int(heapAfter) - Int(heapBefore)) / 1_048_576, resumedWhereItStopped: resumedWhereItStopped,
+                       heldMB: heapAfter == 0 ? nil : Double(Int(heapAfter) - Int(heapBefore)) / 1_048_576,
+                       resumedWhereItStopped: resumedWhereItStopped,
                        arrivals: arrivals, arrivalsMs: arrivalsMs)
     }
 }

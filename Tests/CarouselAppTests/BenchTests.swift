@@ -101,7 +101,9 @@ import TestSupport
         let round = json["fair_round"] as? [String: Any] ?? [:]
         #expect(number(round, "items") == 50_000 && number(round, "arrivals") == 5_000, "\(round)")
         #expect(round["resumed_where_it_stopped"] as? Bool == true, "\(round)")
-        #expect(number(round, "kept_file_kb") > 1_000 && number(round, "held_mb") > 1, "50,000 paths: \(round)")
+        #expect(number(round, "kept_file_kb") > 1_000, "50,000 paths: \(round)")
+        // A sanitizer's allocator leaves malloc's count at zero: then the figure is left out.
+        #expect(IsolatedDecodingTests.sanitized ? round["held_mb"] == nil : number(round, "held_mb") > 1, "\(round)")
         #expect(number(round, "resume_ms") > 0 && number(round, "first_round_ms") > 0 && number(round, "arrivals_ms") > 0)
         #expect((json["targets"] as? [Any])?.count == 7)
         let after = Set((try? FileManager.default.contentsOfDirectory(atPath: tmp)) ?? [])
