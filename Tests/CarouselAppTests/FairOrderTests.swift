@@ -57,6 +57,9 @@ import TestSupport
         let thisRound = [before.next] + walked.prefix { $0 != 0 }
         #expect(thisRound == Array(before.next..<count), "it starts on the round's next picture and shows the rest, none again: \(walked)")
         #expect(Set(walkedBefore).isDisjoint(with: Set(thisRound)) && Set(walkedBefore + thisRound).count == count, "every picture once")
+        // Kept off the loop's thread as the show rests: read once it has been written (seen
+        // read before it on a busy machine, kiosk/fresh-test).
+        #expect(Poll.until(5) { (try? Self.kept(state)).map { $0.round == 2 && $0.next == 1 } ?? false })
         let after = try Self.kept(state)
         #expect(after.round == 2 && after.next == 1, "a new round once every picture was shown: \(after)")
         #expect(Set(after.order) == Set(before.order) && after.order.count == count)
