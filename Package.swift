@@ -68,40 +68,43 @@ let package = Package(
         .target(name: "TOMLReader"),
         .target(name: "CarouselCore",
                 dependencies: [.product(name: "RealModule", package: "swift-numerics")]),
+        // The host's clocks, read in one file and handed to every target above Core (the
+        // engine gets time as a value): CLOCK_MONOTONIC, the wall clock, CPU time.
+        .target(name: "CarouselClock", dependencies: ["CarouselCore", "CLinux"]),
         // Pixel loops (fitting, EXIF rotation, RGB to RGBA) run 3x slower unoptimised: a
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
+                dependencies: ["CarouselCore", "CarouselClock", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
                                "CSPNG", "CWebP", "CGIF", "CTIFF", "CGStreamer",
                                "CSeccomp", "CCurl", "CLinux", "CDeviceBroker"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the
         // state the loop publishes. Knows no SDL and no images.
         .target(name: "CarouselControl",
-                dependencies: ["CarouselCore", "CMosquitto",
+                dependencies: ["CarouselCore", "CarouselClock", "CMosquitto",
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio")]),
         // The kernel's devices, without SDL: touchscreens and mice read from evdev, a presence
         // sensor's key, the TV over HDMI-CEC, the X server's DPMS.
-        .target(name: "CarouselDevices", dependencies: ["CarouselCore", "CLinux"]),
+        .target(name: "CarouselDevices", dependencies: ["CarouselCore", "CarouselClock", "CLinux"]),
         // Windows, textures, events and drawing primitives: where SDL is called.
         .target(name: "CarouselSDL",
-                dependencies: ["CarouselCore", "CarouselDevices", "CSDL2", "CSDL2TTF", "CFontconfig", "CLinux"]),
+                dependencies: ["CarouselCore", "CarouselClock", "CarouselDevices", "CSDL2", "CSDL2TTF", "CFontconfig", "CLinux"]),
         // What a view looks like, painted with CarouselSDL's primitives: slots, captions,
         // page dots, the back button, messages.
-        .target(name: "CarouselPainting", dependencies: ["CarouselCore", "CarouselSDL"]),
+        .target(name: "CarouselPainting", dependencies: ["CarouselCore", "CarouselClock", "CarouselSDL"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselDevices", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
+                    "CarouselCore", "CarouselClock", "CarouselDevices", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         // `carousel bench`: speed, memory and soak runs of the program (ships as a command,
         // but nothing of the product depends on it).
         .target(name: "CarouselBench",
-                dependencies: ["CarouselApp", "CarouselPainting", "CarouselSDL", "CarouselMedia", "CarouselCore", "CLinux",
+                dependencies: ["CarouselApp", "CarouselPainting", "CarouselSDL", "CarouselMedia", "CarouselCore", "CarouselClock", "CLinux",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // What LeakSanitizer must not report (libraries' lifetime memory): linked into every
         // binary a sanitized run starts (the program, the fuzz targets, the tests), inert otherwise.
@@ -118,9 +121,9 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LeakCheck"], path: "Tests/TestSupport"),
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
-        .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "TestSupport"]),
+        .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "CarouselClock", "TestSupport"]),
         .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "CDeviceBroker", "TestSupport"]),
-        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselDevices", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
+        .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselClock", "CarouselDevices", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselDevicesTests", dependencies: ["CarouselDevices", "CarouselCore", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
                     dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselCore", "TestSupport"],

@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import Foundation
+import CarouselClock
 
 /// Keeps the shown images in step with the source folders while the program runs: a
 /// `FolderWatcher` says when something changed, a periodic rescan catches what inotify
@@ -51,7 +52,7 @@ final class CatalogUpdater {
     init(options: SourceOptions, initial: SourceScanner.Result, noted: Set<String> = [],
          rescanInterval: Double?, now: Double,
          watcher makeWatcher: (@escaping @Sendable () -> Void) -> FolderWatcher? = { FolderWatcher(onChange: $0) },
-         scan: Scan? = nil, wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+         scan: Scan? = nil, wallClock: @escaping @Sendable () -> Double = { SystemClock.wall },
          wake: @escaping @Sendable () -> Void, scanned: @escaping @Sendable () -> Void = {}) {
         self.scan = scan ?? { note in try options.scan(tolerant: true, note: note) }
         self.noted = noted

@@ -3,6 +3,7 @@ import CarouselMedia
 import CarouselPainting
 import CarouselSDL
 import Glibc
+import CarouselClock
 
 /// The clip playing in a view: the centred item of a carousel at rest, when it is a clip,
 /// plays in a video helper of its own (`ClipPlayer`) from its start each time it arrives,
@@ -530,10 +531,9 @@ final class ClipStage {
     private func sayPosition(of frame: ClipPlayer.Waiting, item: Int, at now: Double) {
         guard playing.holdsGroup, !isMotion, !waits, now - positionSaid >= 1 else { return }
         positionSaid = now
-        var wall = timespec()
-        clock_gettime(CLOCK_REALTIME, &wall)
+        let wall = Int((SystemClock.wall * 1000).rounded(.down))
         record("clip_frame", now, ["index": .int(item), "frame_ms": .int(Int((frame.time * 1000).rounded())),
-                                   "wall_ms": .int(wall.tv_sec * 1000 + wall.tv_nsec / 1_000_000)])
+                                   "wall_ms": .int(wall)])
     }
     private var positionSaid = -Double.infinity
 

@@ -1,5 +1,6 @@
 import CarouselCore
 import Foundation
+import CarouselClock
 
 /// `--clock`'s text: the wall time through strftime, in the machine's time zone and, for
 /// the names of days and months, the locale's (`LANG`, `LC_TIME`).
@@ -8,7 +9,7 @@ public struct ClockText {
     /// The wall clock; `carousel render` gives its own.
     let wallClock: () -> Date
 
-    public init(face: ClockFace, wallClock: @escaping () -> Date = { Date() }) {
+    public init(face: ClockFace, wallClock: @escaping () -> Date = { SystemClock.date }) {
         Self.useLocale()
         self.face = face
         self.wallClock = wallClock

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselSDL
 import ArgumentParser
 import Foundation

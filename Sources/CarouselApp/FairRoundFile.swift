@@ -3,6 +3,7 @@ import CarouselMedia
 import Foundation
 import Glibc
 import Synchronization
+import CarouselClock
 
 /// `--order fair`'s round (`FairRound`) for one show, kept under the XDG state folder so a
 /// restart, a reload (SIGHUP) or a power cut goes on with it: the round's order in
@@ -159,7 +160,7 @@ public final class FairRoundFile: @unchecked Sendable {
     /// a manifest; else its file's modification day), today being the local date; nil without it.
     func weight(of sources: [ImageSource]) -> ((String) -> Double)? {
         guard let prefer = preferValue else { return nil }
-        let today = Self.day(Date())
+        let today = Self.day(SystemClock.date)
         var weights: [String: Double] = [:]
         for source in sources {
             // When it was taken: as listed (Immich, a manifest), else as its file says (EXIF, a

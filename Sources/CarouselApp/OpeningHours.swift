@@ -1,5 +1,6 @@
 import CarouselCore
 import Foundation
+import CarouselClock
 
 /// `--schedule` against the wall clock, in the machine's time zone: whether it is open,
 /// and when that changes next (`ScreenPlan` adds touches and commands).
@@ -8,7 +9,7 @@ struct OpeningHours {
     /// The wall clock; tests give their own.
     let wallClock: () -> Date
 
-    init(schedule: Schedule, wallClock: @escaping () -> Date = { Date() }) {
+    init(schedule: Schedule, wallClock: @escaping () -> Date = { SystemClock.date }) {
         self.schedule = schedule
         self.wallClock = wallClock
     }

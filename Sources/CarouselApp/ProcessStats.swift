@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
 #endif
 
 /// The process's own memory and CPU, read from the kernel.
@@ -18,11 +19,7 @@ public enum ProcessStats {
     }
 
     /// CPU time this process has used, user and system, in seconds.
-    public static var cpuSeconds: Double {
-        var t = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    public static var cpuSeconds: Double { SystemClock.processCPU }
 
     private static func statusField(_ name: String) -> Int { SystemMemory.status(name, of: "self") ?? 0 }
 }

@@ -3,6 +3,7 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 import Foundation
+import CarouselClock
 
 /// `carousel render`: draws the carousel headless from a gesture script, writing PNG
 /// snapshots and an event log. Needs no display.
@@ -91,7 +92,7 @@ public struct RenderCommand: ParsableCommand {
             log: log, time: 0, warn: RemoteSources.warnUnlessSaid)
         // The clock at the script's time: from --clock-time, or now.
         compositor.clock = try view.clockPainter(height: Int(compositor.viewport(physical: size.size).height))
-        let clockStart = clockTime.flatMap(Self.wallTime) ?? Date()
+        let clockStart = clockTime.flatMap(Self.wallTime) ?? SystemClock.date
         let emptyMessage = source.paths.contains(where: RemoteURL.isRemote) ? source.emptyMessage : SceneChange.noPictures
         try scene.apply(.emptyMessage(emptyMessage))
 

@@ -7,6 +7,7 @@ import CarouselSDL
 import CLinux
 import Foundation
 import TOMLReader
+import CarouselClock
 
 /// `carousel [run]`: the carousel in a window, full screen, or on KMS/DRM without a desktop.
 public struct RunCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import CarouselControl
 import CarouselCore
 import CLinux
 import Foundation
+import CarouselClock
 
 /// This screen in its group (`--group`), as the run loop sees it: at each pass it hears the
 /// group's messages, asks the screen's `GroupMember` what to do at the shared time (the
@@ -100,7 +101,7 @@ final class ScreenGroup {
     /// Whether the kernel says NTP keeps this host's clock (adjtimex: not unsynchronised);
     /// nil where it cannot say. Read at most every `synchronisedCheck` seconds; a change is said in one line.
     private var clockSynchronised: Bool? {
-        let now = Date().timeIntervalSince1970
+        let now = SystemClock.wall
         if now - clockChecked.at >= Self.synchronisedCheck || now < clockChecked.at {
             let synced = kc_clock_synchronised()
             let value: Bool? = WallClock.override?.synchronised ?? (synced < 0 ? nil : synced == 1)

@@ -1,6 +1,7 @@
 import CarouselSDL
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
 #endif
 
 /// SIGTERM, SIGINT and SIGHUP as wake-ups in the window's event queue, so the run loop handles them like
@@ -21,7 +22,7 @@ public enum SignalWatcher {
         pthread_create(&thread, nil, { _ in
             var set = SignalWatcher.signalSet([SIGTERM, SIGINT, SIGHUP])
             // The first quit and when the program must be gone by.
-            var quit: (signal: Int32, deadline: timespec)?
+            var quit: (signal: Int32, deadline: Double)?
             while true {
                 guard let pending = quit else {
                     var sig: Int32 = 0
@@ -125,20 +126,12 @@ public enum SignalWatcher {
         _exit(128 + signal)
     }
 
-    private static func monotonic(after seconds: Double) -> timespec {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        let ns = Int(t.tv_nsec) + Int((seconds - seconds.rounded(.down)) * 1e9)
-        return timespec(tv_sec: t.tv_sec + Int(seconds) + ns / 1_000_000_000, tv_nsec: ns % 1_000_000_000)
-    }
+    private static func monotonic(after seconds: Double) -> Double { SystemClock.monotonic + seconds }
 
     /// The time from now until `deadline` (negative once passed).
-    private static func until(_ deadline: timespec) -> timespec {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        var sec = deadline.tv_sec - t.tv_sec, nsec = deadline.tv_nsec - t.tv_nsec
-        if nsec < 0 { sec -= 1; nsec += 1_000_000_000 }
-        return timespec(tv_sec: sec, tv_nsec: nsec)
+    private static func until(_ deadline: Double) -> timespec {
+        let left = deadline - SystemClock.monotonic, whole = left.rounded(.down)
+        return timespec(tv_sec: Int(whole), tv_nsec: Int((left - whole) * 1e9))
     }
     #endif
 

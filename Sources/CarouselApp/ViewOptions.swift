@@ -3,6 +3,7 @@ import Foundation
 import CarouselCore
 import CarouselSDL
 import CarouselPainting
+import CarouselClock
 
 extension Length: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }
@@ -185,7 +186,7 @@ public struct ViewOptions: ParsableArguments, Sendable {
         if let f = captionFormat {
             do { _ = try CaptionTemplate(parsing: f) } catch { throw ValidationError("--caption-format '\(f)': \(error)") }
         }
-        if let c = clock, c.isEmpty || c.utf8.count > 100 || ClockText.format(c, Date()).isEmpty {
+        if let c = clock, c.isEmpty || c.utf8.count > 100 || ClockText.format(c, SystemClock.date).isEmpty {
             throw ValidationError("--clock '\(c)': a strftime format is expected that makes some text, such as '%H:%M'")
         }
         if let s = clockSize, !(8...400).contains(s) { throw ValidationError("--clock-size must be 8 to 400 pixels, not \(s)") }

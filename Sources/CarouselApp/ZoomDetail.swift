@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import CarouselSDL
+import CarouselClock
 
 /// The sharp detail of a zoomed picture: the part of it on screen (and a margin) decoded
 /// again in a helper at the resolution the zoom shows it at (`ZoomPan.wantedRegion`), held

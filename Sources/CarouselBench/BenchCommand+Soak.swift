@@ -3,6 +3,7 @@ import ArgumentParser
 import CarouselMedia
 import CarouselSDL
 import Foundation
+import CarouselClock
 
 /// `--soak DURATION`: seconds, minutes or hours ("90s", "30m", "8h"; a bare number is seconds).
 struct SoakDuration: ExpressibleByArgument, Sendable {
@@ -23,7 +24,7 @@ extension BenchCommand {
     /// The soak: the pictures (given or generated) copied by link into a temporary folder,
     /// the program run on it under the seeded mix, the report printed.
     func runSoak(_ seconds: Double) throws {
-        let seed = self.seed ?? UInt64(Date().timeIntervalSince1970)
+        let seed = self.seed ?? UInt64(SystemClock.wall)
         let workspace = NSTemporaryDirectory() + "carousel-soak-\(UUID().uuidString)"
         let stop = StopFlag()
         SignalWatcher.onInterrupt { stop.set() }

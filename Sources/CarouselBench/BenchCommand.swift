@@ -4,6 +4,7 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 import Foundation
+import CarouselClock
 
 extension SyntheticPhotos.Spec: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }

@@ -2,6 +2,7 @@ import CarouselApp
 import CarouselCore
 import CarouselSDL
 import Foundation
+import CarouselClock
 
 /// Plays a `BenchMix` on a subject in real time, as the window would: frames only while
 /// something moves or changes, paced at 60 a second (vsync off, so a slow frame shows),

@@ -5,6 +5,7 @@ import CarouselSDL
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
 #endif
 
 /// The clips of the measured folder, played as the carousel plays them (`BenchMix(playing:

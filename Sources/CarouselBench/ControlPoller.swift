@@ -3,6 +3,8 @@ import CarouselSDL
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
+import CarouselCore
 #endif
 
 /// `carousel bench --soak --control-load`: a dashboard on the program under test, on its

@@ -3,6 +3,7 @@ import CarouselSDL
 import CarouselCore
 import CarouselMedia
 import Foundation
+import CarouselClock
 
 /// Times decode-and-fit on a sample of the sources, grouped by format and size, with and
 /// without DCT scaling (which only JPEG has), one decode at a time: in this process and

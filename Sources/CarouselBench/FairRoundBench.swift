@@ -4,6 +4,7 @@ import Foundation
 import CarouselSDL
 import CLinux
 import Glibc
+import CarouselClock
 
 /// `--order fair`'s kept round at a large library's size (issue 60): how long a first round
 /// of 50,000 pictures takes to draw, how much memory the round holds once read back, how

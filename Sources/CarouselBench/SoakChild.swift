@@ -5,6 +5,8 @@ import CLinux
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
+import CarouselCore
 #endif
 
 /// The program under test in `carousel bench --soak`: this same binary running `carousel

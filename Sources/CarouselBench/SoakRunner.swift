@@ -4,6 +4,7 @@ import CarouselCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
 #endif
 
 /// Runs `carousel bench --soak`: starts the program under test on a temporary copy of the

@@ -2,6 +2,7 @@ import CarouselMedia
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import CarouselClock
 #endif
 
 /// What turning a phone's HDR frame into the screen's costs (`VideoToneMapper`, as the video
@@ -32,7 +33,7 @@ enum ToneMapBench {
             for i in 0..<(cw * ch) { u[i] = UInt16(256 + (i * 5) % 512); v[i] = UInt16(256 + (i * 11) % 512) }
             var oy = [UInt8](repeating: 0, count: width * height), ou = [UInt8](repeating: 0, count: cw * ch), ov = ou
             var frames = 0
-            let cpu0 = cpuSeconds(), start = Date()
+            let cpu0 = cpuSeconds(), start = SystemClock.monotonic
             repeat {
                 y.withUnsafeBufferPointer { yb in u.withUnsafeBufferPointer { ub in v.withUnsafeBufferPointer { vb in
                     oy.withUnsafeMutableBufferPointer { oyb in ou.withUnsafeMutableBufferPointer { oub in ov.withUnsafeMutableBufferPointer { ovb in
@@ -43,17 +44,13 @@ enum ToneMapBench {
                     } } }
                 } } }
                 frames += 1
-            } while Date().timeIntervalSince(start) < seconds
-            let wall = Date().timeIntervalSince(start), cpu = cpuSeconds() - cpu0
+            } while SystemClock.monotonic - start < seconds
+            let wall = SystemClock.monotonic - start, cpu = cpuSeconds() - cpu0
             return Row(size: "\(width)x\(height)", frameMs: wall * 1000 / Double(frames), cpuMs: cpu * 1000 / Double(frames),
                        percentAt30: cpu / Double(frames) * 30 * 100)
         }
     }
 
     /// The process's CPU time so far (user and system, every thread).
-    private static func cpuSeconds() -> Double {
-        var usage = rusage()
-        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
-    }
+    private static func cpuSeconds() -> Double { SystemClock.processCPU }
 }

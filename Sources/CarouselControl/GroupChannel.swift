@@ -1,6 +1,7 @@
 import CarouselCore
 import Foundation
 import NIOConcurrencyHelpers
+import CarouselClock
 
 /// `--group`'s messages on the MQTT connection of the screen (`MQTTLink`): each screen keeps
 /// its last command and its epoch retained on topics of its own,

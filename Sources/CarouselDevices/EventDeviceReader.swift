@@ -2,6 +2,7 @@ import CLinux
 import Foundation
 import Glibc
 import Synchronization
+import CarouselClock
 
 /// Reads the input devices themselves on KMS/DRM, on a thread of its own, and hands what
 /// they did to the run loop (`take`), waking it through `wake` (an eventfd).
@@ -179,7 +180,7 @@ public final class EventDeviceReader: @unchecked Sendable {
                 // Events were dropped: what is queued after the drop is thrown away and the
                 // device's state read instead (as libevdev does).
                 if device.decoder.needsSync, let state = Self.resynced(device.fd, device.decoder.capabilities) {
-                    inputs += device.decoder.sync(state, time: kc_monotonic_seconds())
+                    inputs += device.decoder.sync(state, time: SystemClock.monotonic)
                     synced = true
                     break
                 }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import CarouselClock
 
 /// Watches folders with inotify and calls `onChange` once a burst of changes has quietened
 /// (`debounce` seconds without a new one, or `maxDelay` into a long copy), from its own
@@ -66,7 +67,7 @@ public final class FolderWatcher: @unchecked Sendable {
             let mounted = fds[2].revents & Int16(POLLPRI) != 0
             if fds[0].revents & Int16(POLLIN) != 0 || mounted {
                 while read(inotify, &buffer, buffer.count) > 0 {}
-                let now = ProcessInfo.processInfo.systemUptime
+                let now = SystemClock.monotonic
                 if firstPending == nil { firstPending = now }
                 // A long copy keeps writing: report it every maxDelay anyway.
                 if let first = firstPending, now - first >= maxDelay {

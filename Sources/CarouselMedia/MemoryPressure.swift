@@ -1,5 +1,6 @@
 import CLinux
 import Foundation
+import CarouselClock
 
 /// How tight memory is, as the kernel's pressure stall information tells: `high` while
 /// tasks have been stalling on memory (reclaim, swap-in) a noticeable share of the time.
@@ -63,7 +64,7 @@ public final class MemoryPressureWatcher: @unchecked Sendable {
             var calmSince: Double?
             while !isStopped {
                 Thread.sleep(forTimeInterval: tuning.checkEvery)
-                let now = MonotonicClock.now
+                let now = SystemClock.monotonic
                 if let stall = source.recentStall(), stall < tuning.calmBelow {
                     let since = calmSince ?? now
                     calmSince = since

@@ -1,4 +1,5 @@
 import Foundation
+import CarouselClock
 
 /// `--taken FROM..TO` and `--on-this-day`: which pictures of folders and manifests stay in
 /// the show by when they were taken (`PhotoDate`). A picture whose file says no date stays
@@ -13,7 +14,7 @@ public struct TakenFilter: Sendable, Equatable {
 
         /// The local day now.
         public static func today() -> Day {
-            var seconds = time(nil), parts = tm()
+            var seconds = time_t(SystemClock.wall.rounded(.down)), parts = tm()
             localtime_r(&seconds, &parts)
             return Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
         }

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselSDL
+import CarouselClock
 
 /// One texture per slot of the engine's pool, created for the pool's size and reused as
 /// slots are recycled; re-created only when the slot size changes.

@@ -2,6 +2,8 @@ import CarouselDevices
 import CSDL2
 import Glibc
 import CLinux
+import CarouselClock
+import CarouselCore
 
 /// An event of the platform layer, opaque outside this module so that only it touches C
 /// types: SDL's, or an input device's as `EventDeviceReader` read it (KMS/DRM).
@@ -137,7 +139,7 @@ public enum EventQueue {
         // put aside between them (more than 50 µs apart).
         var best = (gap: Double.infinity, offset: 0.0)
         for _ in 0..<3 where best.gap > 0.00005 {
-            let before = kc_monotonic_seconds(), r = kc_monotonic_raw_seconds(), after = kc_monotonic_seconds()
+            let before = SystemClock.monotonic, r = SystemClock.monotonicRaw, after = SystemClock.monotonic
             if after - before < best.gap { best = (after - before, (before + after) / 2 - r) }
         }
         return LoopClock.fromMonotonic(raw + best.offset)
@@ -156,10 +158,10 @@ public enum EventQueue {
     /// of the new; it counts only when the two are at most 100 µs apart: a thread put aside
     /// between them (a busy machine) had set every SDL time of the run that far off.
     private static func findSDLStart() -> Double {
-        var lastRead = kc_monotonic_raw_seconds()
+        var lastRead = SystemClock.monotonicRaw
         var last = SDL_GetTicks64()
         while true {
-            let before = kc_monotonic_raw_seconds(), ticks = SDL_GetTicks64(), after = kc_monotonic_raw_seconds()
+            let before = SystemClock.monotonicRaw, ticks = SDL_GetTicks64(), after = SystemClock.monotonicRaw
             if ticks != last, after - lastRead < 0.0001 { return (lastRead + after) / 2 - Double(ticks) / 1000 }
             last = ticks
             lastRead = before

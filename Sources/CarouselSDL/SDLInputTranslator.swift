@@ -1,6 +1,7 @@
 import CSDL2
 import CarouselCore
 import CarouselDevices
+import CarouselClock
 
 /// Turns SDL events into `WindowInput`, counting each gesture once:
 /// - mouse events SDL synthesises from touches (`which == SDL_TOUCH_MOUSEID`) and touch

@@ -1,4 +1,4 @@
-@testable import CarouselControl
+import CarouselClock
 import Testing
 
 /// `CAROUSEL_WALL_CLOCK`'s file (issue 62's wrong clocks, tried without touching the host's

@@ -4,6 +4,7 @@ import Testing
 @testable import CarouselCore
 @testable import CarouselDevices
 @testable import CarouselSDL
+import CarouselClock
 
 /// What the devices' reader (CarouselDevices) hands over, as the window's input: in the
 /// engine's pixels, on the loop's one clock.

@@ -2,6 +2,7 @@ import Foundation
 import CarouselControl
 import CarouselCore
 import CarouselSDL
+import CarouselClock
 
 /// The interactive run loop: wait → now → inputs → advance → parts → draw → publish, and
 /// nothing else. Event-driven: while nothing moves it blocks in the event wait and draws

@@ -1,3 +1,4 @@
+import CarouselCore
 import CarouselSDL
 
 /// Where the run loop's events come from, each as what it means in the window: SDL's queue

@@ -1,6 +1,7 @@
 import CarouselCore
 import CLinux
 import Glibc
+import CarouselClock
 
 /// A video helper's side of playing one clip: frames decoded by GStreamer are written, as
 /// decoded (I420 or NV12, each plane's rows 32-byte aligned), into a ring of memfds the main
@@ -116,12 +117,12 @@ enum ClipStreamer {
                 // ahead (what decoding the frames before costs is spared); and if that one is
                 // decoded, this one is left out (its tone mapping and copy spared), as the
                 // screen would pass it.
-                while dropping.isBehind(loopStart + time, lasting: frame.duration, anchor: ring.anchor, now: MonotonicClock.now) {
-                    if let anchor = ring.anchor { clip.late(frame, by: MonotonicClock.now - (anchor + loopStart + time)) }
+                while dropping.isBehind(loopStart + time, lasting: frame.duration, anchor: ring.anchor, now: SystemClock.monotonic) {
+                    if let anchor = ring.anchor { clip.late(frame, by: SystemClock.monotonic - (anchor + loopStart + time)) }
                     guard let following = clip.poll() else { break }
                     guard case .frame(let next) = following else { ahead = following; break }
                     let nextTime = stamps.time(of: next.time, lasting: next.duration)
-                    guard dropping.drop(loopStart + time, next: loopStart + nextTime, anchor: ring.anchor, now: MonotonicClock.now) else {
+                    guard dropping.drop(loopStart + time, next: loopStart + nextTime, anchor: ring.anchor, now: SystemClock.monotonic) else {
                         ahead = following
                         aheadFrameTime = nextTime
                         break
@@ -262,7 +263,7 @@ enum ClipStreamer {
                     anchor = nil
                 case .message(.late(let micros, let late), let fd):
                     if let fd { close(fd) }
-                    if seek == nil { anchor = MonotonicClock.now - Double(late) / 1e6 - Double(micros) / 1e6 }
+                    if seek == nil { anchor = SystemClock.monotonic - Double(late) / 1e6 - Double(micros) / 1e6 }
                 case .message(_, let fd):
                     if let fd { close(fd) }
                 case .closed, .malformed:

@@ -1,6 +1,7 @@
 import CarouselCore
 import CLinux
 import Glibc
+import CarouselClock
 
 /// The decoder helper process (`carousel decode-helper`): the only place a format decoder
 /// runs. It sandboxes itself, says it is ready, then answers one request at a time on
@@ -31,12 +32,12 @@ public enum DecoderHelper {
         var trimmed = true
         var wholes = WholePictureCache()
         while true {
-            let deadlines = [trimmed ? nil : MonotonicClock.now + idleTrim, wholes.expiry].compactMap { $0 }
+            let deadlines = [trimmed ? nil : SystemClock.monotonic + idleTrim, wholes.expiry].compactMap { $0 }
             let received = socket.receive(until: deadlines.min())
             switch received {
             case .timedOut:
                 // Idle: the memory freed goes back, and a whole picture no zoom asked of lately.
-                if wholes.expire(now: MonotonicClock.now) || !trimmed { _ = malloc_trim(0) }
+                if wholes.expire(now: SystemClock.monotonic) || !trimmed { _ = malloc_trim(0) }
                 trimmed = true
                 continue
             case .closed:
@@ -102,7 +103,7 @@ public enum DecoderHelper {
                     // the helper's memory limit any whole decode a format needs for it,
                     // which is kept for the next part the zoom asks of the same file.
                     let key = WholePictureCache.Key(file: file)
-                    if let key, let whole = wholes.picture(for: key, now: MonotonicClock.now) {
+                    if let key, let whole = wholes.picture(for: key, now: SystemClock.monotonic) {
                         return .image(FittingDecoder.cut(part, of: whole, fittingIn: box))
                     }
                     wholes.clear()
@@ -110,7 +111,7 @@ public enum DecoderHelper {
                     guard let whole = try decoder.wholeForParts(bytes, name: job.name) else {
                         return .image(try decoder.decode(bytes, name: job.name, part: part, fittingIn: box))
                     }
-                    if let key { wholes.keep(whole, for: key, now: MonotonicClock.now) }
+                    if let key { wholes.keep(whole, for: key, now: SystemClock.monotonic) }
                     return .image(FittingDecoder.cut(part, of: whole, fittingIn: box))
                 }
                 wholes.clear()

@@ -1,6 +1,7 @@
 import CarouselCore
 import CLinux
 import Glibc
+import CarouselClock
 
 /// One decoder helper as the main process sees it: a child process and the socket to it.
 /// Used by one thread at a time. Ended by `terminate` (or by the main process ending:
@@ -75,14 +76,14 @@ final class HelperProcess: @unchecked Sendable {
         case .failure(let error): throw HelperFault("cannot start the decoder \(executable) (\(error))")
         }
         let helper = HelperProcess(pid: pid, socket: ours)
-        let deadline = MonotonicClock.now + startTimeout
+        let deadline = SystemClock.monotonic + startTimeout
         var received = MessageSocket.Received.timedOut
-        while MonotonicClock.now < deadline {
+        while SystemClock.monotonic < deadline {
             if abandoned() {
                 helper.terminate()
                 throw HelperFault("the decoder was no longer wanted before it started", transient: true)
             }
-            received = ours.receive(until: min(deadline, MonotonicClock.now + 0.1))
+            received = ours.receive(until: min(deadline, SystemClock.monotonic + 0.1))
             if case .timedOut = received { continue }
             break
         }
@@ -113,7 +114,7 @@ final class HelperProcess: @unchecked Sendable {
     }
 
     /// Has the helper decode the open file `file` (not closed here) to fit `job`'s box,
-    /// waiting until `deadline` (a `MonotonicClock` reading).
+    /// waiting until `deadline` (a `SystemClock.monotonic` reading).
     func decode(_ job: HelperMessage.DecodeJob, file: Int32, deadline: Double) -> Outcome {
         guard socket.send(.decode(job), attaching: file) else { return .lost(reap()) }
         return answer(until: deadline) { message, fd in

@@ -1,5 +1,6 @@
 import CarouselCore
 import Foundation
+import CarouselClock
 
 /// Decoding in helper processes (`carousel decode-helper`), so that no format decoder ever
 /// runs in the main process: a file that crashes or hangs a decoder costs one helper, which
@@ -211,13 +212,13 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
                                           maxPixels: settings.maxPixels, dctScaling: settings.dctScaling, part: millionths,
                                           backdrop: backdrop, partial: settings.showsPartial)
-        let started = MonotonicClock.now
+        let started = SystemClock.monotonic
         switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):
             // It may now hold the whole picture the next part is cut from.
             if part != nil { lock.withLock { partHelper = helper.pid } }
             checkIn(helper)
-            let took = MonotonicClock.now - started
+            let took = SystemClock.monotonic - started
             MediaCounters.count { $0.decodes += 1; $0.decodeSeconds += took }
             return image
         case .failed(let reason):
@@ -247,7 +248,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         if inClipHelper { return clips?.probeOpen(path, inClipHelper: false) ?? "no helper" }
         guard let helper = checkOut() else { return "no helper" }
         defer { checkIn(helper) }
-        switch helper.probeOpen(path, deadline: MonotonicClock.now + settings.timeout) {
+        switch helper.probeOpen(path, deadline: SystemClock.monotonic + settings.timeout) {
         case .failed(let answer): return answer
         default: return "no answer"
         }

@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import CarouselClock
 
 /// One end of a connected SOCK_SEQPACKET socket pair carrying `HelperMessage`s and the
 /// descriptors beside them. Owns its descriptor.
@@ -55,14 +56,14 @@ final class MessageSocket: @unchecked Sendable {
         return poll(&poller, 1, 0) > 0
     }
 
-    /// Waits for the next message until `deadline` (a `MonotonicClock` reading), or for
+    /// Waits for the next message until `deadline` (a `SystemClock.monotonic` reading), or for
     /// ever when nil. A descriptor that arrives is the caller's to close.
     func receive(until deadline: Double? = nil) -> Received {
         while true {
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let timeout: Int32
             if let deadline {
-                let left = deadline - MonotonicClock.now
+                let left = deadline - SystemClock.monotonic
                 if left <= 0 { return .timedOut }
                 timeout = Int32(min((left * 1000).rounded(.up), 60_000))
             } else {
@@ -86,14 +87,5 @@ final class MessageSocket: @unchecked Sendable {
             }
             return .message(message, descriptor: passed >= 0 ? passed : nil)
         }
-    }
-}
-
-/// Seconds on CLOCK_MONOTONIC: deadlines that a change of the wall clock cannot move.
-enum MonotonicClock {
-    static var now: Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 }

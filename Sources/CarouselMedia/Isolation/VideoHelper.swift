@@ -2,6 +2,7 @@ import CarouselCore
 import CDeviceBroker
 import CLinux
 import Glibc
+import CarouselClock
 
 /// The video helper process (`carousel video-helper`): where clips are decoded, by
 /// GStreamer. It starts GStreamer and loads the plugins a clip may need, then sandboxes
@@ -53,7 +54,7 @@ public enum VideoHelper {
         guard socket.send(.ready(sandboxed: unsandboxed == nil, note: unsandboxed ?? "")) else { exit(0) }
         var trimmed = true
         while true {
-            let received = socket.receive(until: trimmed ? nil : MonotonicClock.now + DecoderHelper.idleTrim)
+            let received = socket.receive(until: trimmed ? nil : SystemClock.monotonic + DecoderHelper.idleTrim)
             if case .timedOut = received {
                 // Idle: what the last clip's decoder freed goes back to the system (a poster
                 // pool's helper held 86 MB of it at 1080p).

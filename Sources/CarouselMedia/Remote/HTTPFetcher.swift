@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Glibc
+import CarouselClock
 
 /// One HTTP(S) download into a file, with every limit a kiosk needs from a server it does
 /// not control: a connect timeout, an idle timeout (no byte for that long ends it), a total
@@ -176,7 +177,7 @@ public enum HTTPFetcher {
         let idleTimeout: Double
         /// Bytes received at the last progress check, and when they last grew.
         private var lastReceived: Int64 = 0
-        private var lastGrowth = MonotonicClock.now
+        private var lastGrowth = SystemClock.monotonic
         private(set) var idle = false
 
         init(fd: Int32, limit: Int64, idleTimeout: Double) {
@@ -187,7 +188,7 @@ public enum HTTPFetcher {
 
         /// Whether to go on: false once nothing has arrived for `idleTimeout`.
         func progress(_ received: Int64) -> Bool {
-            let now = MonotonicClock.now
+            let now = SystemClock.monotonic
             if received != lastReceived {
                 (lastReceived, lastGrowth) = (received, now)
             } else if now - lastGrowth > idleTimeout {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import CarouselClock
 
 /// The downloaded manifests and pictures, kept on disk so that a kiosk restarted without
 /// its server shows what it showed before. One file per URL (named by the MD5 of the URL)
@@ -48,7 +49,7 @@ public final class RemoteCache: @unchecked Sendable {
     /// made or written is said once through `warn`, and a temporary folder of this process
     /// is used instead: downloads still work, they only do not outlive the run.
     public init(folder: String, limitBytes: Int64, warn: @escaping @Sendable (String) -> Void,
-                now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
+                now: @escaping @Sendable () -> Double = { SystemClock.wall }) {
         self.limitBytes = limitBytes
         self.warn = warn
         self.now = now

@@ -1,6 +1,7 @@
 import CarouselCore
 import Foundation
 import TOMLReader
+import CarouselClock
 
 /// The pictures of the web sources (manifest URLs and picture URLs), kept in a
 /// `RemoteCache` so that the show goes on without the network.
@@ -98,7 +99,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         self.warn = warn
         self.changed = changed
         self.event = event
-        self.quietUntil = Date().addingTimeInterval(settings.quietStart)
+        self.quietUntil = SystemClock.deadline(after: settings.quietStart)
         self.cache = RemoteCache(folder: settings.cacheFolder, limitBytes: settings.cacheLimitBytes, warn: warn)
         cache.pinned = { [weak self] in self?.pinnedURLs() ?? [] }
         Thread { [self] in pollLoop() }.start()
@@ -153,7 +154,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     ///   cached show starts showing it at once).
     public func waitUntilPolled(_ given: [String], within timeout: Double, onlyUncached: Bool = false) {
         let urls = given.filter { items(of: $0) == nil || !onlyUncached }
-        let end = Date().addingTimeInterval(timeout)
+        let end = SystemClock.deadline(after: timeout)
         lock.lock()
         defer { lock.unlock() }
         while !urls.allSatisfy(sources.polled.contains) && !stopped {
@@ -169,7 +170,7 @@ public final class RemoteLibrary: @unchecked Sendable {
     /// why (an HTTP status, a timeout, too large…) with the URL.
     public func file(for url: String, within deadline: Double = 60) throws(ImageError) -> String {
         if let path = cache.verifiedFile(for: url) { noteDecoded(url); return path }
-        let end = Date().addingTimeInterval(deadline)
+        let end = SystemClock.deadline(after: deadline)
         lock.lock()
         // Tried since the server last answered a poll, and failed: the same answer until the
         // next poll (which tries it again), not another request for each decoder that asks.
@@ -213,7 +214,7 @@ public final class RemoteLibrary: @unchecked Sendable {
             lock.lock()
             var due: String?
             while !stopped {
-                let now = Date().timeIntervalSince1970
+                let now = SystemClock.wall
                 due = sources.due(at: now)
                 if due != nil { break }
                 _ = lock.wait(until: Date(timeIntervalSince1970: sources.nextPoll(after: now)))
@@ -233,7 +234,7 @@ public final class RemoteLibrary: @unchecked Sendable {
             // A picture given as a source: checked with the server at each refresh.
             lock.withLock {
                 downloads.recheck(url)
-                sources.checkedPicture(url, next: Date().timeIntervalSince1970 + settings.refresh)
+                sources.checkedPicture(url, next: SystemClock.wall + settings.refresh)
                 lock.broadcast()
             }
             return
@@ -283,7 +284,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
         do throws(ImmichSource.ListingError) {
             var versions: [String: String] = [:]
-            let items = try immich.list(fetch: fetch, today: Date(), note: { noteOnce($0) }, version: { versions[$0] = $1 })
+            let items = try immich.list(fetch: fetch, today: SystemClock.date, note: { noteOnce($0) }, version: { versions[$0] = $1 })
             keep(items, of: url, named: "Immich \(immich.server)")
             let current = lock.withLock { () -> Set<String> in
                 defer { listedVersions = versions }
@@ -380,7 +381,7 @@ public final class RemoteLibrary: @unchecked Sendable {
                 }
             }
             defer { lock.broadcast() }
-            return sources.settle(url, state: state, items: items, retry: retry, now: Date().timeIntervalSince1970,
+            return sources.settle(url, state: state, items: items, retry: retry, now: SystemClock.wall,
                                   refresh: settings.refresh, firstRetry: settings.firstRetry)
         }
         if outcome.changedState { event("source_status", [("url", url), ("state", state.rawValue)]) }
@@ -397,7 +398,7 @@ public final class RemoteLibrary: @unchecked Sendable {
                 // Pictures are checked in the background only while their server answers
                 // (a failed one is tried again after the next poll that reaches it); in the
                 // quiet start only those not cached at all.
-                let quiet = Date() < quietUntil
+                let quiet = SystemClock.date < quietUntil
                 next = downloads.take(background: sources.onlineItems) { quiet && cache.entry(for: $0) != nil }
                 if next != nil { break }
                 if quiet { _ = lock.wait(until: quietUntil) } else { lock.wait() }

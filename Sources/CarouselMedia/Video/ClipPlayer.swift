@@ -1,6 +1,7 @@
 import CarouselCore
 import CLinux
 import Foundation
+import CarouselClock
 
 /// One clip playing in a video helper of its own, as the main process sees it: the helper
 /// decodes into a ring of shared buffers mapped here once, a thread receives its messages
@@ -171,7 +172,7 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Waits until a frame, the end or a failure arrives, or `timeout` seconds pass:
     /// `carousel render` shows the frame due at its script's time, whatever the decoder's speed.
     public func waitForNews(timeout: Double) {
-        let end = Date().addingTimeInterval(timeout)
+        let end = SystemClock.deadline(after: timeout)
         lock.withLock {
             while waiting.isEmpty && stateValue == .playing || stateValue == .opening {
                 if !lock.wait(until: end) { return }
@@ -182,7 +183,7 @@ public final class ClipPlayer: @unchecked Sendable {
     /// Waits until a seek lands after the `count`th, the clip ends or fails, or `timeout`
     /// seconds pass (`carousel render`: the frames after a seek are those it shows).
     public func waitForSeek(after count: Int, timeout: Double) {
-        let end = Date().addingTimeInterval(timeout)
+        let end = SystemClock.deadline(after: timeout)
         lock.withLock {
             while seekedValue.count <= count, stateValue == .playing || stateValue == .opening {
                 if !lock.wait(until: end) { return }
@@ -279,7 +280,7 @@ public final class ClipPlayer: @unchecked Sendable {
             // A helper with a buffer free must send a frame within `silence` (its first within
             // `openingSilence`); one whose every buffer is held here waits for us.
             let silence = opening ? openingSilence : Self.silence
-            let received = helper.receive(until: busy ? MonotonicClock.now + silence : nil)
+            let received = helper.receive(until: busy ? SystemClock.monotonic + silence : nil)
             if lock.withLock({ stopped }) { if case .message(_, let fd?) = received { close(fd) }; return }
             switch received {
             case .message(let message, let fd):

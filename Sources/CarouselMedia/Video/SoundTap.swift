@@ -1,6 +1,7 @@
 import CarouselCore
 import CGStreamer
 import Foundation
+import CarouselClock
 
 /// A clip's sound as a video helper's GStreamer pipeline decodes it: each sample reaching
 /// the sound's appsink (already 48 kHz 16-bit stereo, `SoundTimeline`'s format) is handed
@@ -28,7 +29,7 @@ final class SoundTap: @unchecked Sendable {
     private var videoEndedValue = false
     private var attachedValue = false
     /// When sound last came (or the video ended): what waiting for its end counts from.
-    private var progressValue = Date()
+    private var progressValue = SystemClock.date
 
     init(deliver: @escaping (_ time: Double, _ bytes: UnsafeRawBufferPointer, _ epoch: Int) -> Void) {
         self.deliver = deliver
@@ -60,7 +61,7 @@ final class SoundTap: @unchecked Sendable {
     }
 
     func videoEnded(_ ended: Bool) {
-        condition.withLock { videoEndedValue = ended; progressValue = Date(); condition.broadcast() }
+        condition.withLock { videoEndedValue = ended; progressValue = SystemClock.date; condition.broadcast() }
     }
 
     /// Waits until the sound has reached its end, or until no sound has come for `timeout`
@@ -71,7 +72,7 @@ final class SoundTap: @unchecked Sendable {
         condition.withLock {
             while attachedValue && !endedValue && !closing {
                 let end = progressValue.addingTimeInterval(timeout)
-                if !condition.wait(until: end) && Date() >= progressValue.addingTimeInterval(timeout) { return }
+                if !condition.wait(until: end) && SystemClock.date >= progressValue.addingTimeInterval(timeout) { return }
             }
         }
     }
@@ -99,12 +100,12 @@ final class SoundTap: @unchecked Sendable {
         let stamped = condition.withLock { () -> (time: Double, epoch: Int)? in
             let time = loopStartValue + position - originValue
             while !flushing && !closing && !videoEndedValue && time > videoSentValue + Self.lead {
-                _ = condition.wait(until: Date().addingTimeInterval(0.05))
+                _ = condition.wait(until: SystemClock.deadline(after: 0.05))
             }
             return flushing || closing ? nil : (time, epochValue)
         }
         guard let stamped else { return }
-        defer { condition.withLock { progressValue = Date(); condition.broadcast() } }
+        defer { condition.withLock { progressValue = SystemClock.date; condition.broadcast() } }
         // In chunks of at most a second, each stamped with its own time.
         var at = 0
         while at < frames {

@@ -51,6 +51,6 @@ public enum WallClock {
 
     /// Seconds since 1970 on this screen's wall clock.
     public static func now() -> Double {
-        Date().timeIntervalSince1970 + (override?.offset ?? 0)
+        SystemClock.wall + (override?.offset ?? 0)
     }
 }
