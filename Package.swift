@@ -75,10 +75,15 @@ let package = Package(
         // debug build (`swift run`, `swift test`) would show placeholders for seconds and
         // keep a core busy long after the strip stopped. Optimise this one target always.
         .target(name: "CarouselMedia",
-                dependencies: ["CarouselCore", "CarouselClock", "TOMLReader", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
+                dependencies: ["CarouselCore", "CarouselClock", "CSDL2", "CSDL2Image", "CTurboJPEG", "CJPEG", "CHeif", "CJXL", "CLCMS",
                                "CSPNG", "CWebP", "CGIF", "CTIFF", "CGStreamer",
-                               "CSeccomp", "CCurl", "CLinux", "CDeviceBroker"],
+                               "CSeccomp", "CLinux", "CDeviceBroker"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        // Where the pictures come from: folders (scanned, watched, settled), manifests, and
+        // the web's sources (pictures, WebDAV, Immich) behind one library that polls,
+        // downloads and caches; the show's orderings and pairings over what they list.
+        .target(name: "CarouselSources",
+                dependencies: ["CarouselMedia", "CarouselCore", "CarouselClock", "TOMLReader", "CCurl", "CLinux"]),
         // The control part: the HTTP API (SwiftNIO), the requests it hands the run loop and the
         // state the loop publishes. Knows no SDL and no images.
         .target(name: "CarouselControl",
@@ -98,13 +103,13 @@ let package = Package(
         .target(name: "CarouselPainting", dependencies: ["CarouselCore", "CarouselClock", "CarouselSDL"]),
         .target(name: "CarouselApp",
                 dependencies: [
-                    "CarouselCore", "CarouselClock", "CarouselDevices", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselControl", "TOMLReader", "CLinux",
+                    "CarouselCore", "CarouselClock", "CarouselDevices", "CarouselSDL", "CarouselPainting", "CarouselMedia", "CarouselSources", "CarouselControl", "TOMLReader", "CLinux",
                     .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 ]),
         // `carousel bench`: speed, memory and soak runs of the program (ships as a command,
         // but nothing of the product depends on it).
         .target(name: "CarouselBench",
-                dependencies: ["CarouselApp", "CarouselPainting", "CarouselSDL", "CarouselMedia", "CarouselCore", "CarouselClock", "CLinux",
+                dependencies: ["CarouselApp", "CarouselPainting", "CarouselSDL", "CarouselMedia", "CarouselSources", "CarouselCore", "CarouselClock", "CLinux",
                                .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // What LeakSanitizer must not report (libraries' lifetime memory): linked into every
         // binary a sanitized run starts (the program, the fuzz targets, the tests), inert otherwise.
@@ -113,7 +118,7 @@ let package = Package(
                                                            .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         // The fuzz targets of every parser of outside bytes: not in what ships. They reach
         // the parsers that are not public through `@testable` imports in a debug build.
-        .target(name: "FuzzTargets", dependencies: ["CarouselApp", "CarouselMedia", "CarouselControl", "CarouselDevices", "CarouselSDL", "CarouselCore"],
+        .target(name: "FuzzTargets", dependencies: ["CarouselApp", "CarouselMedia", "CarouselSources", "CarouselControl", "CarouselDevices", "CarouselSDL", "CarouselCore"],
                 path: "Tests/Fuzz/Targets"),
         // One binary for all of them (Tests/Fuzz/run builds it for libFuzzer).
         .executableTarget(name: "carousel-fuzz", dependencies: ["FuzzTargets", "LeakCheck"], path: "Tests/Fuzz/Entry"),
@@ -122,11 +127,11 @@ let package = Package(
         .testTarget(name: "CarouselCoreTests", dependencies: ["CarouselCore"]),
         .testTarget(name: "TOMLReaderTests", dependencies: ["TOMLReader"]),
         .testTarget(name: "CarouselControlTests", dependencies: ["CarouselControl", "CarouselClock", "TestSupport"]),
-        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "CDeviceBroker", "TestSupport"]),
+        .testTarget(name: "CarouselMediaTests", dependencies: ["CarouselMedia", "CarouselSources", "CarouselBench", "CarouselCore", "CGStreamer", "CWebP", "CLCMS", "CSPNG", "CTurboJPEG", "CDeviceBroker", "TestSupport"]),
         .testTarget(name: "CarouselSDLTests", dependencies: ["CarouselSDL", "CarouselClock", "CarouselDevices", "CarouselPainting", "CarouselCore", "CarouselMedia", "CSDL2", "CLinux"]),
         .testTarget(name: "CarouselDevicesTests", dependencies: ["CarouselDevices", "CarouselCore", "CLinux"]),
         .testTarget(name: "CarouselAppTests",
-                    dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselCore", "TestSupport"],
+                    dependencies: ["CarouselApp", "CarouselBench", "FuzzTargets", "CarouselMedia", "CarouselSources", "CarouselCore", "TestSupport"],
                     exclude: ["Snapshots", "ImageFixtures"]),
     ],
     swiftLanguageModes: [.v6]

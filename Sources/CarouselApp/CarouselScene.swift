@@ -2,6 +2,7 @@ import CarouselCore
 import CarouselMedia
 import CarouselSDL
 import CarouselPainting
+import CarouselSources
 
 /// The carousel view: its engine (the strip's layout and paging physics), the shared image
 /// pipeline behind its slots, and the painter. What both `carousel render` and the

@@ -2,6 +2,7 @@ import CarouselCore
 import CarouselMedia
 import Foundation
 import CarouselClock
+import CarouselSources
 
 /// Keeps the shown images in step with the source folders while the program runs: a
 /// `FolderWatcher` says when something changed, a periodic rescan catches what inotify

@@ -4,6 +4,7 @@ import CarouselPainting
 import CarouselSDL
 import Glibc
 import CarouselClock
+import CarouselSources
 
 /// The clip playing in a view: the centred item of a carousel at rest, when it is a clip,
 /// plays in a video helper of its own (`ClipPlayer`) from its start each time it arrives,

@@ -4,6 +4,7 @@ import ArgumentParser
 import Foundation
 import CarouselControl
 import CarouselMedia
+import CarouselSources
 
 /// `--control` and its token (the HTTP control API) and `--mqtt` (MQTT and Home
 /// Assistant): both off by default, one control part under both.

@@ -1,5 +1,6 @@
 import CarouselCore
 import CarouselMedia
+import CarouselSources
 
 /// Makes the image loading of each view a command shows, all over one pool of decoder
 /// helpers, started when this is made. Made before the folders are scanned and the screen

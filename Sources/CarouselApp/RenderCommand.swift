@@ -4,6 +4,7 @@ import CarouselMedia
 import CarouselSDL
 import Foundation
 import CarouselClock
+import CarouselSources
 
 /// `carousel render`: draws the carousel headless from a gesture script, writing PNG
 /// snapshots and an event log. Needs no display.

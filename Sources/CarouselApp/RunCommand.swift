@@ -8,6 +8,7 @@ import CLinux
 import Foundation
 import TOMLReader
 import CarouselClock
+import CarouselSources
 
 /// `carousel [run]`: the carousel in a window, full screen, or on KMS/DRM without a desktop.
 public struct RunCommand: ParsableCommand {

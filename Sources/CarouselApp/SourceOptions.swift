@@ -2,6 +2,7 @@ import ArgumentParser
 import CarouselCore
 import CarouselMedia
 import Foundation
+import CarouselSources
 
 /// Order of the images when no manifest gives one.
 public enum SourceOrder: String, ExpressibleByArgument, CaseIterable, Sendable {

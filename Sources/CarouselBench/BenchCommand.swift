@@ -5,6 +5,7 @@ import CarouselMedia
 import CarouselSDL
 import Foundation
 import CarouselClock
+import CarouselSources
 
 extension SyntheticPhotos.Spec: ExpressibleByArgument {
     public init?(argument: String) { self.init(parsing: argument) }

@@ -6,6 +6,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 import CarouselClock
+import CarouselSources
 #endif
 
 /// The clips of the measured folder, played as the carousel plays them (`BenchMix(playing:

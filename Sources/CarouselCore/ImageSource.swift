@@ -83,3 +83,12 @@ extension ImageSource {
         return Self.clipExtensions.contains(path[path.index(after: dot)...].lowercased())
     }
 }
+
+extension ImageSource {
+    /// Whether `path` names a picture, a manifest or a WebDAV folder on a web server
+    /// (http, https, dav, davs): fetched by the sources, never opened as a file.
+    public static func isRemote(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || lower.hasPrefix("dav://") || lower.hasPrefix("davs://")
+    }
+}

@@ -2,7 +2,7 @@ import CarouselCore
 import Glibc
 
 extension FileStamp {
-    init(_ info: stat) {
+    public init(_ info: stat) {
         self.init(size: Int64(info.st_size),
                   modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
     }

@@ -25,6 +25,6 @@ public enum MediaCounters {
     /// Helpers restarted so far (a shortcut for the status).
     public static var helperRestarts: Int { now.helperRestarts }
 
-    static func count(_ change: (inout Figures) -> Void) { lock.withLock { change(&figures) } }
+    public static func count(_ change: (inout Figures) -> Void) { lock.withLock { change(&figures) } }
     static func noteHelperRestart() { count { $0.helperRestarts += 1 } }
 }

@@ -47,7 +47,7 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     /// stamp); a web picture without a listed date says none (its file is not read here).
     public static func of(_ source: ImageSource) -> PhotoDate? {
         if let listed = source.taken { return PhotoDate(listed: listed) }
-        return RemoteURL.isRemote(source.path) ? nil : remembered(path: source.path, stamp: source.stamp)
+        return ImageSource.isRemote(source.path) ? nil : remembered(path: source.path, stamp: source.stamp)
     }
 
     /// A date as a listing writes it: `YYYY-MM-DD`, optionally `THH:MM`, `:SS`, a fraction,

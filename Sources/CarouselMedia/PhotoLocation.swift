@@ -31,7 +31,7 @@ public struct PhotoLocation: Sendable, Hashable {
     /// Where a local `source` was taken, read once per stamp; nil for a web picture (its
     /// listing says its place as text) and for a file that says none.
     public static func of(_ source: ImageSource) -> PhotoLocation? {
-        RemoteURL.isRemote(source.path) ? nil : known.value(for: source.path, stamp: source.stamp) { read(path: source.path) }
+        ImageSource.isRemote(source.path) ? nil : known.value(for: source.path, stamp: source.stamp) { read(path: source.path) }
     }
 
     // MARK: - Pure: the bytes in, the location out

@@ -1,3 +1,4 @@
+import CarouselMedia
 import Glibc
 
 /// File-name order as people expect it: digit runs compare as numbers (img2 before

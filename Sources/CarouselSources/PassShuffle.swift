@@ -27,4 +27,5 @@ public enum PassShuffle {
     }
 }
 
+import CarouselMedia
 import CarouselCore

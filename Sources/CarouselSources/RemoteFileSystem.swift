@@ -1,3 +1,4 @@
+import CarouselMedia
 import Glibc
 import CLinux
 

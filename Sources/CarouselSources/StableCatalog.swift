@@ -1,3 +1,4 @@
+import CarouselMedia
 import CarouselCore
 
 /// Decides which scanned files to show, so that a photo still being copied in never shows

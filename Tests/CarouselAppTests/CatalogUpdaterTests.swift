@@ -3,6 +3,7 @@ import CarouselCore
 import CarouselMedia
 import Foundation
 import Testing
+import CarouselSources
 
 /// The catalog watcher on a real temporary folder: inotify wake-ups are real, the times
 /// given to `check` are chosen, so "complete after 2 s unchanged" is exact.

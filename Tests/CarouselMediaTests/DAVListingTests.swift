@@ -1,5 +1,6 @@
 @testable import CarouselMedia
 import Testing
+@testable import CarouselSources
 
 /// WebDAV answers read as the servers write them (Nextcloud's and Apache's prefixes and
 /// property statuses), and hostile ones refused in one line.

@@ -3,6 +3,7 @@ import CarouselCore
 import Foundation
 import TestSupport
 import Testing
+@testable import CarouselSources
 
 /// A WebDAV folder as a source: walked as a local folder is scanned, bounded against a
 /// server that never ends, and, against a real server (Apache httpd with mod_dav on

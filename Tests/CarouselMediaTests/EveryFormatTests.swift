@@ -5,6 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 import CWebP
+import CarouselSources
 
 /// Every picture people really have: phone HEIC, AVIF, JPEG XL, CMYK and odd JPEGs, deep
 /// PNM. Each made by the format's reference encoder and decoded to the right size, shape

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Glibc
 @testable import CarouselMedia
+@testable import CarouselSources
 
 /// Whether this process may mount a file system: root outside a restricted container.
 let canMount: Bool = {

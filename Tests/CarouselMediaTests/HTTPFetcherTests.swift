@@ -2,6 +2,7 @@ import CarouselMedia
 import Foundation
 import TestSupport
 import Testing
+import CarouselSources
 
 /// Downloads against a real server on 127.0.0.1 that misbehaves on purpose.
 @Suite struct HTTPFetcherTests {

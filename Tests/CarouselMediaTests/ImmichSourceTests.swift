@@ -3,6 +3,7 @@ import CarouselCore
 import Foundation
 import TestSupport
 import Testing
+@testable import CarouselSources
 
 /// A family's Immich library as a source, against a fake Immich server on loopback shaped
 /// as Immich's API: albums through `search/metadata` page after page, people, favourites,

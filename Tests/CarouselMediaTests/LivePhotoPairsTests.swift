@@ -3,6 +3,7 @@ import CarouselCore
 import Foundation
 import Testing
 import TestSupport
+@testable import CarouselSources
 
 /// A Live Photo's still and its `.MOV` in one folder are one item: the still, with the clip
 /// as its motion; a MOV on its own stays a clip.

@@ -3,6 +3,7 @@ import Foundation
 @testable import CarouselMedia
 import Testing
 import TestSupport
+@testable import CarouselSources
 
 /// `--pair-portraits` over a show: shapes from the files' headers or the listing, dates from
 /// the files or the listing, and what stays out of pairs.

@@ -1,6 +1,7 @@
 import CarouselCore
 @testable import CarouselMedia
 import Testing
+@testable import CarouselSources
 
 /// The bookkeeping behind `RemoteLibrary`, as plain values: when each source is polled,
 /// which picture downloads next, which failure was said.

@@ -1,6 +1,7 @@
 import CarouselMedia
 import Foundation
 import Testing
+import CarouselSources
 
 /// The download cache: atomic stores, the bound and its LRU order, damage found on start.
 @Suite struct RemoteCacheTests {

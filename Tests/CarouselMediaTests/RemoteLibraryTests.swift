@@ -2,6 +2,7 @@ import CarouselMedia
 import Foundation
 import TestSupport
 import Testing
+import CarouselSources
 
 /// Pictures from a web server: manifests polled with conditional requests, pictures
 /// downloaded into the cache, failures kept to the picture, the cached show offline.

@@ -1,5 +1,6 @@
 import CarouselMedia
 import Testing
+import CarouselSources
 
 @Suite struct RemoteURLTests {
     @Test func onlyHTTPAndHTTPSAreRemote() {

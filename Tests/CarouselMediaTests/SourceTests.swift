@@ -2,6 +2,7 @@ import CarouselCore
 import CarouselMedia
 import Foundation
 import Testing
+import CarouselSources
 
 @Suite struct NaturalOrderTests {
     @Test func numbersCompareByValueAndCaseIsIgnored() {

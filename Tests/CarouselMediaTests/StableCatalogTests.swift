@@ -1,6 +1,7 @@
 import CarouselCore
 import CarouselMedia
 import Testing
+import CarouselSources
 
 @Suite struct StableCatalogTests {
     func source(_ name: String, size: Int64, at modified: Int64 = 1) -> ImageSource {

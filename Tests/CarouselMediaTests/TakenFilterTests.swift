@@ -3,6 +3,7 @@ import CarouselCore
 import Foundation
 import TestSupport
 import Testing
+@testable import CarouselSources
 
 /// `--taken` and `--on-this-day`: ranges with open ends and whole years or months, today's
 /// date in earlier years (the 29th of February on the 28th), undated files out; in a scan,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CarouselMedia
 import Foundation
+import CarouselSources
 
 /// How pictures from web servers (`http://` and `https://` sources, `davs://` and `dav://` WebDAV folders) are downloaded and kept.
 public struct RemoteOptions: ParsableArguments, Sendable {

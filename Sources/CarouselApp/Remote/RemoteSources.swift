@@ -3,6 +3,7 @@ import CarouselSDL
 import Foundation
 import CarouselClock
 import CarouselCore
+import CarouselSources
 
 /// The download library of this process, made the first time a source is a web URL and
 /// kept for the whole run (a SIGHUP reload with the same cache folder keeps it, its cache

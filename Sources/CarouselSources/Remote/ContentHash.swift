@@ -1,3 +1,4 @@
+import CarouselMedia
 import Glibc
 
 /// A 64-bit digest of a file's bytes, read 1 MB at a time (a 64 MB download is never held

@@ -1,3 +1,4 @@
+import CarouselMedia
 import CarouselCore
 
 /// Which pictures a `RemoteLibrary` downloads next: those a decoder waits for first (most

@@ -1,3 +1,4 @@
+import CarouselMedia
 import CCurl
 import Foundation
 import Glibc

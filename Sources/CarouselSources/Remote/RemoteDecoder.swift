@@ -1,3 +1,4 @@
+import CarouselMedia
 import CarouselCore
 
 /// Decoding where some sources are web URLs: such a picture is decoded from its cached

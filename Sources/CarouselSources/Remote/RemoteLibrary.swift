@@ -1,3 +1,4 @@
+import CarouselMedia
 import CarouselCore
 import Foundation
 import TOMLReader

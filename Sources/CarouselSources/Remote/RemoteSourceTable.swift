@@ -1,3 +1,4 @@
+import CarouselMedia
 import CarouselCore
 
 /// The web sources a `RemoteLibrary` follows, in the order they were first asked for: each

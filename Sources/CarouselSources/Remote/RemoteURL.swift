@@ -1,3 +1,5 @@
+import CarouselMedia
+import CarouselCore
 import Foundation
 
 /// Sources on web servers: which sources are URLs, the placeholders a URL may carry so one
@@ -9,10 +11,7 @@ public enum RemoteURL {
     }
 
     /// Whether `source` names a picture, a manifest or a WebDAV folder on a web server.
-    public static func isRemote(_ source: String) -> Bool {
-        let lower = source.lowercased()
-        return lower.hasPrefix("http://") || lower.hasPrefix("https://") || DAVSource.isDAV(lower)
-    }
+    public static func isRemote(_ source: String) -> Bool { ImageSource.isRemote(source) }
 
     /// `template` with `{hostname}` and `{machine-id}` replaced (escaped for a URL path);
     /// any other `{…}` is a mistake, said with the URL.

@@ -5,9 +5,11 @@ import Foundation
 #if DEBUG
 @testable import CarouselCore
 @testable import CarouselMedia
+@testable import CarouselSources
 #else
 import CarouselCore
 import CarouselMedia
+import CarouselSources
 #endif
 
 /// Every parser here that reads bytes from outside, by name, each taking any bytes at all:
