@@ -55,13 +55,14 @@ public final class ImagePipeline {
         try slots.configure(count: count, width: Int(box.width), height: Int(box.height))
     }
 
-    /// What to decode, most urgent first, fitted into `box`; the rest is dropped.
-    public func plan(_ order: [Int], box: Size) {
+    /// What to decode, most urgent first, fitted into `box`; the rest is dropped. Previews
+    /// for `previewing` (the wall: along a fling's path), else for the items the slots
+    /// show (the first of the order), so they do not take the cores from the decodes ahead.
+    public func plan(_ order: [Int], box: Size, previewing: [Int]? = nil) {
         feed.plan(order, box: box)
-        // Previews only for the items the slots show (the first of the order), so they
-        // do not take the cores from the decodes ahead.
-        let shown = order.prefix(slots.count)
-        previews?.plan(shown.filter { feed.outcome(for: $0) == nil }, box: Self.previewBox)
+        let shown = previewing ?? Array(order.prefix(slots.count))
+        previews?.plan(shown.filter { feed.outcome(for: $0) == nil },
+                       box: Size(width: min(box.width, Self.previewBox.width), height: min(box.height, Self.previewBox.height)))
     }
 
     /// A new list of sources: decoded images and previews follow their files.

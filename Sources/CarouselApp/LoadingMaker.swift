@@ -70,9 +70,14 @@ public final class LoadingMaker {
         // thread was 4 ms of the frame it arrived in.
         let detail = tiles ? nil : DecodeWorkers(decoder: PairDecoder(inner: library.map { RemoteDecoder(inner: helpers, library: $0) } ?? helpers),
                                                  threads: 1, stopsDecoder: false, finish: { $0.turnToBGRA() }, wake: wake)
+        // The carousel's previews: the cache's thumbnail of a picture, blurred while it decodes.
+        // The wall's: the file's own embedded thumbnail while the tile's is made or read (a
+        // millisecond's work, so a fling's tiles are not blank), not where every frame waits
+        // for its images anyway (render).
         let previews = thumbnails == nil ? cache.map {
             DecodeWorkers(decoder: PairDecoder(inner: CachedThumbnailDecoder(inner: helpers, cache: $0), failsWhole: true), threads: 1, stopsDecoder: false, wake: wake)
-        } : nil
+        } : waitsForImages ? nil : DecodeWorkers(decoder: PairDecoder(inner: EmbeddedThumbnailDecoder(helpers: helpers), failsWhole: true),
+                                                 threads: 1, stopsDecoder: false, wake: wake)
         return ImageLoading(
             // Tiles take a few ms each: at rest one per core (a first screen of 25 in half the
             // time), in motion one fewer; one running when motion starts ends soon.

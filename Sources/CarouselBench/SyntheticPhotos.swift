@@ -54,7 +54,11 @@ public enum SyntheticPhotos {
             do {
                 switch spec.format {
                 case .jpeg:
-                    let bytes = Data(TurboJPEGCodec.encode(image, quality: 90))
+                    // As a camera writes it: EXIF with a 160x120 thumbnail before the pixels.
+                    let thumbnail = CameraExif.thumbnail(of: { picture(width: $0, height: $1, seed: UInt64(i + 1)) },
+                                                         aspect: Double(spec.width) / Double(spec.height))
+                    let bytes = Data(CameraExif.inserting(thumbnail: TurboJPEGCodec.encode(thumbnail, quality: 80),
+                                                          into: TurboJPEGCodec.encode(image, quality: 90)))
                     let written = gate.pass { FileManager.default.createFile(atPath: paths[i], contents: bytes) }
                     guard written else { throw ImageError(path: paths[i], reason: "cannot be written") }
                 case .png:

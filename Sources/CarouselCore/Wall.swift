@@ -68,6 +68,24 @@ public struct Wall: ViewEngine {
         return order.filter { seen.insert($0).inserted }
     }
 
+    /// Where the motion under way will stop; nil at rest or under a finger.
+    public var animationTarget: Double? { core.scroller.animation?.target }
+
+    /// The tiles whose small stand-ins (a file's embedded thumbnail) should be read first:
+    /// those on screen (top to bottom), then, in a fling or a scroll, the screen where it will
+    /// stop (seen longest), then the tiles it passes on the way, nearest first; at most
+    /// `limit`. At rest: the screen and `loadOrder`'s reach, as the tiles' own decodes.
+    public func previewOrder(limit: Int) -> [Int] {
+        let h = layout.viewport.height, p = position
+        guard let end = animationTarget, abs(end - p) > h / 2 else { return Array(loadOrder().prefix(limit)) }
+        func byTop(_ items: [Int]) -> [Int] { items.sorted { (layout.frames[$0].minY, $0) < (layout.frames[$1].minY, $1) } }
+        var order = byTop(layout.visibleItems(at: p)) + byTop(layout.visibleItems(at: end))
+        let path = end > p ? byTop(layout.items(from: p + h, to: end)) : byTop(layout.items(from: end + h, to: p)).reversed()
+        order += path
+        var seen = Set<Int>()
+        return Array(order.filter { seen.insert($0).inserted }.prefix(limit))
+    }
+
     /// Whether the wall is placed `screens` screens below the viewport (or every item is):
     /// the sizes of later items are not needed yet.
     public func isPlaced(screensBelow screens: Double) -> Bool {

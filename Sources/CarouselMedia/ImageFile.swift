@@ -58,6 +58,19 @@ public enum ImageFile {
         return bytes
     }
 
+    /// At most the first `count` bytes of the open file `fd`, from its start.
+    public static func readHead(_ fd: Int32, count: Int, name: String) throws(ImageError) -> [UInt8] {
+        let size = min(count, try size(of: fd, name: name))
+        var bytes = [UInt8](repeating: 0, count: size), done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, size - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            done += n
+        }
+        return Array(bytes.prefix(done))
+    }
+
     private static func size(of fd: Int32, name: String) throws(ImageError) -> Int {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ImageError(path: name, reason: "cannot be examined") }

@@ -16,6 +16,8 @@ public enum MediaCounters {
         /// Thumbnail look-ups of the wall that found one, and those that did not.
         public var thumbnailHits = 0
         public var thumbnailMisses = 0
+        /// Embedded thumbnails (a file's own small picture) decoded for the wall's tiles.
+        public var embeddedThumbnails = 0
     }
 
     private static let lock = NSLock()

@@ -158,6 +158,27 @@ import Testing
         #expect(order.allSatisfy { m.layout.frames[$0].maxY > m.position - 1080 && m.layout.frames[$0].minY < m.position + 3 * 1080 })
     }
 
+    /// A fling's stand-ins (the files' embedded thumbnails) are read for the screen now,
+    /// then the screen it will stop on, then the tiles it passes, nearest first; at rest, as
+    /// the tiles' own decodes. Never more than asked for.
+    @Test func aFlingsStandInsGoFromTheScreenToWhereItStopsThenAlongTheWay() {
+        var m = wall()
+        drag(&m, up: 1500, seconds: 0.1)  // a fling of about 15,000 px/s
+        #expect(m.isAnimating)
+        let end = try! #require(m.animationTarget)
+        #expect(end > m.position + 3 * 1080, "it will stop screens away")
+        let order = m.previewOrder(limit: 1000)
+        let now = m.layout.visibleItems(at: m.position), there = m.layout.visibleItems(at: end)
+        #expect(Set(order.prefix(now.count)) == Set(now), "the screen now first")
+        #expect(Set(order.dropFirst(now.count).prefix(Set(there).subtracting(now).count)) == Set(there).subtracting(now), "then where it stops")
+        let path = Array(order.dropFirst(Set(now).union(there).count))
+        #expect(!path.isEmpty && path.allSatisfy { m.layout.frames[$0].maxY > m.position + 1080 - 1 && m.layout.frames[$0].minY < end + 1 })
+        #expect(zip(path, path.dropFirst()).allSatisfy { m.layout.frames[$0.0].minY <= m.layout.frames[$0.1].minY }, "nearest first")
+        #expect(m.previewOrder(limit: 12).count == 12)
+        m.advance(to: 30)
+        #expect(!m.isAnimating && m.previewOrder(limit: 1000) == m.loadOrder(), "at rest: the tiles' own order")
+    }
+
     @Test func aNewListKeepsTheWallAndTheTopTileWhereTheyWere() {
         var m = wall(100)
         m.handle(.step(.by(10), time: 0))

@@ -101,6 +101,9 @@ enum HelperMessage: Equatable, Sendable {
         var backdrop = false
         /// A file that ends early shows what arrived (`--broken show`).
         var partial = false
+        /// Only the small picture the file carries inside it (EXIF's IFD1 thumbnail): a
+        /// wall's tile while its own thumbnail is made. A file without one fails.
+        var embedded = false
 
         /// The part as fractions of the picture.
         var partRect: Rect? {
@@ -135,7 +138,7 @@ enum HelperMessage: Equatable, Sendable {
             out.u32(job.boxWidth); out.u32(job.boxHeight); out.u64(job.maxPixels)
             out.u8(job.dctScaling ? 1 : 0); out.text(job.name)
             if let p = job.part, p.count == 4 { out.u8(1); p.forEach { out.u32($0) } } else { out.u8(0) }
-            out.u8(job.backdrop ? 1 : 0); out.u8(job.partial ? 1 : 0)
+            out.u8(job.backdrop ? 1 : 0); out.u8(job.partial ? 1 : 0); out.u8(job.embedded ? 1 : 0)
         case .probeOpen(let path):
             out.u8(Tag.probeOpen.rawValue); out.text(path)
         case .image(let width, let height, let isOpaque, let note, let fullWidth, let fullHeight, let backdrop, let motion, let length):
@@ -194,9 +197,9 @@ enum HelperMessage: Equatable, Sendable {
                       x <= 1_000_000, y <= 1_000_000, pw >= 1, ph >= 1, pw <= 1_000_000, ph <= 1_000_000 else { return nil }
                 part = [x, y, pw, ph]
             }
-            guard let backdrop = r.flag(), let partial = r.flag() else { return nil }
+            guard let backdrop = r.flag(), let partial = r.flag(), let embedded = r.flag() else { return nil }
             self = .decode(DecodeJob(name: name, boxWidth: w, boxHeight: h, maxPixels: max, dctScaling: dct, part: part,
-                                     backdrop: backdrop, partial: partial))
+                                     backdrop: backdrop, partial: partial, embedded: embedded))
         case .probeOpen:
             guard let path = r.text() else { return nil }
             self = .probeOpen(path: path)

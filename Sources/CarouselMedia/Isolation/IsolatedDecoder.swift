@@ -187,7 +187,13 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         try decode(source, part: part as Rect?, box: box, backdrop: false)
     }
 
-    private func decode(_ source: ImageSource, part: Rect?, box: Size, backdrop: Bool) throws(ImageError) -> PixelImage {
+    /// The small picture the file carries inside it (EXIF's IFD1 thumbnail), upright and
+    /// fitted to `box`, read and decoded in a helper; a file without one (or a clip) fails.
+    public func decodeEmbeddedThumbnail(_ source: ImageSource, fittingIn box: Size) throws(ImageError) -> PixelImage {
+        try decode(source, part: nil, box: box, backdrop: false, embedded: true)
+    }
+
+    private func decode(_ source: ImageSource, part: Rect?, box: Size, backdrop: Bool, embedded: Bool = false) throws(ImageError) -> PixelImage {
         let path = source.path
         if let reason = lock.withLock({ killers[source.file] }) {
             throw ImageError(path: path, reason: reason + "; not tried again until a restart")
@@ -198,6 +204,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             var head = [UInt8](repeating: 0, count: ClipContainer.sniffBytes)
             let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
             if ClipContainer.isClip(Array(head.prefix(max(0, n)))), let clips {
+                if embedded { throw ImageError(path: path, reason: "is a clip: no embedded thumbnail") }
                 return try clips.decode(source, part: part, box: box, backdrop: backdrop)
             }
         }
@@ -211,7 +218,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
         }.map { p in [p[0], p[1], max(1, min(p[2], 1_000_000 - p[0])), max(1, min(p[3], 1_000_000 - p[1]))] }
         let job = HelperMessage.DecodeJob(name: path, boxWidth: Int(box.width), boxHeight: Int(box.height),
                                           maxPixels: settings.maxPixels, dctScaling: settings.dctScaling, part: millionths,
-                                          backdrop: backdrop, partial: settings.showsPartial)
+                                          backdrop: backdrop, partial: settings.showsPartial, embedded: embedded)
         let started = SystemClock.monotonic
         switch helper.decode(job, file: fd, deadline: started + settings.timeout) {
         case .image(let image):
@@ -219,7 +226,7 @@ public final class IsolatedDecoder: ImageDecoding, @unchecked Sendable {
             if part != nil { lock.withLock { partHelper = helper.pid } }
             checkIn(helper)
             let took = SystemClock.monotonic - started
-            MediaCounters.count { $0.decodes += 1; $0.decodeSeconds += took }
+            MediaCounters.count { if embedded { $0.embeddedThumbnails += 1 } else { $0.decodes += 1; $0.decodeSeconds += took } }
             return image
         case .failed(let reason):
             checkIn(helper)

@@ -82,6 +82,13 @@ public enum MediaFuzzTargets {
         },
         // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },
+        // A JPEG's head, to the thumbnail EXIF's IFD1 points at: it must lie inside the bytes
+        // (the helper then decodes it as any JPEG: "image-header", libjpeg).
+        "embedded-thumbnail": { bytes in
+            guard let found = EmbeddedThumbnail.locate(jpeg: bytes) else { return }
+            precondition(found.range.lowerBound >= 0 && found.range.upperBound <= bytes.count, "a thumbnail outside the bytes")
+            _ = ImageHeader.read(Array(bytes[found.range]))
+        },
         // A manifest (TOML) from a folder, a USB stick, later a web server.
         "manifest": { _ = try? Manifest.parse(String(decoding: $0, as: UTF8.self), file: "/nonexistent/fuzz/manifest.toml") },
         // A manifest from a web server: every path resolved against its URL.
