@@ -51,6 +51,28 @@ extension EmbeddedThumbnail {
     /// picture's, not the thumbnail's.
     public static func decode(head: [UInt8], name: String, fittingIn box: Size, with decoder: FittingDecoder) throws(ImageError) -> PixelImage {
         guard let found = locate(jpeg: head) else { throw ImageError(path: name, reason: "has no embedded thumbnail") }
+        return try decode(found, in: head, name: name, fittingIn: box, with: decoder)
+    }
+
+    /// The embedded thumbnail of the picture in the open file `file` (`name` names it): a
+    /// JPEG's from its head, a HEIF's or AVIF's `thmb` item through libheif (the file read
+    /// whole, as for its decode). Any other format, or a file without one, fails.
+    public static func decode(file: Int32, name: String, fittingIn box: Size, with decoder: FittingDecoder) throws(ImageError) -> PixelImage {
+        let head = try ImageFile.readHead(file, count: headBytes, name: name)
+        switch ImageHeader.read(head).format {
+        case .jpeg: return try decode(head: head, name: name, fittingIn: box, with: decoder)
+        case .heif, .avif:
+            var thumbnails = decoder
+            thumbnails.thumbnailOnly = true
+            var image = try thumbnails.decode(try ImageFile.read(file, name: name), name: name, fittingIn: box)
+            image.motion = nil
+            return image
+        default: throw ImageError(path: name, reason: "has no embedded thumbnail")
+        }
+    }
+
+    private static func decode(_ found: (range: Range<Int>, orientation: ExifOrientation), in head: [UInt8], name: String,
+                               fittingIn box: Size, with decoder: FittingDecoder) throws(ImageError) -> PixelImage {
         let turned = found.orientation.swapsAxes, bytes = Array(head[found.range])
         // Never made larger than it is: the tile scales it when drawn.
         let own = ImageHeader.read(bytes)

@@ -50,6 +50,9 @@ public struct FittingDecoder: ImageDecoding {
     public var colour: ColourConverter
     /// A JPEG that ends early shows what arrived, with a note saying so (`--broken show`).
     public var showsPartial = false
+    /// Only a thumbnail the file carries (HEIF's `thmb` item), never the picture: a HEIF
+    /// without one fails (`EmbeddedThumbnail`).
+    public var thumbnailOnly = false
     /// A decoder helper's memory: a size a decoder learns only as it decodes (a TGA's,
     /// whose header is not read first; an animation's canvas) is refused against it too,
     /// before its pixels are allocated. nil: only the megapixel limit.
@@ -219,7 +222,7 @@ public struct FittingDecoder: ImageDecoding {
             upright = try WebPCodec.decode(bytes, fittingIn: stored, path: path).oriented(orientation)
             embedded = ICCExtraction.webp(bytes)
         case .gif: upright = try GIFCodec.decode(bytes, path: path, admit: check)
-        case .heif, .avif: (upright, embedded) = try HEIFCodec.decode(bytes, fittingIn: box, path: path, check: check)
+        case .heif, .avif: (upright, embedded) = try HEIFCodec.decode(bytes, fittingIn: box, path: path, thumbnailOnly: thumbnailOnly, check: check)
         case .jxl: (upright, embedded) = try JXLCodec.decode(bytes, fittingIn: box, path: path, check: check)
         case .pnm: upright = try PNMCodec.decode(bytes, path: path)
         case .tiff:
@@ -244,7 +247,9 @@ public struct FittingDecoder: ImageDecoding {
             }
         }
         guard upright.width > 0, upright.height > 0 else { throw ImageError(path: path, reason: "has no pixels") }
-        let fitted = AspectFit.size(of: upright.size, in: box)
+        // A thumbnail stands in small: never made larger than it is.
+        let fitted = AspectFit.size(of: upright.size, in: thumbnailOnly ? Size(width: min(box.width, Double(upright.width)),
+                                                                               height: min(box.height, Double(upright.height))) : box)
         var shown = converted(ImageScaler.resize(upright, width: Int(fitted.width), height: Int(fitted.height)), embedded)
         // A cut BMP or TGA shown in part says so, with anything said of its colours.
         if let cut = upright.note { shown.note = [cut, shown.note].compactMap { $0 }.joined(separator: "; ") }

@@ -11,7 +11,9 @@ import CHeif
 public enum HEIFCodec {
     /// `bytes`' primary image (or a thumbnail that covers `box`), upright, fitted to `box`,
     /// with the colour its file gives. `check` refuses a size before anything is decoded.
-    public static func decode(_ bytes: [UInt8], fittingIn box: Size, path: String,
+    /// `thumbnailOnly`: the file's own thumbnail of the picture's shape, whatever its size
+    /// (never larger than it is), or a failure: a wall's tile while its thumbnail is made.
+    public static func decode(_ bytes: [UInt8], fittingIn box: Size, path: String, thumbnailOnly: Bool = false,
                               check: (Int, Int) throws(ImageError) -> Void) throws(ImageError) -> (PixelImage, EmbeddedColour) {
         // The upright size from the file's own boxes where libheif's is the stored one turned.
         let boxes = ISOBMFFHeader.read(ByteReader(bytes))
@@ -19,9 +21,15 @@ public enum HEIFCodec {
             let (w, h) = upright(Int(heif_image_handle_get_width(primary)), Int(heif_image_handle_get_height(primary)),
                                  boxes: boxes.flatMap { b in b.width.flatMap { w in b.height.map { (w, $0) } } })
             try check(w, h)
-            let fitted = AspectFit.size(of: Size(width: Double(w), height: Double(h)), in: box)
-            let thumbnail = coveringThumbnail(primary, width: Int(fitted.width), height: Int(fitted.height), aspect: Double(w) / Double(h))
+            var fitted = AspectFit.size(of: Size(width: Double(w), height: Double(h)), in: box)
+            let thumbnail = thumbnailOnly ? coveringThumbnail(primary, width: 1, height: 1, aspect: Double(w) / Double(h))
+                                          : coveringThumbnail(primary, width: Int(fitted.width), height: Int(fitted.height), aspect: Double(w) / Double(h))
             defer { if let thumbnail { heif_image_handle_release(thumbnail) } }
+            if thumbnailOnly {
+                guard let thumbnail else { throw ImageError(path: path, reason: "has no embedded thumbnail") }
+                let tw = Double(heif_image_handle_get_width(thumbnail)), th = Double(heif_image_handle_get_height(thumbnail))
+                fitted = AspectFit.size(of: Size(width: Double(w), height: Double(h)), in: Size(width: min(box.width, tw), height: min(box.height, th)))
+            }
             let handle = thumbnail ?? primary
             let colour = colourOf(handle, fallback: primary)
             guard let options = heif_decoding_options_alloc() else { throw ImageError(path: path, reason: "HEIF decoder unavailable") }

@@ -78,6 +78,23 @@ import TestSupport
         #expect(throws: ImageError.self) { try decoder.decode(ImageSource(path: "https://example.org/a.jpg"), fittingIn: Size(width: 512, height: 512)) }
     }
 
+    /// A phone's HEIC carries a `thmb` item (heif-enc -t, as phones write it): decoded alone,
+    /// never larger than it is; a HEIC without one fails.
+    @Test func aHEICsOwnThumbnailIsDecodedAlone() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let png = dir + "/photo.png", with = dir + "/with.heic", without = dir + "/without.heic"
+        try PNGCodec.write(Self.photo, to: png)
+        try OutsideProgram.heifEnc.run(["-t", "160", "-o", with, png])
+        try OutsideProgram.heifEnc.run(["-o", without, png])
+        let helpers = IsolatedDecodingTests.decoder()
+        defer { helpers.stop() }
+        let decoder = EmbeddedThumbnailDecoder(helpers: helpers)
+        let image = try decoder.decode(IsolatedDecodingTests.source(with), fittingIn: Size(width: 512, height: 512))
+        #expect((159...160).contains(image.width) && (106...107).contains(image.height), "\(image.width)x\(image.height)")
+        #expect(throws: ImageError.self) { try decoder.decode(IsolatedDecodingTests.source(without), fittingIn: Size(width: 512, height: 512)) }
+    }
+
     /// Hostile bytes: every cut and every damaged byte of the EXIF segment leaves the parser
     /// with nothing or with a range inside the segment that starts as a JPEG.
     @Test func damagedExifNeverPointsOutsideItsSegment() {

@@ -98,10 +98,7 @@ public enum DecoderHelper {
                 var decoder = FittingDecoder(maxPixels: job.maxPixels, dctScaling: job.dctScaling, colour: colour)
                 decoder.budget = budget
                 decoder.showsPartial = job.partial
-                if job.embedded {
-                    let head = try ImageFile.readHead(file, count: EmbeddedThumbnail.headBytes, name: job.name)
-                    return .image(try EmbeddedThumbnail.decode(head: head, name: job.name, fittingIn: box, with: decoder))
-                }
+                if job.embedded { return .image(try EmbeddedThumbnail.decode(file: file, name: job.name, fittingIn: box, with: decoder)) }
                 if let part = job.partRect {
                     // A zoom's detail: the picture's own size bounds it (`maxPixels`), and
                     // the helper's memory limit any whole decode a format needs for it,
