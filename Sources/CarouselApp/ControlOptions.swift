@@ -120,6 +120,7 @@ extension ControlOptions {
                     var f = ProcessFigures()
                     f.rssBytes = ProcessStats.resident
                     f.helperRestarts = m.helperRestarts
+                    f.picturesSkipped = SkippedPictures.count
                     f.sources = RemoteSources.sourceReport
                     f.counters = [
                         ("carousel_decodes_total", "Pictures decoded and fitted by the decoder helpers.", Double(m.decodes)),

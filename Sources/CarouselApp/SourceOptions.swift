@@ -62,6 +62,9 @@ public struct SourceOptions: ParsableArguments, Sendable {
     @Option(help: ArgumentHelp("Only pictures and clips taken in these days, as their files say (EXIF, a clip's creation date): FROM..TO, each YYYY, YYYY-MM or YYYY-MM-DD, one end may be left open (2019.., ..2015-06, 2024-07-01..2024-07-31), or one of them alone (2019, 2024-07). Files that say no date stay out; Immich's pictures and manifest items with 'taken' are judged by their listed date, other web pictures not at all.", valueName: "FROM..TO"))
     public var taken: String?
 
+    @Option(help: ArgumentHelp("Leave these kinds of picture out of the show: screenshots (told by their EXIF's comment, their name or folder, a screen grabber's name, or a PNG or HEIC without a camera at a screen's exact size; each said once in the log, counted in /status).", valueName: "screenshots"))
+    public var skip: String?
+
     @Flag(help: "Two portrait pictures side by side on a landscape screen (two landscape ones one above the other on a portrait screen), as one item: partners taken the same day first, else close in time, from the next few such pictures; the show keeps its order otherwise. Pictures in folders and manifests (their headers read once); clips and web pictures stay on their own.")
     public var pairPortraits = false
 
@@ -97,6 +100,12 @@ public struct SourceOptions: ParsableArguments, Sendable {
         }
         if let t = taken {
             do { _ = try TakenFilter(parsingRange: t) } catch { throw ValidationError("--taken '\(t)': \(error)") }
+        }
+        if let skip {
+            for kind in skip.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) where kind != "screenshots" {
+                throw ValidationError(kind == "bursts" ? "--skip '\(skip)': bursts cannot be left out yet; screenshots can"
+                                                       : "--skip '\(skip)': '\(kind)' is not a kind of picture to leave out (screenshots)")
+            }
         }
         if let file = displayProfile {
             let bytes: [UInt8]
@@ -138,7 +147,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
          .init("display-profile", displayProfile.map { .string($0) }, unset: "sRGB"),
          .init("broken", broken.map { .string($0.rawValue) }, unset: "skip with --kiosk, else show"),
          .init("taken", taken.map { .string($0) }, unset: "any day"), .init("on-this-day", .bool(onThisDay)),
-         .init("pair-portraits", .bool(pairPortraits)),
+         .init("skip", skip.map { .string($0) }, unset: "nothing"), .init("pair-portraits", .bool(pairPortraits)),
          .init("place-names", .string(placeNames ?? PlaceLookup.defaultTable))] + remote.configEntries
     }
 
@@ -235,6 +244,7 @@ public struct SourceOptions: ParsableArguments, Sendable {
         }
         scanner.recursive = recursive
         scanner.taken = takenFilter
+        scanner.skipsScreenshots = skip != nil
         scanner.order = order == .mtime ? .modificationTime : .name
         scanner.missingIsEmpty = tolerant
         var found: SourceScanner.Result

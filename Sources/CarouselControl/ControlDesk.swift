@@ -106,7 +106,7 @@ public final class ControlDesk: Sendable {
             screen: .init(on: s.screenOn, reason: s.screenReason, brightness: s.brightness,
                           tv: s.tv.map { .init(answers: $0.answers, power: $0.power, address: $0.address, shows_this_screen: $0.showsThisScreen) }),
             sources: f.sources.map { .init(url: $0.url, state: $0.state, last_success: $0.lastSuccess.map(Self.iso8601)) },
-            pictures_failed: counts.failed.values.reduce(0, +), decoder_restarts: f.helperRestarts,
+            pictures_failed: counts.failed.values.reduce(0, +), pictures_skipped: f.picturesSkipped, decoder_restarts: f.helperRestarts,
             rss_bytes: f.rssBytes, frames_drawn: drawn,
             frame_time_p99_ms: p99.map { ($0 * 10000).rounded() / 10 },
             video: counts.videoState.map { .init(state: $0, index: counts.videoIndex) }, videos: counts.videos,
@@ -127,7 +127,7 @@ public final class ControlDesk: Sendable {
         struct Source: Encodable { var url: String; var state: String; var last_success: String? }
         var version: String, uptime_s: Double, view: String, index: Int?, count: Int
         var source: String?, paired: String?, title: String?, caption: String?, playing: Bool
-        var screen: Screen, sources: [Source], pictures_failed: Int, decoder_restarts: Int
+        var screen: Screen, sources: [Source], pictures_failed: Int, pictures_skipped: Int, decoder_restarts: Int
         var rss_bytes: Int, frames_drawn: Int, frame_time_p99_ms: Double?
         /// The last clip's state (`playing`, `ended`, `failed`, `stopped`) and index.
         struct Video: Encodable { var state: String; var index: Int? }
@@ -194,6 +194,8 @@ public final class ControlDesk: Sendable {
 public struct ProcessFigures: Sendable {
     public var rssBytes = 0
     public var helperRestarts = 0
+    /// Pictures the last scan left out (`--skip`).
+    public var picturesSkipped = 0
     /// Each web source: URL, `online`/`offline`/..., when its server last answered (seconds since 1970).
     public var sources: [(url: String, state: String, lastSuccess: Double?)] = []
     /// More counters (name, help, value) from the image pipeline.

@@ -30,6 +30,8 @@ public struct SourceScanner: Sendable {
     /// each once while it is unchanged); web items by the date their listing gives, those
     /// without one not judged.
     public var taken: TakenFilter?
+    /// `--skip screenshots`: pictures `ScreenshotRule` calls screenshots are left out.
+    public var skipsScreenshots = false
     /// The local day now, for `--on-this-day`; tests give their own.
     public var today: @Sendable () -> TakenFilter.Day = { TakenFilter.Day.today() }
     /// The items of a web source (an http or https URL): nil while nothing came from it yet.
@@ -93,6 +95,7 @@ public struct SourceScanner: Sendable {
         }
         var seen = Set<String>()
         if let taken { found = Self.keep(found, taken: taken, today: today(), note: note) }
+        if skipsScreenshots { found = SkippedPictures.leavingOutScreenshots(found, note: note) }
         return Result(sources: found, folders: folders.filter { seen.insert($0).inserted }, missing: missing)
     }
 

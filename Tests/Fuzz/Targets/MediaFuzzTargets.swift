@@ -82,6 +82,11 @@ public enum MediaFuzzTargets {
         },
         // A JPEG's APP1 segment, or a WebP's EXIF chunk, for the orientation.
         "exif": { _ = ExifOrientation.read(jpeg: $0); _ = ExifOrientation.read(webp: $0) },
+        // A picture's head (and as a HEIF's Exif item), to what tells a screenshot: EXIF's
+        // Make, Software and UserComment, XMP's, a PNG's text chunks.
+        "screenshot-facts": { bytes in
+            _ = ScreenshotRule.reason(ScreenshotRule.facts(name: "fuzz.png", folder: "fuzz", head: bytes, exifItem: bytes))
+        },
         // A JPEG's head, to the thumbnail EXIF's IFD1 points at: it must lie inside the bytes
         // (the helper then decodes it as any JPEG: "image-header", libjpeg).
         "embedded-thumbnail": { bytes in
