@@ -226,7 +226,20 @@ final class ClipStage {
         let grouped = playing.holdsGroup && !isMotion
         let rest = restedAt.flatMap { time - $0 < Self.restKept ? $0 : nil } ?? time
         var origin = grouped ? rest - max(0, behindGroup) : rest
-        if let length = length ?? posterLength, time - origin >= length { origin = rest }
+        if let length = length ?? posterLength, time - origin >= length {
+            // The group played it through before this screen came to it (a screen that
+            // started slowly, on a busy board): played from its start it would run out of
+            // step until the group moves on; its poster shows until the group's next step.
+            if grouped {
+                self.item = item
+                file = source.file
+                over = true
+                closeSound()
+                record("video_skipped", time, ["index": .int(item), "reason": .string("the group played it through before this screen came")])
+                return
+            }
+            origin = rest
+        }
         let into = grouped && time - origin > Self.joinSeek ? time - origin : 0
         do throws(ImageError) {
             if let ready, ready.item == item, ready.file == source.file, source.isClip, !loops, ready.path == play.path,
