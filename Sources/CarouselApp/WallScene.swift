@@ -162,7 +162,7 @@ public final class WallScene: EngineScene, OpeningScene {
         // feed's). Under memory pressure none beyond the screen.
         let high = memoryPressure == .high
         pipeline.plan(high ? engine.loadOrder(ahead: 0, behind: 0) : engine.loadOrder(), box: box,
-                      previewing: engine.previewOrder(limit: high ? engine.visibleItems.count : 4 * max(1, engine.slotCount)))
+                      previewing: engine.previewOrder(limit: high ? engine.visibleItems.count : 2 * max(1, engine.slotCount)))
         if configuredBox != box || pipeline.slots.count < engine.slotCount {
             // New or more textures (the pool grew): every tile on screen is filled again.
             try pipeline.configure(count: max(engine.slotCount, pipeline.slots.count), box: box)

@@ -147,6 +147,8 @@ public struct BenchCommand: ParsableCommand {
             oursRun.blankTilesAtSlowScroll = played.blankItems[.slowDrags] ?? 0
             // The open-and-close phase shows the carousel: its placeholders are not tiles.
             oursRun.blankTilesInMotion = played.blankItems.filter { $0.key != .opening }.values.reduce(0, +)
+            oursRun.blankTilesByPhase = Dictionary(uniqueKeysWithValues: played.blankItems.filter { $0.key != .opening && $0.value > 0 }
+                .map { ($0.key.rawValue, $0.value) })
         }
         let box = ours.pictureBox
         scene = nil

@@ -37,6 +37,8 @@ struct BenchReport: Codable, Sendable {
         /// 0.4 screens a second) and over all frames in motion; nil for the carousel.
         var blankTilesAtSlowScroll: Int? = nil
         var blankTilesInMotion: Int? = nil
+        /// Those of all motion by phase of the mix (a phase with none left out).
+        var blankTilesByPhase: [String: Int]? = nil
         /// The wall: thumbnails found in the cache and made (nil without a cache).
         var thumbnailHits: Int? = nil
         var thumbnailMisses: Int? = nil
@@ -54,6 +56,7 @@ struct BenchReport: Codable, Sendable {
             case loadingAfterStopMs = "loading_after_stop_ms"
             case thumbnailHits = "thumbnail_hits", thumbnailMisses = "thumbnail_misses"
             case blankTilesAtSlowScroll = "blank_tiles_at_slow_scroll", blankTilesInMotion = "blank_tiles_in_motion"
+            case blankTilesByPhase = "blank_tiles_by_phase"
         }
     }
 
@@ -130,6 +133,11 @@ struct BenchReport: Codable, Sendable {
         out += row("placeholder frames in motion", placeholders(ours), naive.map(placeholders))
         if let slow = ours.blankTilesAtSlowScroll, let all = ours.blankTilesInMotion {
             out += row("blank tiles in motion (tile-frames)", "\(slow) slow scroll, \(all) in all")
+            if let phases = ours.blankTilesByPhase, !phases.isEmpty {
+                out += "  ours, blank tiles by phase: " + BenchMix.Phase.allCases.compactMap { phase in
+                    phases[phase.rawValue].map { "\(phase.rawValue) \($0)" }
+                }.joined(separator: ", ") + "\n"
+            }
         }
         out += row("peak RSS", String(format: "%.0f MB", ours.peakRSSMB), naive.map { String(format: "%.0f MB", $0.peakRSSMB) })
         if let hits = ours.thumbnailHits, let misses = ours.thumbnailMisses {
