@@ -157,9 +157,9 @@ public final class WallScene: EngineScene, OpeningScene {
         // A second decode only while the wall rests: in motion the render thread needs its core.
         pipeline.loading.workers.setMoving(!activity.resting)
         // Planned first: after a resize the feed forgets the images fitted to the old box.
-        // The tiles' embedded thumbnails along a fling's path, from where it will stop: four
-        // screens' worth at most (a 160 px thumbnail is ~70 KB; the tiles' own images stay the
-        // feed's). Under memory pressure none beyond the screen.
+        // The tiles' embedded thumbnails along a fling's path, from where it will stop: two
+        // pools' worth at most (a 160 px thumbnail is ~70 KB: about 6 MB; four pools' worth
+        // left no fewer blank tiles). Under memory pressure none beyond the screen.
         let high = memoryPressure == .high
         pipeline.plan(high ? engine.loadOrder(ahead: 0, behind: 0) : engine.loadOrder(), box: box,
                       previewing: engine.previewOrder(limit: high ? engine.visibleItems.count : 2 * max(1, engine.slotCount)))
