@@ -2,9 +2,9 @@ import CarouselCore
 
 /// The small picture a camera or phone keeps inside its own file: in a JPEG, EXIF's second
 /// IFD (IFD1) points at a JPEG of about 160x120 in the same APP1 segment. A few kilobytes,
-/// decoded far sooner than the picture it stands for: what a wall's tile shows while its own thumbnail is
-/// made (issue 63). Read from the file's head only, in the decoder helper (the bytes are
-/// hostile: every offset is checked against the segment it must lie in; fuzzed).
+/// decoded far sooner than the picture it stands for: what a wall's tile shows while its
+/// own thumbnail is made (issue 63). Read from the file's head only, in the decoder helper
+/// (the bytes are hostile: every offset is checked against the segment it must lie in; fuzzed).
 public enum EmbeddedThumbnail {
     /// How much of a file's head is read: EXIF's APP1 is at most 64 KB, after at most a few
     /// small segments (JFIF's APP0, an ICC profile comes later in cameras' files).
