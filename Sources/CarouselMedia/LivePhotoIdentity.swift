@@ -283,4 +283,13 @@ struct TIFFWalk {
 
     /// An entry's 32-bit value (or offset) field.
     func value32(_ entry: Int) -> Int? { u32(entry + 8) }
+
+    /// The bytes of an entry of one-byte values (ASCII, UNDEFINED) whose count is at most
+    /// `maxCount`: in the entry itself when they fit in four, else where it points; nil when
+    /// they lie outside the structure.
+    func bytes(ofEntry entry: Int, maxCount: Int) -> ArraySlice<UInt8>? {
+        guard let count = u32(entry + 4), count > 0, count <= maxCount else { return nil }
+        guard let at = count <= 4 ? entry + 8 : u32(entry + 8).map({ start + $0 }), at >= start, at + count <= end else { return nil }
+        return b.bytes[at..<(at + count)]
+    }
 }

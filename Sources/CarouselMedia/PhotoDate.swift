@@ -195,11 +195,9 @@ public struct PhotoDate: Sendable, Hashable, Comparable, CustomStringConvertible
     static func exif(_ b: ByteReader, tiff: Int, end: Int) -> PhotoDate? {
         guard let walk = TIFFWalk(b, start: tiff, end: end) else { return nil }
         func ascii(_ tag: Int, in ifd: Int) -> String? {
-            guard let entry = walk.entry(tag, inIFDAt: ifd), walk.u16(entry + 2) == 2, let count = walk.u32(entry + 4),
-                  count > 0, count <= 64 else { return nil }
-            let at = count <= 4 ? entry + 8 : walk.u32(entry + 8).map { tiff + $0 }
-            guard let at, at >= tiff, at + count <= end else { return nil }
-            return String(decoding: b.bytes[at..<(at + count)].prefix { $0 != 0 }, as: UTF8.self)
+            guard let entry = walk.entry(tag, inIFDAt: ifd), walk.u16(entry + 2) == 2,
+                  let bytes = walk.bytes(ofEntry: entry, maxCount: 64) else { return nil }
+            return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         }
         let ifd0 = walk.first
         if let exifIFD = walk.entry(0x8769, inIFDAt: ifd0).flatMap({ walk.value32($0) }).map({ tiff + $0 }) {

@@ -152,13 +152,9 @@ public enum ScreenshotRule {
     /// An entry's bytes as text (ASCII, or UserComment's after its 8-byte character code),
     /// at most `limit` bytes; nil when empty or out of bounds.
     private static func text(_ walk: TIFFWalk, _ entry: Int?, limit: Int, skippingCharset: Bool = false) -> String? {
-        guard let entry, let count = walk.u32(entry + 4), count > 0, count <= 1 << 16 else { return nil }
-        var at = count <= 4 ? entry + 8 : walk.u32(entry + 8).map { walk.start + $0 } ?? -1
-        var n = count
-        if skippingCharset { guard n > 8 else { return nil }; at += 8; n -= 8 }
-        n = min(n, limit)
-        guard at >= walk.start, at + n <= walk.end else { return nil }
-        let bytes = walk.b.bytes[at ..< at + n].prefix { $0 != 0 }
+        guard let entry, var value = walk.bytes(ofEntry: entry, maxCount: 1 << 16) else { return nil }
+        if skippingCharset { guard value.count > 8 else { return nil }; value = value.dropFirst(8) }
+        let bytes = value.prefix(limit).prefix { $0 != 0 }
         let s = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
         return s.isEmpty ? nil : s
     }
