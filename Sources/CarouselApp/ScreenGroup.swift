@@ -106,7 +106,8 @@ final class ScreenGroup {
             let synced = kc_clock_synchronised()
             let value: Bool? = WallClock.override?.synchronised ?? (synced < 0 ? nil : synced == 1)
             if value != clockChecked.value, let value {
-                if value { Log.info("group \(name): this host's clock is kept by NTP again") }
+                // Said when it comes back, not at the start (the first reading, nil before it).
+                if value { if clockChecked.value == false { Log.info("group \(name): this host's clock is kept by NTP again") } }
                 else { Log.warn("group \(name): this host's clock is not synchronised (the kernel says so): screens keep step only as well as their clocks agree; enable NTP (timedatectl set-ntp true, or chrony)") }
             }
             clockChecked = (now, value)
