@@ -19,7 +19,7 @@ import CarouselClock
 ///   the cache; the server is asked in the background.
 /// Everything here runs off the render thread; `changed` says when the items or a
 /// source's state changed, `event` reports `download_failed` and `source_status`.
-public final class RemoteLibrary: @unchecked Sendable {
+public final class RemoteLibrary: RemoteLink, @unchecked Sendable {
     public struct Settings: Sendable {
         public var cacheFolder: String
         public var cacheLimitBytes: Int64 = 1 << 30
@@ -81,9 +81,8 @@ public final class RemoteLibrary: @unchecked Sendable {
     private var davFolders: [DAVSource] = []
     /// Lines a listing said (an album not found, a bound reached): each once in a run.
     private var noted: Set<String> = []
-    /// What each picture of an Immich listing was listed with last time (its checksum and
-    /// update): one listed the same again whose copy is cached is not asked for again.
-    private var listedVersions: [String: String] = [:]
+    /// Each listing source as polled so far (what it keeps between polls): the poll thread's only.
+    private var polled: [String: any RemoteSource] = [:]
     private var stopped = false
     /// Until then pictures already cached are not checked with the server (`quietStart`).
     private let quietUntil: Date
@@ -228,10 +227,8 @@ public final class RemoteLibrary: @unchecked Sendable {
     }
 
     private func poll(_ url: String) {
-        if let immich = settings.immich, immich.sourceURL == url { return poll(immich) }
-        if DAVSource.isDAV(url) { return poll(dav: url) }
-        let isManifest = lock.withLock { sources[url]!.isManifest }
-        guard isManifest else {
+        let (isListing, hasItems) = lock.withLock { (sources[url]!.isManifest, sources[url]!.items != nil) }
+        guard isListing else {
             // A picture given as a source: checked with the server at each refresh.
             lock.withLock {
                 downloads.recheck(url)
@@ -240,101 +237,37 @@ public final class RemoteLibrary: @unchecked Sendable {
             }
             return
         }
-        let cached = cache.entry(for: url)
-        let hasItems = lock.withLock { sources[url]!.items != nil }
-        var request = self.request(url, maxBytes: min(settings.maxDownloadBytes, 8 << 20))
-        if hasItems, let cached {
-            request.etag = cached.etag
-            request.lastModified = cached.lastModified
-        }
-        let temporary = cache.temporaryFile()
-        let outcome = HTTPFetcher.fetch(request, into: temporary)
-        switch outcome {
-        case .notModified:
-            unlink(temporary)
-            cache.confirmed(url, etag: nil, lastModified: nil)
+        var source = polled[url] ?? self.source(for: url)
+        let listing = source.list(via: self, hasItems: hasItems)
+        polled[url] = source
+        switch listing {
+        case .unchanged:
             succeeded(url)
             settle(url, state: .online, items: nil)
-        case .fetched(_, _, let etag, let lastModified):
-            do {
-                let items = try Self.parse(file: temporary, url: url)
-                cache.store(url, from: temporary, etag: etag, lastModified: lastModified)
-                succeeded(url)
-                settle(url, state: .online, items: items)
-            } catch {
-                unlink(temporary)
-                failed(url, reason: (error.line.map { "line \($0): " } ?? "") + error.message + (hasItems ? "; keeping the last good manifest" : ""))
-                settle(url, state: hasItems ? .stale : .waiting, items: nil, retry: true)
-            }
-        case .failed(let reason):
-            unlink(temporary)
-            failed(url, reason: reason)
-            settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
-        }
-    }
-
-    /// Lists an Immich library through its API; the listing is kept in the cache as a
-    /// manifest, so that an offline start shows it. A failure keeps the last listing.
-    private func poll(_ immich: ImmichSource) {
-        let url = immich.sourceURL
-        let hasItems = lock.withLock { sources[url]!.items != nil }
-        let fetch: ImmichSource.Fetch = { [self] address, body in
-            var r = request(address, maxBytes: 8 << 20)
-            r.body = body
-            return answer(r, refused: "the key was refused: check --immich-key-file").mapError { .init($0.reason) }
-        }
-        do throws(ImmichSource.ListingError) {
-            var versions: [String: String] = [:]
-            let items = try immich.list(fetch: fetch, today: SystemClock.date, note: { noteOnce($0) }, version: { versions[$0] = $1 })
-            keep(items, of: url, named: "Immich \(immich.server)")
-            let current = lock.withLock { () -> Set<String> in
-                defer { listedVersions = versions }
-                return Set(versions.compactMap { file, v in listedVersions[file] == v && cache.entry(for: file) != nil ? file : nil })
-            }
+        case .listed(let items, let current):
             succeeded(url)
             settle(url, state: .online, items: items, current: current)
-        } catch {
-            failed(url, reason: error.reason + (hasItems ? "; keeping the last listing" : ""))
-            settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
+        case .failed(let reason, let answered):
+            failed(url, reason: reason)
+            settle(url, state: hasItems ? (answered ? .stale : .offline) : .waiting, items: nil, retry: true)
         }
     }
 
-    /// Walks a WebDAV folder (`PROPFIND`, with the netrc's login); the listing is kept in the
-    /// cache as a manifest, so that an offline start shows it. A file whose cached copy has
-    /// the ETag the listing gives is current: not asked for again. A failure keeps the last listing.
-    private func poll(dav url: String) {
-        let hasItems = lock.withLock { sources[url]!.items != nil }
-        let fetch: DAVSource.Fetch = { [self] folder in
-            var r = request(folder, maxBytes: 8 << 20)
-            r.method = "PROPFIND"
-            r.headers.append("Depth: 1")
-            r.body = DAVListing.request
-            r.bodyType = "application/xml; charset=utf-8"
-            return answer(r, refused: "the login was refused or is missing: check " + (settings.netrcFile ?? "~/.netrc"))
-                .mapError { .init($0.reason) }
-        }
-        do throws(DAVSource.Problem) {
-            let folder = try DAVSource(url)
-            let listing = try folder.list(order: settings.order, fetch: fetch) { noteOnce($0) }
-            keep(listing.items, of: url, named: url)
-            // Compared weakly (RFC 9110): Apache marks a file changed within the last second
-            // `W/` when it sends it, not when it lists it.
-            func opaque(_ tag: String?) -> String? { tag.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 } }
-            let current = Set(listing.etags.compactMap { file, etag in opaque(cache.entry(for: file)?.etag) == opaque(etag) ? file : nil })
-            succeeded(url)
-            settle(url, state: .online, items: listing.items, current: current)
-        } catch {
-            failed(url, reason: error.description + (hasItems ? "; keeping the last listing" : ""))
-            settle(url, state: hasItems ? .offline : .waiting, items: nil, retry: true)
-        }
+    /// The source that lists `url`: a new kind of source is a line here.
+    private func source(for url: String) -> any RemoteSource {
+        if let immich = settings.immich, immich.sourceURL == url { return ImmichLibrarySource(immich) }
+        if DAVSource.isDAV(url) { return DAVFolderSource(address: url, order: settings.order, netrcFile: settings.netrcFile) }
+        return ManifestSource(url: url)
     }
 
-    /// One request of a listing (an API's, a folder's): the answer's bytes, or why not in a
-    /// few words; `refused` is said in brackets after a 401 or 403.
-    private func answer(_ request: HTTPFetcher.Request, refused: String) -> Result<[UInt8], ListingFailure> {
+    func fetch(_ request: HTTPFetcher.Request, into file: String) -> HTTPFetcher.Outcome {
+        HTTPFetcher.fetch(request, into: file)
+    }
+
+    func answer(_ request: HTTPFetcher.Request, refused: String) -> Result<[UInt8], RemoteRefusal> {
         let temporary = cache.temporaryFile()
         defer { unlink(temporary) }
-        switch HTTPFetcher.fetch(request, into: temporary) {
+        switch fetch(request, into: temporary) {
         case .fetched:
             return FileManager.default.contents(atPath: temporary).map { .success([UInt8]($0)) } ?? .failure(.init("cannot read the answer"))
         case .notModified: return .failure(.init("an unasked 304"))
@@ -343,14 +276,9 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
     }
 
-    private struct ListingFailure: Error {
-        var reason: String
-        init(_ reason: String) { self.reason = reason }
-    }
-
     /// A listing kept in the cache as a manifest, for an offline start; not kept (one
     /// line), the show goes on from memory.
-    private func keep(_ items: [ImageSource], of url: String, named name: String) {
+    func keep(_ items: [ImageSource], of url: String, named name: String) {
         let temporary = cache.temporaryFile()
         if FileManager.default.createFile(atPath: temporary, contents: Data(Manifest.text(of: items).utf8)) {
             cache.store(url, from: temporary, etag: nil, lastModified: nil)
@@ -360,8 +288,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         }
     }
 
-    /// Says `line` once in the run.
-    private func noteOnce(_ line: String) {
+    func note(_ line: String) {
         if lock.withLock({ noted.insert(line).inserted }) { warn(line) }
     }
 
@@ -458,7 +385,7 @@ public final class RemoteLibrary: @unchecked Sendable {
         if replaced { changed() }
     }
 
-    private func request(_ url: String, maxBytes: Int64) -> HTTPFetcher.Request {
+    func request(_ url: String, maxBytes: Int64) -> HTTPFetcher.Request {
         var r = HTTPFetcher.Request(url: url)
         r.maxBytes = maxBytes
         r.caFile = settings.caFile
