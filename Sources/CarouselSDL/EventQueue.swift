@@ -13,6 +13,12 @@ public struct SDLEvent {
         case device(DeviceInput)
     }
     let origin: Origin
+
+    /// Its times are the device's own (the KMS/DRM reader's), not when SDL read it.
+    public var timedByDevice: Bool {
+        if case .device = origin { return true }
+        return false
+    }
 }
 
 /// The run loop's access to SDL's event queue and the input devices'; its deadlines and
