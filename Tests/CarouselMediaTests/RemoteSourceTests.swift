@@ -59,7 +59,7 @@ import Testing
             .body("<html>502 Bad Gateway</html>", etag: nil),
             .refused("HTTP 503"),
         ])
-        var source: any RemoteSource = ManifestSource(url: Self.url)
+        var source: any RemoteSource = ManifestSource(url: Self.url, maxBytes: 8 << 20)
 
         guard case .listed(let items, let current) = source.list(via: link, hasItems: false) else {
             Issue.record("the first answer was not listed")
@@ -96,7 +96,7 @@ import Testing
 
     @Test func theFirstRequestAsksForTheWholeManifest() {
         let link = ScriptedLink([.refused("HTTP 404")])
-        var source: any RemoteSource = ManifestSource(url: Self.url)
+        var source: any RemoteSource = ManifestSource(url: Self.url, maxBytes: 8 << 20)
         _ = source.list(via: link, hasItems: false)
         // Nothing shown yet: no validator, or a 304 would leave the screen empty.
         #expect(link.asked.count == 1)

@@ -6,10 +6,12 @@ import Glibc
 /// came; one that does not parse (bad TOML, an HTML error page) keeps the last good items.
 struct ManifestSource: RemoteSource {
     let url: String
+    /// The largest manifest taken (the library's download bound, at most 8 MB).
+    let maxBytes: Int64
 
     func list(via link: any RemoteLink, hasItems: Bool) -> RemoteListing {
         let cache = link.cache
-        var request = link.request(url, maxBytes: 8 << 20)
+        var request = link.request(url, maxBytes: maxBytes)
         if hasItems, let cached = cache.entry(for: url) {
             request.etag = cached.etag
             request.lastModified = cached.lastModified

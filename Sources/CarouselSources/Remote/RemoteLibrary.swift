@@ -257,7 +257,7 @@ public final class RemoteLibrary: RemoteLink, @unchecked Sendable {
     private func source(for url: String) -> any RemoteSource {
         if let immich = settings.immich, immich.sourceURL == url { return ImmichLibrarySource(immich) }
         if DAVSource.isDAV(url) { return DAVFolderSource(address: url, order: settings.order, netrcFile: settings.netrcFile) }
-        return ManifestSource(url: url)
+        return ManifestSource(url: url, maxBytes: min(settings.maxDownloadBytes, 8 << 20))
     }
 
     func fetch(_ request: HTTPFetcher.Request, into file: String) -> HTTPFetcher.Outcome {
